@@ -1,0 +1,83 @@
+//! The one vocabulary every provider stream parser produces, whatever the wire format.
+//!
+//! Parsers turn bytes into [`ModelEvent`]s; the tool-call assembler turns
+//! [`ToolCallDelta`]s into whole calls; the agent loop consumes both.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// One thing a streaming model response said.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ModelEvent {
+    /// A piece of the answer text.
+    TextDelta(String),
+    /// A piece of reasoning ("thinking") text, kept apart from the answer.
+    ReasoningDelta(String),
+    /// Anthropic: the signature that closes the current thinking block.
+    ReasoningSignature(String),
+    /// Anthropic: a `redacted_thinking` block's opaque data, echoed back verbatim.
+    RedactedReasoning(String),
+    /// A fragment of a tool call.
+    ToolCallDelta(ToolCallDelta),
+    /// Why the model stopped.
+    Finish(FinishReason),
+    /// Token counts reported by the provider (possibly partial; later reports replace earlier).
+    Usage(Usage),
+    /// An error the provider reported inside the stream.
+    Error(ProviderStreamError),
+}
+
+/// A fragment of one tool call, as a provider streamed it. Every field is optional because
+/// providers differ in what they repeat on continuation chunks.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ToolCallDelta {
+    /// Position of the call in the response, when the provider sends one.
+    pub index: Option<u32>,
+    pub id: Option<String>,
+    /// The function name; an empty string counts as absent.
+    pub name: Option<String>,
+    pub arguments: Option<ArgumentsDelta>,
+    /// Gemini's thought signature for this call.
+    pub thought_signature: Option<String>,
+}
+
+/// Arguments as a provider sends them.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ArgumentsDelta {
+    /// A piece of a JSON text, to be concatenated with the pieces before it.
+    Fragment(String),
+    /// A whole arguments value (Ollama native, Gemini `args`), replacing anything before it.
+    Whole(Value),
+}
+
+/// Why a model stopped generating, normalised across providers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum FinishReason {
+    /// A natural end (`stop`, `end_turn`, Gemini `STOP`).
+    Stop,
+    /// The model asked for tools (`tool_calls`, `tool_use`).
+    ToolCalls,
+    /// The output token limit was reached (`length`, `max_tokens`, `MAX_TOKENS`).
+    Length,
+    /// A safety or content filter stopped the output.
+    ContentFilter,
+    /// Any other reason, as the provider spelled it.
+    Other(String),
+}
+
+/// Token counts for one model call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Usage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+/// An error reported by the provider inside a stream (not an HTTP error).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProviderStreamError {
+    /// The provider's own code or type (`overloaded_error`, `429`, …), when it sent one.
+    pub code: Option<String>,
+    pub message: String,
+}

@@ -1,0 +1,9 @@
+//! The web layer: the only code that touches JS. It performs the I/O the core asks for.
+
+use wasm_bindgen::prelude::*;
+
+/// The package version, as built.
+#[wasm_bindgen]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_owned()
+}
