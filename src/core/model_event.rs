@@ -48,6 +48,10 @@ pub enum ArgumentsDelta {
     Fragment(String),
     /// A whole arguments value (Ollama native, Gemini `args`), replacing anything before it.
     Whole(Value),
+    /// The response ended before this call was complete (Anthropic: no `content_block_stop`
+    /// for the tool block, typically at `max_tokens`). The call must not run: the assembler turns
+    /// it into a call whose `arguments` is an error saying so.
+    Truncated,
 }
 
 /// Why a model stopped generating, normalised across providers.
