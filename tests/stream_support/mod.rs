@@ -1,4 +1,6 @@
 //! Shared by the `stream_*` tests: replaying a body in chunks and summarising what came out.
+//! Each test target uses a part of it.
+#![allow(dead_code)]
 
 use mcp_agent_wasm::core::assembler::{AssembledToolCall, ToolCallAssembler};
 use mcp_agent_wasm::core::model_event::{FinishReason, ModelEvent, ProviderStreamError, Usage};

@@ -84,13 +84,21 @@ impl GeminiParser {
         }
     }
 
+    /// A call still streaming when the body ends is truncated; what arrived of it is kept as its
+    /// raw arguments.
     pub(super) fn finish(&mut self, out: &mut Vec<ModelEvent>) {
         if let Some(call) = self.streamed_call.take() {
-            out.push(ModelEvent::ToolCallDelta(ToolCallDelta {
-                index: Some(call.index),
-                arguments: Some(ArgumentsDelta::Truncated),
-                ..ToolCallDelta::default()
-            }));
+            let index = Some(call.index);
+            for arguments in [
+                ArgumentsDelta::Whole(call.arguments),
+                ArgumentsDelta::Truncated,
+            ] {
+                out.push(ModelEvent::ToolCallDelta(ToolCallDelta {
+                    index,
+                    arguments: Some(arguments),
+                    ..ToolCallDelta::default()
+                }));
+            }
         }
     }
 
