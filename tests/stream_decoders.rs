@@ -495,3 +495,23 @@ fn a_block_starting_with_the_tag_streams_its_reasoning_before_it_closes() {
         vec![ModelEvent::ReasoningDelta("first thoughts".to_owned())]
     );
 }
+
+#[test]
+fn reasoning_from_the_provider_field_settles_held_text_as_answer() {
+    let mut splitter = ThinkTagSplitter::new();
+    let mut events = Vec::new();
+    splitter.push("Hello", &mut events);
+    let held_before = events.clone();
+    splitter.reasoning_arrived_separately(&mut events);
+    splitter.push(" there <think>x</think>y", &mut events);
+    splitter.finish(&mut events);
+    assert_eq!(held_before, vec![]);
+    assert_eq!(
+        think_segments(&events),
+        vec![
+            ("text", "Hello there ".to_owned()),
+            ("reasoning", "x".to_owned()),
+            ("text", "y".to_owned())
+        ]
+    );
+}

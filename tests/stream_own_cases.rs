@@ -252,6 +252,18 @@ fn cases() -> Vec<(&'static str, WireFormat, bool, Expected)> {
             },
         ),
         (
+            "ollama-thinking-field.ndjson",
+            OllamaNdjson,
+            true,
+            Expected {
+                text: "Answer streams at once.",
+                reasoning: "Short thought.",
+                finish: Some(Stop),
+                usage: usage(4, 8),
+                ..Expected::default()
+            },
+        ),
+        (
             "ollama-calls-in-separate-lines.ndjson",
             OllamaNdjson,
             false,
@@ -344,5 +356,38 @@ fn the_decoder_refuses_bytes_after_finish_and_finishes_once() {
             vec![ModelEvent::TextDelta("a".to_owned())],
             Err("stream_push_after_finish")
         )
+    );
+}
+
+#[test]
+fn with_think_splitting_on_text_still_streams_when_reasoning_has_its_own_field() {
+    let body = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/streams/ollama-thinking-field.ndjson"),
+    )
+    .expect("own fixture exists");
+    let options = DecoderOptions {
+        split_think_tags: true,
+        ..DecoderOptions::default()
+    };
+    let mut decoder =
+        mcp_agent_wasm::core::stream::ModelStreamDecoder::new(WireFormat::OllamaNdjson, options);
+    let first_two_lines_end = body
+        .iter()
+        .enumerate()
+        .filter(|(_, byte)| **byte == b'\n')
+        .nth(1)
+        .map(|(at, _)| at + 1)
+        .expect("three lines");
+    let mut events = Vec::new();
+    decoder
+        .push(&body[..first_two_lines_end], &mut events)
+        .expect("fits");
+    assert_eq!(
+        events,
+        vec![
+            ModelEvent::ReasoningDelta("Short thought.".to_owned()),
+            ModelEvent::TextDelta("Answer ".to_owned())
+        ]
     );
 }

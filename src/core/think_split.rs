@@ -64,6 +64,15 @@ impl ThinkTagSplitter {
         }
     }
 
+    /// The provider delivers reasoning in its own field, so the answer cannot have started inside
+    /// a think block: text held while undecided is answer text (later tags still split).
+    pub fn reasoning_arrived_separately(&mut self, out: &mut Vec<ModelEvent>) {
+        if self.position == Position::Undecided {
+            self.position = Position::OutsideThink;
+            self.push("", out);
+        }
+    }
+
     /// Ends the text: held text is delivered, undecided text as answer text, an open block as
     /// reasoning.
     pub fn finish(&mut self, out: &mut Vec<ModelEvent>) {

@@ -41,8 +41,9 @@ pub enum WireFormat {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecoderOptions {
     /// Split `<think>…</think>` out of the answer text into reasoning. Meant for models that
-    /// reason inline; note that text not starting with `<think>` is held back until `</think>`
-    /// or the end shows whether it was reasoning (see [`ThinkTagSplitter`]).
+    /// reason inline; note that text not starting with `<think>` is held back until `</think>`,
+    /// the end, or reasoning in the provider's own field shows what it was (see
+    /// [`ThinkTagSplitter`]).
     pub split_think_tags: bool,
     /// The largest SSE event or NDJSON line accepted, in bytes.
     pub max_event_bytes: usize,
@@ -216,6 +217,10 @@ impl ModelStreamDecoder {
                 for event in self.parsed.drain(..) {
                     match event {
                         ModelEvent::TextDelta(text) => splitter.push(&text, out),
+                        reasoning @ ModelEvent::ReasoningDelta(_) => {
+                            splitter.reasoning_arrived_separately(out);
+                            out.push(reasoning);
+                        }
                         other => out.push(other),
                     }
                 }
