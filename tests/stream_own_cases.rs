@@ -210,6 +210,22 @@ fn cases() -> Vec<(&'static str, WireFormat, bool, Expected)> {
             },
         ),
         (
+            "gemini-hostile-paths.sse",
+            Gemini,
+            false,
+            Expected {
+                calls: vec![("call_0", true, "probe", Ok(json!({"ok": 1})), None)],
+                finish: Some(ToolCalls),
+                errors: vec![
+                    (Some(INVALID_PAYLOAD_CODE), "unusable partial argument"),
+                    (Some(INVALID_PAYLOAD_CODE), "unusable partial argument"),
+                    (Some(INVALID_PAYLOAD_CODE), "unusable partial argument"),
+                    (Some(INVALID_PAYLOAD_CODE), "unusable partial argument"),
+                ],
+                ..Expected::default()
+            },
+        ),
+        (
             "gemini-error.sse",
             Gemini,
             false,
@@ -389,5 +405,28 @@ fn with_think_splitting_on_text_still_streams_when_reasoning_has_its_own_field()
             ModelEvent::ReasoningDelta("Short thought.".to_owned()),
             ModelEvent::TextDelta("Answer ".to_owned())
         ]
+    );
+}
+
+#[test]
+fn events_completed_before_the_cap_broke_are_still_delivered() {
+    let options = DecoderOptions {
+        max_event_bytes: 80,
+        ..DecoderOptions::default()
+    };
+    let mut decoder =
+        mcp_agent_wasm::core::stream::ModelStreamDecoder::new(WireFormat::OpenAiChat, options);
+    let mut events = Vec::new();
+    let body = format!(
+        "data: {{\"choices\":[{{\"delta\":{{\"content\":\"kept\"}}}}]}}\n\ndata: {}\n\n",
+        "x".repeat(100)
+    );
+    let result = decoder.push(body.as_bytes(), &mut events);
+    assert_eq!(
+        (events, result.map_err(|error| error.code())),
+        (
+            vec![ModelEvent::TextDelta("kept".to_owned())],
+            Err("stream_event_too_large")
+        )
     );
 }

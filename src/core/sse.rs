@@ -8,7 +8,7 @@
 //! Used for provider streams and for MCP's Streamable HTTP, so it keeps the general parts of the
 //! format: the event type, the last event id and the reconnection delay.
 
-use super::stream::StreamError;
+use super::stream::{StreamError, DEFAULT_MAX_EVENT_BYTES};
 
 /// One dispatched event.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,6 +43,13 @@ pub struct SseDecoder {
 }
 
 const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
+
+impl Default for SseDecoder {
+    /// A decoder with the default cap of [`DEFAULT_MAX_EVENT_BYTES`].
+    fn default() -> Self {
+        Self::new(DEFAULT_MAX_EVENT_BYTES)
+    }
+}
 
 impl SseDecoder {
     /// A decoder that refuses any event (with its pending line) larger than `max_event_bytes`.

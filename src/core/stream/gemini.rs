@@ -20,6 +20,8 @@ use crate::core::model_event::{ArgumentsDelta, FinishReason, ModelEvent, ToolCal
 
 /// Far beyond any real argument array; stops a hostile path from allocating a huge one.
 const MAX_ARRAY_INDEX: usize = 4096;
+/// Far beyond any real argument nesting; a deeper value could overflow the stack when dropped.
+const MAX_PATH_DEPTH: usize = 64;
 
 #[derive(Debug, Default)]
 pub(super) struct GeminiParser {
@@ -234,6 +236,9 @@ fn parse_json_path(path: &str) -> Option<Vec<PathSegment>> {
     let mut rest = path.strip_prefix('$')?;
     let mut segments = Vec::new();
     while !rest.is_empty() {
+        if segments.len() == MAX_PATH_DEPTH {
+            return None;
+        }
         if let Some(after_dot) = rest.strip_prefix('.') {
             let end = after_dot.find(['.', '[']).unwrap_or(after_dot.len());
             if end == 0 {

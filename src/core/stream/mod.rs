@@ -162,23 +162,12 @@ impl ModelStreamDecoder {
         if self.finished {
             return Err(StreamError::PushAfterFinish);
         }
-        match &mut self.framing {
-            Framing::Sse { decoder, events } => {
-                decoder.push(bytes, events)?;
-                for event in events.drain(..) {
-                    self.parser
-                        .parse(&event.event, &event.data, &mut self.parsed);
-                }
-            }
-            Framing::Ndjson { decoder, lines } => {
-                decoder.push(bytes, lines)?;
-                for line in lines.drain(..) {
-                    self.parser.parse("", &line, &mut self.parsed);
-                }
-            }
-        }
+        let framed = self.frame(|framing| match framing {
+            Framing::Sse { decoder, events } => decoder.push(bytes, events),
+            Framing::Ndjson { decoder, lines } => decoder.push(bytes, lines),
+        });
         self.deliver(out);
-        Ok(())
+        framed
     }
 
     /// Ends the body: flushes what was held back and reports calls left incomplete.
@@ -187,27 +176,39 @@ impl ModelStreamDecoder {
             return Ok(());
         }
         self.finished = true;
-        match &mut self.framing {
-            Framing::Sse { decoder, events } => {
-                decoder.finish(events)?;
-                for event in events.drain(..) {
-                    self.parser
-                        .parse(&event.event, &event.data, &mut self.parsed);
-                }
-            }
-            Framing::Ndjson { decoder, lines } => {
-                decoder.finish(lines)?;
-                for line in lines.drain(..) {
-                    self.parser.parse("", &line, &mut self.parsed);
-                }
-            }
-        }
+        let framed = self.frame(|framing| match framing {
+            Framing::Sse { decoder, events } => decoder.finish(events),
+            Framing::Ndjson { decoder, lines } => decoder.finish(lines),
+        });
         self.parser.finish(&mut self.parsed);
         self.deliver(out);
         if let Some(splitter) = &mut self.think_splitter {
             splitter.finish(out);
         }
-        Ok(())
+        framed
+    }
+
+    /// Runs the framing decoder, then parses every payload it completed, even those completed
+    /// before it failed: what arrived intact is still delivered.
+    fn frame(
+        &mut self,
+        decode: impl FnOnce(&mut Framing) -> Result<(), StreamError>,
+    ) -> Result<(), StreamError> {
+        let framed = decode(&mut self.framing);
+        match &mut self.framing {
+            Framing::Sse { events, .. } => {
+                for event in events.drain(..) {
+                    self.parser
+                        .parse(&event.event, &event.data, &mut self.parsed);
+                }
+            }
+            Framing::Ndjson { lines, .. } => {
+                for line in lines.drain(..) {
+                    self.parser.parse("", &line, &mut self.parsed);
+                }
+            }
+        }
+        framed
     }
 
     fn deliver(&mut self, out: &mut Vec<ModelEvent>) {
