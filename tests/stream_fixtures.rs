@@ -375,7 +375,8 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 reasoning_signatures: vec![],
                 calls: vec![call("call_79382389", "weather", json!({"location": "San Francisco"}))],
                 finish: Some(ToolCalls),
-                usage: usage(307, 26),
+                // xAI counts its 227 reasoning tokens apart from the 26 completion tokens.
+                usage: usage(307, 26 + 227),
             },
         },
         FixtureCase {

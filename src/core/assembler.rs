@@ -4,6 +4,8 @@
 //! `index` (unless that call already has a different id: some servers put every call at index
 //! 0); failing that, to the latest call. Calls stay open until [`ToolCallAssembler::finish`]:
 //! arguments that already parse may still be incomplete, so nothing is decided mid-stream.
+//! A whole value followed by fragments was a placeholder (like Anthropic's `input: {}`): the
+//! fragments win.
 
 use std::collections::HashSet;
 

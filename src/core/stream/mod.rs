@@ -8,6 +8,10 @@
 //! [`ModelEvent::Error`] with the code [`INVALID_PAYLOAD_CODE`] and decoding goes on. Whether a
 //! round with such an error is usable is the agent loop's call (it also sees provider errors the
 //! same way). Only a broken framing limit is a [`StreamError`].
+//!
+//! Normalised across providers: [`Usage`](super::model_event::Usage) counts cached prompt tokens
+//! as input and reasoning tokens as output; a `Stop` finish becomes `ToolCalls` when the response
+//! carried a call; only the first choice / candidate is followed.
 
 mod anthropic;
 mod gemini;

@@ -52,10 +52,7 @@ impl OpenAiChatParser {
             .filter(|usage| usage.is_object())
             .or_else(|| chunk.pointer("/x_groq/usage"));
         if let Some(usage) = usage.filter(|usage| usage.is_object()) {
-            out.push(ModelEvent::Usage(Usage {
-                input_tokens: token_count(usage, "prompt_tokens"),
-                output_tokens: token_count(usage, "completion_tokens"),
-            }));
+            out.push(ModelEvent::Usage(usage_of(usage)));
         }
     }
 
@@ -150,5 +147,27 @@ fn tool_call_delta(call: &Value) -> ToolCallDelta {
             .pointer("/extra_content/google/thought_signature")
             .and_then(Value::as_str)
             .map(str::to_owned),
+    }
+}
+
+/// Output tokens include reasoning tokens. OpenAI and DeepSeek count them in
+/// `completion_tokens` already; xAI does not, which shows in `total_tokens` being the sum of all
+/// three, and then they are added.
+fn usage_of(usage: &Value) -> Usage {
+    let input_tokens = token_count(usage, "prompt_tokens");
+    let completion_tokens = token_count(usage, "completion_tokens");
+    let reasoning_tokens = usage
+        .get("completion_tokens_details")
+        .map_or(0, |details| token_count(details, "reasoning_tokens"));
+    let total_tokens = token_count(usage, "total_tokens");
+    let reasoning_counted_apart =
+        reasoning_tokens > 0 && total_tokens == input_tokens + completion_tokens + reasoning_tokens;
+    Usage {
+        input_tokens,
+        output_tokens: if reasoning_counted_apart {
+            completion_tokens + reasoning_tokens
+        } else {
+            completion_tokens
+        },
     }
 }
