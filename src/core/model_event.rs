@@ -13,7 +13,8 @@ pub enum ModelEvent {
     TextDelta(String),
     /// A piece of reasoning ("thinking") text, kept apart from the answer.
     ReasoningDelta(String),
-    /// Anthropic: the signature that closes the current thinking block.
+    /// The signature closing the current reasoning, to echo back with it: Anthropic's thinking
+    /// block `signature`, or Gemini's `thoughtSignature` on a part that is not a call.
     ReasoningSignature(String),
     /// Anthropic: a `redacted_thinking` block's opaque data, echoed back verbatim.
     RedactedReasoning(String),
