@@ -3,4 +3,8 @@
 pub mod assembler;
 pub mod message;
 pub mod model_event;
+pub mod ndjson;
+pub mod sse;
+pub mod stream;
+pub mod think_split;
 pub mod tools;
