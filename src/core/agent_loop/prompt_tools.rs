@@ -1,0 +1,213 @@
+//! Prompt-based tool mode, for models without native function calling: the tools are described
+//! in the system prompt, and calls are parsed out of the answer text.
+
+use serde_json::Value;
+
+use crate::core::tools::{sanitize_schema, SchemaDialect, ToolTable};
+
+const FENCE: &str = "```";
+
+/// The system prompt section that lists the tools and the one call format the parser accepts.
+pub fn tool_prompt(tools: &ToolTable) -> String {
+    let mut prompt = String::from(
+        "You can call tools. To call a tool, write a JSON object in a ```json fenced block, \
+         exactly in this form, and stop writing after the block:\n\
+         ```json\n{\"name\": \"<tool name>\", \"arguments\": {<arguments>}}\n```\n\
+         To call several tools at once, put a JSON array of such objects in one block. \
+         The arguments must be a JSON object that matches the tool's parameters. \
+         The results come back in the next message. \
+         When you can answer, answer in plain text without any tool call.\n\nTools:",
+    );
+    for entry in tools.entries() {
+        let parameters = sanitize_schema(&entry.input_schema, SchemaDialect::OpenAi).schema;
+        prompt.push_str("\n- ");
+        prompt.push_str(&entry.function_name);
+        if let Some(description) = entry.description.as_deref().filter(|d| !d.is_empty()) {
+            prompt.push_str(": ");
+            prompt.push_str(description);
+        }
+        prompt.push_str("\n  parameters: ");
+        prompt.push_str(&parameters.to_string());
+    }
+    prompt
+}
+
+/// A call found in the answer text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PromptCall {
+    pub name: String,
+    pub arguments: Value,
+}
+
+/// The calls written in `text`: from fenced blocks when any holds a call, otherwise from bare
+/// JSON. JSON that is not in the call format is ordinary answer text, not a call.
+pub fn parse_prompt_calls(text: &str) -> Vec<PromptCall> {
+    let fenced: Vec<PromptCall> = fenced_blocks(text)
+        .filter_map(|block| serde_json::from_str::<Value>(block).ok())
+        .flat_map(calls_in_value)
+        .collect();
+    if !fenced.is_empty() {
+        return fenced;
+    }
+    bare_calls(text)
+}
+
+/// The contents of the closed fenced blocks, without their info strings.
+fn fenced_blocks(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        let open = rest.find(FENCE)?;
+        let after_open = &rest[open + FENCE.len()..];
+        let body_start = after_open.find('\n').map_or(after_open.len(), |i| i + 1);
+        let body = &after_open[body_start..];
+        let close = body.find(FENCE)?;
+        rest = &body[close + FENCE.len()..];
+        Some(&body[..close])
+    })
+}
+
+fn bare_calls(text: &str) -> Vec<PromptCall> {
+    let mut calls = Vec::new();
+    let mut position = 0;
+    while let Some(offset) = text[position..].find(['{', '[']) {
+        let start = position + offset;
+        let mut values = serde_json::Deserializer::from_str(&text[start..]).into_iter::<Value>();
+        match values.next() {
+            Some(Ok(value)) => {
+                let found = calls_in_value(value);
+                if found.is_empty() {
+                    position = start + 1;
+                } else {
+                    calls.extend(found);
+                    position = start + values.byte_offset();
+                }
+            }
+            _ => position = start + 1,
+        }
+    }
+    calls
+}
+
+/// A call object, or an array made only of call objects.
+fn calls_in_value(value: Value) -> Vec<PromptCall> {
+    match value {
+        Value::Array(items) => items
+            .into_iter()
+            .map(call_in_value)
+            .collect::<Option<Vec<PromptCall>>>()
+            .unwrap_or_default(),
+        other => call_in_value(other).into_iter().collect(),
+    }
+}
+
+fn call_in_value(value: Value) -> Option<PromptCall> {
+    let Value::Object(mut object) = value else {
+        return None;
+    };
+    let Some(Value::String(name)) = object.remove("name") else {
+        return None;
+    };
+    let arguments = match object.remove("arguments") {
+        None => Value::Object(Default::default()),
+        // Some models write the arguments as a JSON text, the way OpenAI sends them.
+        Some(Value::String(text)) => serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        Some(arguments) => arguments,
+    };
+    Some(PromptCall { name, arguments })
+}
+
+/// How much of a round's text can be shown while it streams. A tool call must not flash on
+/// screen, so streaming stops at the first place a call may start (a fence, or a line opening
+/// with `{` or `[`), and a tail that may still become one is held back until more text arrives.
+pub fn streamable_len(text: &str, line_start: usize) -> Streamable {
+    let mut at_line_start = true;
+    for (offset, character) in text[line_start..].char_indices() {
+        let index = line_start + offset;
+        if text[index..].starts_with(FENCE) || (at_line_start && matches!(character, '{' | '[')) {
+            return Streamable::StopAt(index);
+        }
+        match character {
+            '\n' => at_line_start = true,
+            ' ' | '\t' | '\r' => {}
+            _ => at_line_start = false,
+        }
+    }
+    let last_line_start = text[line_start..]
+        .rfind('\n')
+        .map_or(line_start, |i| line_start + i + 1);
+    let last_line = &text[last_line_start..];
+    if last_line.trim().is_empty() {
+        return Streamable::UpTo(last_line_start);
+    }
+    let trailing_ticks = last_line.len() - last_line.trim_end_matches('`').len();
+    Streamable::UpTo(text.len() - trailing_ticks)
+}
+
+/// The answer of [`streamable_len`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Streamable {
+    /// A call may start here: show text up to this byte, and nothing after it this round.
+    StopAt(usize),
+    /// Show text up to this byte for now.
+    UpTo(usize),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn parses_calls_from_fenced_and_bare_json() {
+        let cases: &[(&str, Vec<(&str, Value)>)] = &[
+            (
+                "Let me look.\n```json\n{\"name\": \"search\", \"arguments\": {\"q\": \"rust\"}}\n```",
+                vec![("search", json!({"q": "rust"}))],
+            ),
+            (
+                "```\n[{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\", \"arguments\": {\"x\": 1}}]\n```",
+                vec![("a", json!({})), ("b", json!({"x": 1}))],
+            ),
+            (
+                "{\"name\": \"echo\", \"arguments\": \"{\\\"message\\\": \\\"hi\\\"}\"}",
+                vec![("echo", json!({"message": "hi"}))],
+            ),
+            (
+                "I will call {\"name\": \"now\"} and then {\"name\": \"echo\", \"arguments\": [1]}",
+                vec![("now", json!({})), ("echo", json!([1]))],
+            ),
+            ("Use a map like {\"a\": 1} or ```json\n{\"b\": 2}\n```", vec![]),
+            ("An unclosed ```json\n{\"name\": \"x\", \"arguments\": {", vec![]),
+            ("No JSON at all { [ ", vec![]),
+        ];
+        for (text, expected) in cases {
+            let calls: Vec<(String, Value)> = parse_prompt_calls(text)
+                .into_iter()
+                .map(|call| (call.name, call.arguments))
+                .collect();
+            let expected: Vec<(String, Value)> = expected
+                .iter()
+                .map(|(name, arguments)| (name.to_string(), arguments.clone()))
+                .collect();
+            assert_eq!(calls, expected, "text: {text}");
+        }
+    }
+
+    #[test]
+    fn streaming_stops_where_a_call_may_start() {
+        let cases = [
+            ("Hello there", Streamable::UpTo(11)),
+            ("Let me check.\n```json\n{", Streamable::StopAt(14)),
+            ("Let me check.\n  {\"name\"", Streamable::StopAt(16)),
+            ("Let me check.\n", Streamable::UpTo(14)),
+            ("Let me check.\n  ", Streamable::UpTo(14)),
+            ("Code: ``", Streamable::UpTo(6)),
+            ("a {b} c", Streamable::UpTo(7)),
+            ("[x]", Streamable::StopAt(0)),
+            ("é {", Streamable::UpTo("é {".len())),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(streamable_len(text, 0), expected, "text: {text:?}");
+        }
+    }
+}
