@@ -39,21 +39,22 @@ use crate::core::tools::ToolTable;
 use prompt_tools::{parse_prompt_calls, streamable_len, tool_prompt, Streamable};
 
 /// Retries of a round whose tool call was cut off by the output token limit.
-const MAX_TRUNCATION_RETRIES: u32 = 2;
+pub const MAX_TRUNCATION_RETRIES: u32 = 2;
 
 /// Sent (for the retry only) after a round whose tool call was cut off.
-const TRUNCATION_INSTRUCTION: &str = "Your previous answer was cut off by the output token \
+pub const TRUNCATION_INSTRUCTION: &str = "Your previous answer was cut off by the output token \
      limit while writing a tool call. Call the tool again with smaller arguments, or split the \
      work into several smaller calls.";
 
 /// The result the model sees when the retries did not help.
-const TRUNCATION_GAVE_UP: &str = "the call was cut off by the output token limit before its \
+pub const TRUNCATION_GAVE_UP: &str = "the call was cut off by the output token limit before its \
      arguments were complete; make a smaller call";
 
-const ABORTED: &str = "aborted by the user";
+/// The error of calls cut short by an abort.
+pub const ABORTED: &str = "aborted by the user";
 
 /// Code of the failure reported by a provider inside its stream.
-const PROVIDER_STREAM_ERROR: &str = "provider_stream_error";
+pub const PROVIDER_STREAM_ERROR: &str = "provider_stream_error";
 
 /// Where a round's tool calls come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -368,8 +369,13 @@ impl AgentLoop {
                 if call.handed_out {
                     self.actions.push_back(Action::CancelModel);
                 } else {
-                    self.actions
-                        .retain(|action| !matches!(action, Action::CallModel(_)));
+                    // The call never went out, so its round never started.
+                    self.actions.retain(|action| {
+                        !matches!(
+                            action,
+                            Action::CallModel(_) | Action::Emit(AgentEvent::Round { .. })
+                        )
+                    });
                 }
                 let response = call.response;
                 self.add_usage(response.usage);
