@@ -337,3 +337,71 @@ proptest! {
         prop_assert!(observer.model_calls <= bound, "{} model calls", observer.model_calls);
     }
 }
+
+/// Answer texts in prompt-based tool mode, and the part of each that the user may see while it
+/// streams: everything when it holds no call, the text before the call otherwise.
+const PROMPT_MODE_TEXTS: &[(&str, &str)] = &[
+    (
+        "Plain answer with `code`, a [link](https://example.org) and {braces}.\n- item\n",
+        "Plain answer with `code`, a [link](https://example.org) and {braces}.\n- item\n",
+    ),
+    (
+        "Answer:\n```rust\nfn main() {}\n```\n[Rust](https://www.rust-lang.org)\nDone.",
+        "Answer:\n```rust\nfn main() {}\n```\n[Rust](https://www.rust-lang.org)\nDone.",
+    ),
+    (
+        "Let me check.\n```json\n{\"name\": \"web_search\", \"arguments\": {\"query\": \"x\"}}\n```",
+        "Let me check.\n",
+    ),
+    (
+        "Checking:\n  {\"name\": \"web_search\", \"arguments\": {\"query\": \"x\"}}",
+        "Checking:\n",
+    ),
+    (
+        "Both:\n[{\"name\": \"web_search\", \"arguments\": {\"query\": \"x\"}}, \
+         {\"name\": \"weather_forecast\", \"arguments\": {\"city\": \"Oslo\"}}]",
+        "Both:\n",
+    ),
+];
+
+proptest! {
+    #[test]
+    fn prompt_mode_streams_the_same_text_however_it_is_split(
+        case in 0..PROMPT_MODE_TEXTS.len(),
+        cuts in proptest::collection::vec(0usize..200, 0..12),
+    ) {
+        let (answer, visible) = PROMPT_MODE_TEXTS[case];
+        let config = LoopConfig {
+            prompt_tool_mode: true,
+            ..LoopConfig::default()
+        };
+        let mut agent = AgentLoop::new(config, vec![user("Hi")], tool_table());
+        let mut observer = Observer::default();
+        observer.poll_all(&mut agent)?;
+        let mut boundaries: Vec<usize> = cuts
+            .into_iter()
+            .map(|cut| cut % (answer.len() + 1))
+            .filter(|&cut| answer.is_char_boundary(cut))
+            .collect();
+        boundaries.extend([0, answer.len()]);
+        boundaries.sort_unstable();
+        boundaries.dedup();
+        let mut shown = String::new();
+        for piece in boundaries.windows(2) {
+            agent.handle_model_event(ModelEvent::TextDelta(answer[piece[0]..piece[1]].to_owned()));
+            while let Some(action) = agent.poll() {
+                if let Action::Emit(AgentEvent::Text { text }) = action {
+                    shown.push_str(&text);
+                }
+            }
+            prop_assert!(visible.starts_with(&shown), "shown too much: {:?}", shown);
+        }
+        agent.handle_model_done();
+        while let Some(action) = agent.poll() {
+            if let Action::Emit(AgentEvent::Text { text }) = action {
+                shown.push_str(&text);
+            }
+        }
+        prop_assert_eq!(shown, visible);
+    }
+}

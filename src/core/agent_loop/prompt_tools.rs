@@ -74,13 +74,10 @@ fn bare_calls(text: &str) -> Vec<PromptCall> {
         let mut values = serde_json::Deserializer::from_str(&text[start..]).into_iter::<Value>();
         match values.next() {
             Some(Ok(value)) => {
-                let found = calls_in_value(value);
-                if found.is_empty() {
-                    position = start + 1;
-                } else {
-                    calls.extend(found);
-                    position = start + values.byte_offset();
-                }
+                // Skip the whole value either way: a call nested in other JSON is an example,
+                // not a call.
+                calls.extend(calls_in_value(value));
+                position = start + values.byte_offset();
             }
             _ => position = start + 1,
         }
@@ -118,23 +115,40 @@ fn call_in_value(value: Value) -> Option<PromptCall> {
 
 /// How much of a round's text can be shown while it streams. A tool call must not flash on
 /// screen, so streaming stops at the first place a call may start (a fence, or a line opening
-/// with `{` or `[`), and a tail that may still become one is held back until more text arrives.
+/// with `{` or `[{`), and a tail that may still become one is held back until more text
+/// arrives. `line_start` is the start of the line where the previous answer left off.
 pub fn streamable_len(text: &str, line_start: usize) -> Streamable {
-    let mut at_line_start = true;
+    // While `Some`, the current line holds only whitespace so far, and starts here.
+    let mut blank_line_from = Some(line_start);
     for (offset, character) in text[line_start..].char_indices() {
         let index = line_start + offset;
-        if text[index..].starts_with(FENCE) || (at_line_start && matches!(character, '{' | '[')) {
+        if text[index..].starts_with(FENCE) {
             return Streamable::StopAt(index);
         }
+        if let Some(line_begin) = blank_line_from {
+            match character {
+                '{' => return Streamable::StopAt(line_begin),
+                '[' => {
+                    let after_bracket = text[index + 1..].trim_start();
+                    if after_bracket.starts_with('{') {
+                        return Streamable::StopAt(line_begin);
+                    }
+                    if after_bracket.is_empty() {
+                        return Streamable::UpTo(line_begin);
+                    }
+                }
+                _ => {}
+            }
+        }
         match character {
-            '\n' => at_line_start = true,
+            '\n' => blank_line_from = Some(index + 1),
             ' ' | '\t' | '\r' => {}
-            _ => at_line_start = false,
+            _ => blank_line_from = None,
         }
     }
     let last_line_start = text[line_start..]
         .rfind('\n')
-        .map_or(line_start, |i| line_start + i + 1);
+        .map_or(line_start, |newline| line_start + newline + 1);
     let last_line = &text[last_line_start..];
     if last_line.trim().is_empty() {
         return Streamable::UpTo(last_line_start);
@@ -177,8 +191,10 @@ mod tests {
                 vec![("now", json!({})), ("echo", json!([1]))],
             ),
             ("Use a map like {\"a\": 1} or ```json\n{\"b\": 2}\n```", vec![]),
+            ("```json\n[{\"name\": \"a\"}, {\"city\": \"Oslo\"}]\n```", vec![]),
             ("An unclosed ```json\n{\"name\": \"x\", \"arguments\": {", vec![]),
             ("No JSON at all { [ ", vec![]),
+            ("Example: {\"call\": {\"name\": \"a\", \"arguments\": {}}}", vec![]),
         ];
         for (text, expected) in cases {
             let calls: Vec<(String, Value)> = parse_prompt_calls(text)
@@ -198,12 +214,18 @@ mod tests {
         let cases = [
             ("Hello there", Streamable::UpTo(11)),
             ("Let me check.\n```json\n{", Streamable::StopAt(14)),
-            ("Let me check.\n  {\"name\"", Streamable::StopAt(16)),
+            ("Let me check.\n  {\"name\"", Streamable::StopAt(14)),
             ("Let me check.\n", Streamable::UpTo(14)),
             ("Let me check.\n  ", Streamable::UpTo(14)),
             ("Code: ``", Streamable::UpTo(6)),
             ("a {b} c", Streamable::UpTo(7)),
-            ("[x]", Streamable::StopAt(0)),
+            ("[x]", Streamable::UpTo(3)),
+            ("See:\n[ {\"name\"", Streamable::StopAt(5)),
+            ("See:\n[", Streamable::UpTo(5)),
+            (
+                "Here:\n[Rust](https://www.rust-lang.org)",
+                Streamable::UpTo(39),
+            ),
             ("é {", Streamable::UpTo("é {".len())),
         ];
         for (text, expected) in cases {
