@@ -15,7 +15,8 @@ pub enum MissingIdStrategy {
     #[default]
     Synthesize,
     /// Ask for the same round again without streaming (chat-ui's approach), then make up ids
-    /// only if that answer lacks them too.
+    /// only if that answer lacks them too. The re-request starts no new round and its text is
+    /// shown only if it turns out to be the final answer (the streamed try was already shown).
     ReRequestWithoutStreaming,
 }
 
@@ -23,14 +24,15 @@ pub enum MissingIdStrategy {
 /// reads a clock.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoopConfig {
-    /// Tool rounds allowed before one last call without tools.
+    /// Tool rounds allowed before one last call without tools (which ends as `exhausted`).
+    /// 0 offers no tools at all: the run is a plain generation.
     pub max_rounds: u32,
     /// The system prompt as composed by the caller (tool preamble included).
     pub system_prompt: Option<String>,
     /// False for a model marked as not supporting native function calling.
     pub tools_supported: bool,
     /// Opt-in: describe the tools in the system prompt and parse calls from the answer text,
-    /// for models without native function calling.
+    /// for models without native function calling. Takes precedence over `tools_supported`.
     pub prompt_tool_mode: bool,
     pub missing_id_strategy: MissingIdStrategy,
 }

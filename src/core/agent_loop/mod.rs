@@ -133,6 +133,13 @@ struct Response {
     usage: Option<Usage>,
 }
 
+impl Response {
+    /// Whether an assistant message for this response would hold anything.
+    fn has_content(&self) -> bool {
+        !self.text.is_empty() || !self.reasoning.is_empty() || !self.thinking_blocks.is_empty()
+    }
+}
+
 /// A round's calls, waiting for their outcomes.
 #[derive(Debug)]
 struct ToolBatch {
@@ -337,7 +344,7 @@ impl AgentLoop {
         if all_done {
             if let Phase::Tools(batch) = mem::replace(&mut self.phase, Phase::Finished) {
                 self.commit_batch(batch);
-                self.round += 1;
+                self.round = self.round.saturating_add(1);
                 self.start_round();
             }
         }
@@ -380,7 +387,7 @@ impl AgentLoop {
                 let response = call.response;
                 self.add_usage(response.usage);
                 let text = response.text.clone();
-                if !text.is_empty() || !response.reasoning.is_empty() {
+                if response.has_content() {
                     self.conversation.push(assistant_message(
                         response.text,
                         response.reasoning,
@@ -515,8 +522,9 @@ impl AgentLoop {
         let Some(usage) = usage else {
             return;
         };
-        self.usage.input_tokens += usage.input_tokens;
-        self.usage.output_tokens += usage.output_tokens;
+        // Saturating: the counts come from the provider, and must not be able to panic the loop.
+        self.usage.input_tokens = self.usage.input_tokens.saturating_add(usage.input_tokens);
+        self.usage.output_tokens = self.usage.output_tokens.saturating_add(usage.output_tokens);
         self.emit(AgentEvent::Usage {
             input_tokens: self.usage.input_tokens,
             output_tokens: self.usage.output_tokens,
@@ -622,7 +630,7 @@ impl AgentLoop {
         truncated: bool,
         results_as_user_message: bool,
     ) {
-        self.tool_rounds += 1;
+        self.tool_rounds = self.tool_rounds.saturating_add(1);
         let mut batch_calls = Vec::with_capacity(calls.len());
         let mut invocations = Vec::new();
         for call in calls {
@@ -687,7 +695,7 @@ impl AgentLoop {
         };
         if invocations.is_empty() {
             self.commit_batch(batch);
-            self.round += 1;
+            self.round = self.round.saturating_add(1);
             self.start_round();
         } else {
             self.actions.push_back(Action::CallTools(invocations));
@@ -743,10 +751,7 @@ impl AgentLoop {
             self.emit(AgentEvent::Text { text: rest });
         }
         let text = response.text.clone();
-        if !response.text.is_empty()
-            || !response.reasoning.is_empty()
-            || !response.thinking_blocks.is_empty()
-        {
+        if response.has_content() {
             self.conversation.push(assistant_message(
                 response.text,
                 response.reasoning,
