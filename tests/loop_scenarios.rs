@@ -726,16 +726,24 @@ fn truncation_retried_then_given_up() {
 #[test]
 fn truncation_retry_that_succeeds_keeps_only_the_complete_call() {
     let agent = AgentLoop::new(config(), vec![user("Search")], tool_table());
+    let mut truncated = vec![text("Searching.")];
+    truncated.extend([
+        call_start(0, "call_t1", "web_search"),
+        call_arguments(0, r#"{"query": "a very long quer"#),
+        finish(FinishReason::Length),
+    ]);
+    let mut retried = vec![reasoning("Shorter now."), text("Searching.")];
+    retried.extend(tool_round(&[(
+        0,
+        "call_ok",
+        "web_search",
+        r#"{"query":"x"}"#,
+    )]));
     let run = Simulation::new(
         agent,
         vec![
-            truncated_call("call_t1"),
-            ModelTurn::Respond(tool_round(&[(
-                0,
-                "call_ok",
-                "web_search",
-                r#"{"query":"x"}"#,
-            )])),
+            ModelTurn::Respond(truncated),
+            ModelTurn::Respond(retried),
             answer("Here."),
         ],
         vec![vec![ToolStep::Complete {
@@ -745,17 +753,39 @@ fn truncation_retry_that_succeeds_keeps_only_the_complete_call() {
     )
     .drive();
 
+    let messages = vec![
+        user("Search"),
+        ChatMessage {
+            reasoning_content: Some("Shorter now.".to_owned()),
+            ..assistant_calls(
+                Some("Searching."),
+                &[("call_ok", "web_search", r#"{"query":"x"}"#)],
+            )
+        },
+        tool_message("call_ok", "x found"),
+        assistant("Here."),
+    ];
     assert_eq!(
-        run.outcome.messages,
+        run.events,
         vec![
-            user("Search"),
-            assistant_calls(None, &[("call_ok", "web_search", r#"{"query":"x"}"#)]),
-            tool_message("call_ok", "x found"),
-            assistant("Here."),
-        ]
+            round(1),
+            text_event("Searching."),
+            tool_call_event(
+                "call_ok",
+                "web_search",
+                "web",
+                "search",
+                json!({"query": "x"})
+            ),
+            tool_result_event("call_ok", "x found"),
+            round(2),
+            text_event("Here."),
+            final_event("Here.", FinalReason::Completed, &messages),
+        ],
+        "the retry shows nothing again, and the cut-off call is never announced"
     );
     assert_eq!(run.requests.len(), 3);
-    assert_eq!(run.outcome.reason, OutcomeReason::Completed);
+    assert_eq!(run.outcome.messages, messages);
 }
 
 #[test]

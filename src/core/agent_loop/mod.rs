@@ -223,7 +223,9 @@ impl AgentLoop {
         if !call.handed_out {
             return;
         }
-        let streaming = call.kind != CallKind::NonStreaming;
+        // Repeat tries of a round show nothing while they stream: the first try already showed
+        // its preamble, and the answer is shown whole if a repeat ends without calls.
+        let streaming = call.kind == CallKind::First;
         let response = &mut call.response;
         match event {
             ModelEvent::TextDelta(text) => {
