@@ -1432,3 +1432,73 @@ fn provider_error_in_the_stream_fails_the_run() {
         [Action::CallModel(_), Action::CancelModel, Action::Finish(_)]
     ));
 }
+
+#[test]
+fn prompt_tool_mode_feeds_a_malformed_call_back_for_repair() {
+    let config = LoopConfig {
+        prompt_tool_mode: true,
+        ..config()
+    };
+    let malformed_body = r#"{"name": "web_search", "arguments": {"query": "rust",}}"#;
+    let malformed = format!("```json\n{malformed_body}\n```");
+    let repaired = "```json\n{\"name\": \"web_search\", \"arguments\": {\"query\": \"rust\"}}\n```";
+    let json_error = serde_json::from_str::<serde_json::Value>(malformed_body).unwrap_err();
+    let parse_error = format!("the tool call is not valid JSON: {json_error}");
+    let agent = AgentLoop::new(config, vec![user("Rust?")], tool_table());
+    let run = Simulation::new(
+        agent,
+        vec![
+            ModelTurn::Respond(vec![text(&malformed)]),
+            ModelTurn::Respond(vec![text(repaired)]),
+            answer("Rust is fast."),
+        ],
+        vec![vec![ToolStep::Complete {
+            id: "call_2_0",
+            outcome: success("rust-lang.org"),
+        }]],
+    )
+    .drive();
+
+    let messages = vec![
+        user("Rust?"),
+        assistant(&malformed),
+        user(&format!(
+            "Result of `web_search` (call call_1_0):\nError: {parse_error}"
+        )),
+        assistant(repaired),
+        user("Result of `web_search` (call call_2_0):\nrust-lang.org"),
+        assistant("Rust is fast."),
+    ];
+    assert_eq!(
+        run.events,
+        vec![
+            round(1),
+            tool_call_event(
+                "call_1_0",
+                "web_search",
+                "web",
+                "search",
+                json!(malformed_body)
+            ),
+            tool_error_event("call_1_0", &parse_error),
+            round(2),
+            tool_call_event(
+                "call_2_0",
+                "web_search",
+                "web",
+                "search",
+                json!({"query": "rust"})
+            ),
+            tool_result_event("call_2_0", "rust-lang.org"),
+            round(3),
+            text_event("Rust is fast."),
+            final_event("Rust is fast.", FinalReason::Completed, &messages),
+        ]
+    );
+    assert_eq!(
+        run.tool_batches.len(),
+        1,
+        "only the repaired call is dispatched"
+    );
+    assert_eq!(run.outcome.messages, messages);
+}

@@ -609,8 +609,8 @@ impl AgentLoop {
             .map(|(position, call)| RoundCall {
                 id: synthesized_call_id(round, position),
                 name: call.name,
-                raw_arguments: call.arguments.to_string(),
-                arguments: Ok(call.arguments),
+                arguments: call.arguments,
+                raw_arguments: call.raw_arguments,
                 thought_signature: None,
             })
             .collect();
@@ -653,9 +653,9 @@ impl AgentLoop {
                 arguments: arguments_shown,
             });
             let problem = match (&entry, &call.arguments) {
-                (None, _) => Err(self.unknown_tool_message(&call.name)),
-                (Some(_), Err(_)) if truncated => Err(TRUNCATION_GAVE_UP.to_owned()),
-                (Some(_), Err(parse_error)) => Err(parse_error.clone()),
+                (_, Err(_)) if truncated => Err(TRUNCATION_GAVE_UP.to_owned()),
+                (_, Err(parse_error)) => Err(parse_error.clone()),
+                (None, Ok(_)) => Err(self.unknown_tool_message(&call.name)),
                 (Some(_), Ok(arguments)) => self.tools.check_arguments(&call.name, arguments),
             };
             match (problem, entry, call.arguments) {

@@ -35,21 +35,45 @@ pub fn tool_prompt(tools: &ToolTable) -> String {
 /// A call found in the answer text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PromptCall {
+    /// The function name; empty when a malformed call did not reveal it.
     pub name: String,
-    pub arguments: Value,
+    /// The arguments, or why the call's JSON does not parse (fed back so the model can repair).
+    pub arguments: Result<Value, String>,
+    /// The arguments as JSON text, or the whole block for a malformed call.
+    pub raw_arguments: String,
 }
 
-/// The calls written in `text`: from fenced blocks when any holds a call, otherwise from bare
-/// JSON. JSON that is not in the call format is ordinary answer text, not a call.
+/// The calls written in `text`: from fenced blocks when any holds a call (or a malformed
+/// attempt at one), otherwise from bare JSON. JSON that is not in the call format is ordinary
+/// answer text, not a call.
 pub fn parse_prompt_calls(text: &str) -> Vec<PromptCall> {
     let fenced: Vec<PromptCall> = fenced_blocks(text)
-        .filter_map(|block| serde_json::from_str::<Value>(block).ok())
-        .flat_map(calls_in_value)
+        .flat_map(|block| match serde_json::from_str::<Value>(block) {
+            Ok(value) => calls_in_value(value),
+            Err(error) => malformed_call(block, &error).into_iter().collect(),
+        })
         .collect();
     if !fenced.is_empty() {
         return fenced;
     }
     bare_calls(text)
+}
+
+/// A fenced block that does not parse but names a function was meant as a call.
+fn malformed_call(block: &str, error: &serde_json::Error) -> Option<PromptCall> {
+    let after_key = &block[block.find("\"name\"")? + "\"name\"".len()..];
+    let name = after_key
+        .trim_start()
+        .strip_prefix(':')
+        .map(str::trim_start)
+        .and_then(|value| value.strip_prefix('"'))
+        .and_then(|value| value.split('"').next())
+        .unwrap_or_default();
+    Some(PromptCall {
+        name: name.to_owned(),
+        arguments: Err(format!("the tool call is not valid JSON: {error}")),
+        raw_arguments: block.trim().to_owned(),
+    })
 }
 
 /// The contents of the closed fenced blocks, without their info strings.
@@ -110,7 +134,11 @@ fn call_in_value(value: Value) -> Option<PromptCall> {
         Some(Value::String(text)) => serde_json::from_str(&text).unwrap_or(Value::String(text)),
         Some(arguments) => arguments,
     };
-    Some(PromptCall { name, arguments })
+    Some(PromptCall {
+        name,
+        raw_arguments: arguments.to_string(),
+        arguments: Ok(arguments),
+    })
 }
 
 /// How much of a round's text can be shown while it streams. A tool call must not flash on
@@ -199,7 +227,7 @@ mod tests {
         for (text, expected) in cases {
             let calls: Vec<(String, Value)> = parse_prompt_calls(text)
                 .into_iter()
-                .map(|call| (call.name, call.arguments))
+                .map(|call| (call.name, call.arguments.expect("well-formed")))
                 .collect();
             let expected: Vec<(String, Value)> = expected
                 .iter()
@@ -207,6 +235,29 @@ mod tests {
                 .collect();
             assert_eq!(calls, expected, "text: {text}");
         }
+    }
+
+    #[test]
+    fn malformed_fenced_calls_are_reported_with_their_name() {
+        let cases = [
+            (
+                "```json\n{\"name\": \"web_search\", \"arguments\": {\"query\": \"x\",}}\n```",
+                "web_search",
+            ),
+            ("```json\n{'name': 'x'} \"name\" : 42\n```", ""),
+        ];
+        for (text, name) in cases {
+            let calls = parse_prompt_calls(text);
+            assert_eq!(calls.len(), 1, "text: {text}");
+            assert_eq!(calls[0].name, name, "text: {text}");
+            let error = calls[0].arguments.clone().unwrap_err();
+            assert!(
+                error.starts_with("the tool call is not valid JSON: "),
+                "{error}"
+            );
+            assert!(text.contains(&calls[0].raw_arguments), "text: {text}");
+        }
+        assert!(parse_prompt_calls("```json\n{\"city\": \"Oslo\",}\n```").is_empty());
     }
 
     #[test]
