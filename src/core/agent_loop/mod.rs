@@ -652,14 +652,17 @@ impl AgentLoop {
                     .map_or_else(|| call.name.clone(), |entry| entry.tool.clone()),
                 arguments: arguments_shown,
             });
-            let problem = match (&entry, &call.arguments) {
+            let validated = match (entry, call.arguments) {
                 (_, Err(_)) if truncated => Err(TRUNCATION_GAVE_UP.to_owned()),
-                (_, Err(parse_error)) => Err(parse_error.clone()),
+                (_, Err(parse_error)) => Err(parse_error),
                 (None, Ok(_)) => Err(self.unknown_tool_message(&call.name)),
-                (Some(_), Ok(arguments)) => self.tools.check_arguments(&call.name, arguments),
+                (Some(entry), Ok(arguments)) => self
+                    .tools
+                    .check_arguments(&call.name, &arguments)
+                    .map(|()| (entry, arguments)),
             };
-            match (problem, entry, call.arguments) {
-                (Ok(()), Some(entry), Ok(arguments)) => {
+            match validated {
+                Ok((entry, arguments)) => {
                     invocations.push(ToolInvocation {
                         call_id: call.id.clone(),
                         function_name: call.name.clone(),
@@ -674,8 +677,7 @@ impl AgentLoop {
                         result: None,
                     });
                 }
-                (problem, _, _) => {
-                    let message = problem.err().unwrap_or_default();
+                Err(message) => {
                     self.emit(AgentEvent::ToolError {
                         id: call.id.clone(),
                         message: message.clone(),
