@@ -1,5 +1,6 @@
 //! The pure core: no clock, no I/O, no JS. Everything here compiles and is tested natively.
 
+pub mod agent_loop;
 pub mod assembler;
 pub mod message;
 pub mod model_event;
