@@ -4,6 +4,7 @@ mod format;
 mod names;
 mod pattern;
 mod refs;
+mod sanitize;
 mod validate;
 
 use std::borrow::Cow;
@@ -15,6 +16,7 @@ pub use names::{
     build_tool_names, sanitize_function_name, ToolName, FALLBACK_FUNCTION_NAME,
     MAX_FUNCTION_NAME_LENGTH,
 };
+pub use sanitize::sanitize_schema;
 pub use validate::{describe_errors, drop_optional_nulls, validate_arguments, ArgumentError};
 
 /// One MCP tool made callable by a model, and the way back to the server that owns it.
@@ -195,6 +197,18 @@ pub enum SchemaDialect {
     Anthropic,
 }
 
+impl SchemaDialect {
+    /// The name used on the wire and in warnings (`openai-strict`).
+    pub fn name(self) -> &'static str {
+        match self {
+            SchemaDialect::OpenAi => "openai",
+            SchemaDialect::OpenAiStrict => "openai-strict",
+            SchemaDialect::Gemini => "gemini",
+            SchemaDialect::Anthropic => "anthropic",
+        }
+    }
+}
+
 /// A sanitized schema and what the sanitizer had to change or could not keep.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SanitizedSchema {
@@ -203,18 +217,4 @@ pub struct SanitizedSchema {
     /// For [`SchemaDialect::OpenAiStrict`]: whether `schema` is valid for OpenAI strict mode. When
     /// false, send the tool with `strict: false` (the warnings say why). False for other dialects.
     pub strict: bool,
-}
-
-/// Makes `schema` acceptable as function parameters for `dialect`, without mutating the input.
-pub fn sanitize_schema(schema: &Value, dialect: SchemaDialect) -> SanitizedSchema {
-    let _ = dialect;
-    let schema = match schema {
-        Value::Object(map) if !map.is_empty() => schema.clone(),
-        _ => serde_json::json!({"type": "object", "properties": {}}),
-    };
-    SanitizedSchema {
-        schema,
-        warnings: Vec::new(),
-        strict: false,
-    }
 }
