@@ -1,7 +1,9 @@
 //! The web layer: the only code that touches JS. It performs the I/O the core asks for.
 
+pub mod agent;
 pub mod error;
 pub mod http;
+mod types;
 
 use wasm_bindgen::prelude::*;
 

@@ -1,0 +1,449 @@
+//! One run: lists the tools, then performs the loop's actions until it finishes.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+use futures::channel::mpsc::{UnboundedReceiver, UnboundedSender};
+use futures::future::{join_all, select, Either};
+use futures::StreamExt;
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{AbortController, AbortSignal};
+
+use super::{local_now, to_js, AgentShared};
+use crate::core::agent_loop::{
+    Action, AgentEvent, AgentLoop, ModelFailure, ModelRequest, OutcomeReason, ToolInvocation,
+    ToolOutcome, ToolResult,
+};
+use crate::core::mcp::cache::ToolsCache;
+use crate::core::mcp::McpError;
+use crate::core::message::ChatMessage;
+use crate::core::model_event::ModelEvent;
+use crate::core::provider::ProviderError;
+use crate::core::tools::{build_tool_table, tool_prompt, McpTool, ToolTable};
+use crate::web::error::{js_error, set_property};
+use crate::web::provider::{stream_model_call, whole_model_call};
+
+/// What the background tasks of a run tell the driver.
+pub enum Input {
+    Model(ModelEvent),
+    ModelDone,
+    ModelFailed(ModelFailure),
+    ToolProgress {
+        call_id: String,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<String>,
+    },
+    ToolOutcome {
+        call_id: String,
+        outcome: ToolOutcome,
+    },
+    Abort,
+}
+
+/// How a run ended for the stream: normally (a `final` event was sent), or with an error.
+pub enum RunEnd {
+    Finished,
+    Failed(JsValue),
+}
+
+/// A listener on the caller's `AbortSignal` that turns an abort into [`Input::Abort`]; removed
+/// when the run ends.
+struct AbortForwarder {
+    signal: AbortSignal,
+    listener: Closure<dyn FnMut()>,
+}
+
+impl AbortForwarder {
+    fn new(signal: AbortSignal, inputs: UnboundedSender<Input>) -> Self {
+        if signal.aborted() {
+            let _ = inputs.unbounded_send(Input::Abort);
+        }
+        let listener = Closure::<dyn FnMut()>::new(move || {
+            let _ = inputs.unbounded_send(Input::Abort);
+        });
+        let _ = signal.add_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
+        AbortForwarder { signal, listener }
+    }
+}
+
+impl Drop for AbortForwarder {
+    fn drop(&mut self) {
+        let _ = self
+            .signal
+            .remove_event_listener_with_callback("abort", self.listener.as_ref().unchecked_ref());
+    }
+}
+
+/// A controller aborted when dropped, so that nothing a run started outlives it.
+struct OwnedAbort(AbortController);
+
+impl OwnedAbort {
+    fn new() -> Self {
+        OwnedAbort(AbortController::new().expect_throw("AbortController is available"))
+    }
+
+    fn signal(&self) -> AbortSignal {
+        self.0.signal()
+    }
+}
+
+impl Drop for OwnedAbort {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// Lists every server's tools concurrently (through the shared cache). A server that fails is
+/// reported and left out; the others' tools still make the table.
+pub async fn list_all_tools(
+    shared: &AgentShared,
+    signal: Option<&AbortSignal>,
+) -> Result<(ToolTable, Vec<(String, JsValue)>), JsValue> {
+    if signal.is_some_and(AbortSignal::aborted) {
+        return Err(js_error("aborted", "listing tools was aborted").into());
+    }
+    let listings = join_all(
+        shared
+            .servers
+            .iter()
+            .map(|(name, client)| {
+                let cache = tools_cache();
+                async move { (name.clone(), client.list_tools_cached(&cache).await) }
+            }),
+    )
+    .await;
+    let mut listed: Vec<(String, Vec<McpTool>)> = Vec::new();
+    let mut failures = Vec::new();
+    for (name, listing) in listings {
+        match listing {
+            Ok(tools) => listed.push((name, tools)),
+            Err(error) => failures.push((name.clone(), server_error(&name, error))),
+        }
+    }
+    Ok((build_tool_table(&listed), failures))
+}
+
+thread_local! {
+    /// Listed tools shared by every Agent of the page, keyed by server URL and headers.
+    static TOOLS_CACHE: Rc<RefCell<ToolsCache>> = Rc::new(RefCell::new(ToolsCache::new()));
+}
+
+fn tools_cache() -> Rc<RefCell<ToolsCache>> {
+    TOOLS_CACHE.with(Rc::clone)
+}
+
+fn server_error(server: &str, error: McpError) -> JsValue {
+    let js = js_error(error.code(), &format!("MCP server `{server}`: {error}"));
+    set_property(&js, "server", &JsValue::from_str(server));
+    js.into()
+}
+
+fn composed_system_prompt(shared: &AgentShared, table: &ToolTable) -> Option<String> {
+    let preamble = (shared.tool_prompt && !table.is_empty()).then(|| {
+        let names: Vec<&str> = table
+            .entries()
+            .iter()
+            .map(|entry| entry.function_name.as_str())
+            .collect();
+        tool_prompt(&names, &local_now(&shared.time_zone), &shared.time_zone)
+    });
+    match (preamble, shared.system_prompt.clone()) {
+        (Some(preamble), Some(own)) => Some(format!("{preamble}\n\n{own}")),
+        (preamble, own) => preamble.or(own),
+    }
+}
+
+/// Runs one agent run to its end, sending events to `events`.
+pub async fn drive(
+    shared: Rc<AgentShared>,
+    messages: Vec<ChatMessage>,
+    signal: Option<AbortSignal>,
+    inputs: UnboundedSender<Input>,
+    mut input_receiver: UnboundedReceiver<Input>,
+    events: &UnboundedSender<Result<JsValue, JsValue>>,
+) -> RunEnd {
+    let _forwarder = signal.map(|signal| AbortForwarder::new(signal, inputs.clone()));
+
+    // Tools first; an abort while servers are being listed ends the wait at once.
+    let listing = list_all_tools(&shared, None);
+    futures::pin_mut!(listing);
+    let (table, failures, aborted) = match select(listing, input_receiver.next()).await {
+        Either::Left((Ok((table, failures)), _)) => (table, failures, false),
+        Either::Left((Err(error), _)) => return RunEnd::Failed(error),
+        // Only an abort can arrive before the loop has started anything.
+        Either::Right(_) => (ToolTable::default(), Vec::new(), true),
+    };
+    for (server, error) in failures {
+        let event = js_sys::Object::new();
+        set_property(&event, "type", &JsValue::from_str("serverError"));
+        set_property(&event, "server", &JsValue::from_str(&server));
+        for key in ["code", "message"] {
+            let value = js_sys::Reflect::get(&error, &JsValue::from_str(key)).unwrap_or_default();
+            set_property(&event, key, &value);
+        }
+        let _ = events.unbounded_send(Ok(event.into()));
+    }
+
+    let system_prompt = composed_system_prompt(&shared, &table);
+    let mut run = Run {
+        agent: AgentLoop::new(shared.loop_config(system_prompt), messages, table.clone()),
+        shared: shared.clone(),
+        table,
+        inputs,
+        events,
+        model_abort: None,
+        tool_aborts: Vec::new(),
+        queued_tools: VecDeque::new(),
+        running_tools: 0,
+    };
+    if aborted {
+        run.agent.handle_abort();
+    }
+    loop {
+        while let Some(action) = run.agent.poll() {
+            if let Some(end) = run.perform(action) {
+                return end;
+            }
+        }
+        match input_receiver.next().await {
+            Some(input) => run.feed(input),
+            None => run.agent.handle_abort(),
+        }
+    }
+}
+
+struct Run<'a> {
+    agent: AgentLoop,
+    shared: Rc<AgentShared>,
+    table: ToolTable,
+    inputs: UnboundedSender<Input>,
+    events: &'a UnboundedSender<Result<JsValue, JsValue>>,
+    model_abort: Option<OwnedAbort>,
+    tool_aborts: Vec<(String, OwnedAbort)>,
+    /// Calls waiting for a slot under `maxConcurrentTools`.
+    queued_tools: VecDeque<ToolInvocation>,
+    running_tools: usize,
+}
+
+impl Run<'_> {
+    fn emit(&self, event: &AgentEvent) {
+        match to_js(event) {
+            Ok(value) => {
+                let _ = self.events.unbounded_send(Ok(value));
+            }
+            Err(error) => {
+                let _ = self.events.unbounded_send(Err(error));
+            }
+        }
+    }
+
+    fn feed(&mut self, input: Input) {
+        match input {
+            Input::Model(event) => self.agent.handle_model_event(event),
+            Input::ModelDone => {
+                self.model_abort = None;
+                self.agent.handle_model_done();
+            }
+            Input::ModelFailed(failure) => {
+                self.model_abort = None;
+                self.agent.handle_model_failed(failure);
+            }
+            Input::ToolProgress {
+                call_id,
+                progress,
+                total,
+                message,
+            } => self
+                .agent
+                .handle_tool_progress(&call_id, progress, total, message),
+            Input::ToolOutcome { call_id, outcome } => {
+                self.tool_aborts.retain(|(id, _)| *id != call_id);
+                self.running_tools = self.running_tools.saturating_sub(1);
+                self.agent.handle_tool_outcome(&call_id, outcome);
+                self.start_queued_tools();
+            }
+            Input::Abort => self.agent.handle_abort(),
+        }
+    }
+
+    /// Performs one action; `Some` when the run is over.
+    fn perform(&mut self, action: Action) -> Option<RunEnd> {
+        match action {
+            Action::CallModel(request) => self.call_model(request),
+            Action::CancelModel => self.model_abort = None,
+            Action::CallTools(invocations) => {
+                self.queued_tools.extend(invocations);
+                self.start_queued_tools();
+            }
+            Action::CancelTools(ids) => {
+                self.queued_tools.retain(|call| !ids.contains(&call.call_id));
+                self.tool_aborts.retain(|(id, _)| !ids.contains(id));
+            }
+            Action::Emit(event) => self.emit(&event),
+            Action::Finish(outcome) => {
+                self.model_abort = None;
+                self.tool_aborts.clear();
+                return Some(match outcome.reason {
+                    OutcomeReason::Failed { code, message } => {
+                        let error = js_error(&code, &message);
+                        if let Ok(messages) = to_js(&outcome.messages) {
+                            set_property(&error, "messages", &messages);
+                        }
+                        RunEnd::Failed(error.into())
+                    }
+                    _ => RunEnd::Finished,
+                });
+            }
+        }
+        None
+    }
+
+    fn call_model(&mut self, request: ModelRequest) {
+        let abort = OwnedAbort::new();
+        let signal = abort.signal();
+        self.model_abort = Some(abort);
+        let shared = self.shared.clone();
+        let tools = if request.with_tools {
+            self.table.entries().to_vec()
+        } else {
+            Vec::new()
+        };
+        let inputs = self.inputs.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let result =
+                model_call(&shared, &request.messages, &tools, request.stream, &signal, &inputs)
+                    .await;
+            let input = match result {
+                Ok(()) => Input::ModelDone,
+                // Cancelled on the loop's request: it wants nothing more from this call.
+                Err(ProviderError::Aborted { .. }) => return,
+                Err(error) => Input::ModelFailed(ModelFailure {
+                    code: error.code().to_owned(),
+                    message: error.to_string(),
+                }),
+            };
+            let _ = inputs.unbounded_send(input);
+        });
+    }
+
+    fn start_queued_tools(&mut self) {
+        let limit = self.shared.max_concurrent_tools.unwrap_or(usize::MAX);
+        while self.running_tools < limit {
+            let Some(invocation) = self.queued_tools.pop_front() else {
+                return;
+            };
+            self.running_tools += 1;
+            self.call_tool(invocation);
+        }
+    }
+
+    fn call_tool(&mut self, invocation: ToolInvocation) {
+        let abort = OwnedAbort::new();
+        let signal = abort.signal();
+        self.tool_aborts.push((invocation.call_id.clone(), abort));
+        if let Some(eta_ms) = self
+            .shared
+            .expected_duration_ms(&invocation.server, &invocation.tool)
+        {
+            self.emit(&AgentEvent::ToolEta {
+                id: invocation.call_id.clone(),
+                eta_ms,
+            });
+        }
+        let shared = self.shared.clone();
+        let inputs = self.inputs.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let started = js_sys::Date::now();
+            let outcome = tool_call(&shared, &invocation, &signal, &inputs).await;
+            if outcome.is_ok() {
+                shared.record_duration(
+                    &invocation.server,
+                    &invocation.tool,
+                    js_sys::Date::now() - started,
+                );
+            }
+            let _ = inputs.unbounded_send(Input::ToolOutcome {
+                call_id: invocation.call_id,
+                outcome,
+            });
+        });
+    }
+}
+
+async fn model_call(
+    shared: &AgentShared,
+    messages: &[ChatMessage],
+    tools: &[crate::core::tools::ToolEntry],
+    stream: bool,
+    signal: &AbortSignal,
+    inputs: &UnboundedSender<Input>,
+) -> Result<(), ProviderError> {
+    if stream {
+        let (mut events, _warnings) = stream_model_call(
+            &shared.provider,
+            messages,
+            tools,
+            &shared.retry_policy,
+            Some(signal),
+        )
+        .await?;
+        while let Some(event) = events.next_event().await? {
+            let _ = inputs.unbounded_send(Input::Model(event));
+        }
+    } else {
+        let (events, _warnings) = whole_model_call(
+            &shared.provider,
+            messages,
+            tools,
+            &shared.retry_policy,
+            Some(signal),
+        )
+        .await?;
+        for event in events {
+            let _ = inputs.unbounded_send(Input::Model(event));
+        }
+    }
+    Ok(())
+}
+
+async fn tool_call(
+    shared: &AgentShared,
+    invocation: &ToolInvocation,
+    signal: &AbortSignal,
+    inputs: &UnboundedSender<Input>,
+) -> ToolOutcome {
+    let Some(client) = shared.client(&invocation.server) else {
+        return Err(format!("no MCP server named `{}`", invocation.server));
+    };
+    let call_id = invocation.call_id.clone();
+    let progress_inputs = inputs.clone();
+    let on_progress = move |progress: &crate::core::mcp::jsonrpc::Progress| {
+        let _ = progress_inputs.unbounded_send(Input::ToolProgress {
+            call_id: call_id.clone(),
+            progress: progress.progress,
+            total: progress.total,
+            message: progress.message.clone(),
+        });
+    };
+    let arguments: Value = invocation.arguments.clone();
+    client
+        .call_tool(
+            &invocation.tool,
+            arguments,
+            Some(&on_progress),
+            Some(signal),
+            Some(shared.tool_timeout_ms),
+        )
+        .await
+        .map(|result| ToolResult {
+            text: result.model_text,
+            content: result.blocks,
+            structured_content: result.structured_content,
+            is_error: result.is_error,
+        })
+        .map_err(|error| error.to_string())
+}

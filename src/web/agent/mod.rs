@@ -1,0 +1,287 @@
+//! The `Agent`: the web-layer driver that runs the core's [`AgentLoop`] with real I/O.
+//!
+//! It performs the loop's actions (model calls through the providers, tool calls through the MCP
+//! clients, all of a round's calls at once) and feeds every outcome back as it completes. State
+//! shared across runs lives in an `Rc`, never behind `&mut self`, so several `run()`s of one
+//! Agent may be in flight at once (wasm-bindgen issue #4440).
+
+mod driver;
+mod options;
+mod stream;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use js_sys::{Array, Promise, Reflect};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::AbortSignal;
+
+use crate::core::agent_loop::{LoopConfig, MissingIdStrategy};
+use crate::core::message::ChatMessage;
+use crate::core::provider::retry::RetryPolicy;
+use crate::core::provider::ResolvedProvider;
+use crate::core::tools::{sanitize_schema, SchemaDialect, ToolTable};
+use crate::web::error::js_error;
+use crate::web::mcp::{McpClient, McpServerConfig};
+
+use driver::list_all_tools;
+use options::AgentOptions;
+
+/// Settings and connections shared by every run of one Agent.
+pub(crate) struct AgentShared {
+    provider: ResolvedProvider,
+    servers: Vec<(String, McpClient)>,
+    retry_policy: RetryPolicy,
+    max_rounds: u32,
+    system_prompt: Option<String>,
+    tool_prompt: bool,
+    tool_timeout_ms: u64,
+    time_zone: String,
+    max_concurrent_tools: Option<usize>,
+    prompt_tool_mode: bool,
+    tools_supported: bool,
+    missing_id_strategy: MissingIdStrategy,
+    /// Per (server, tool): how many calls completed and their mean duration, for ETA events.
+    durations: RefCell<HashMap<(String, String), (u32, f64)>>,
+}
+
+impl AgentShared {
+    fn loop_config(&self, system_prompt: Option<String>) -> LoopConfig {
+        LoopConfig {
+            max_rounds: self.max_rounds,
+            system_prompt,
+            tools_supported: self.tools_supported,
+            prompt_tool_mode: self.prompt_tool_mode,
+            missing_id_strategy: self.missing_id_strategy,
+        }
+    }
+
+    fn client(&self, server: &str) -> Option<&McpClient> {
+        self.servers
+            .iter()
+            .find(|(name, _)| name == server)
+            .map(|(_, client)| client)
+    }
+
+    /// The mean duration of past calls of this tool, if any completed.
+    fn expected_duration_ms(&self, server: &str, tool: &str) -> Option<u64> {
+        self.durations
+            .borrow()
+            .get(&(server.to_owned(), tool.to_owned()))
+            .map(|(_, mean)| mean.round() as u64)
+    }
+
+    fn record_duration(&self, server: &str, tool: &str, elapsed_ms: f64) {
+        let mut durations = self.durations.borrow_mut();
+        let (count, mean) = durations
+            .entry((server.to_owned(), tool.to_owned()))
+            .or_insert((0, 0.0));
+        *count += 1;
+        *mean += (elapsed_ms - *mean) / f64::from(*count);
+    }
+}
+
+/// An LLM tool-calling agent over MCP servers. See the package README for the API.
+#[wasm_bindgen(js_name = Agent)]
+pub struct Agent {
+    shared: Rc<AgentShared>,
+}
+
+#[wasm_bindgen(js_class = Agent)]
+impl Agent {
+    /// Checks the whole configuration (provider, keys, server URLs under the URL policy, time
+    /// zone) and throws a JS `Error` with a stable `code` when anything is wrong.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "AgentConfig")] config: JsValue,
+    ) -> Result<Agent, JsValue> {
+        let options: AgentOptions = serde_wasm_bindgen::from_value(config)
+            .map_err(|error| js_error("invalid_config", &format!("invalid Agent config: {error}")))?;
+        let provider = options.provider.resolve()?;
+        let mut servers: Vec<(String, McpClient)> = Vec::new();
+        for server in options.mcp_servers {
+            if servers.iter().any(|(name, _)| *name == server.name) {
+                return Err(js_error(
+                    "invalid_config",
+                    &format!("two MCP servers are named `{}`: names must be unique", server.name),
+                )
+                .into());
+            }
+            let client = McpClient::new(McpServerConfig {
+                url: server.url,
+                headers: server.headers.into_iter().collect(),
+                transport: server.transport,
+                allow_insecure_local_urls: options.allow_insecure_local_urls,
+            })?;
+            servers.push((server.name, client));
+        }
+        let time_zone = match options.time_zone {
+            Some(zone) => checked_time_zone(&zone)?,
+            None => browser_time_zone(),
+        };
+        Ok(Agent {
+            shared: Rc::new(AgentShared {
+                provider,
+                servers,
+                retry_policy: RetryPolicy::default(),
+                max_rounds: options.max_rounds,
+                system_prompt: options.system_prompt,
+                tool_prompt: options.tool_prompt,
+                tool_timeout_ms: options.tool_timeout_ms,
+                time_zone,
+                max_concurrent_tools: options.max_concurrent_tools.filter(|limit| *limit > 0),
+                prompt_tool_mode: options.prompt_tool_mode,
+                tools_supported: options.tools_supported,
+                missing_id_strategy: options.missing_id_strategy,
+                durations: RefCell::default(),
+            }),
+        })
+    }
+
+    /// Connects to every MCP server and lists its tools as the model will see them.
+    #[wasm_bindgen(js_name = listTools, unchecked_return_type = "Promise<ToolInfo[]>")]
+    pub fn list_tools(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "RunOptions | undefined")] options: JsValue,
+    ) -> Result<Promise, JsValue> {
+        let signal = abort_signal_of(&options)?;
+        let shared = self.shared.clone();
+        Ok(wasm_bindgen_futures::future_to_promise(async move {
+            let (table, failures) = list_all_tools(&shared, signal.as_ref()).await?;
+            if let Some((_, error)) = failures.into_iter().next() {
+                return Err(error);
+            }
+            tool_infos(&table)
+        }))
+    }
+
+    /// Runs the agent on `messages`. The stream yields `AgentEvent`s and ends with a `final`
+    /// event; it errors (with `code` and `messages`) only on a fatal failure. Aborting `signal`
+    /// or cancelling the stream (`break` out of `for await`) aborts the run.
+    #[wasm_bindgen(unchecked_return_type = "AgentEventStream")]
+    pub fn run(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ChatMessage[]")] messages: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RunOptions | undefined")] options: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let messages: Vec<ChatMessage> = serde_wasm_bindgen::from_value(messages).map_err(|error| {
+            js_error("invalid_messages", &format!("invalid messages: {error}"))
+        })?;
+        let signal = abort_signal_of(&options)?;
+        Ok(stream::start_run(self.shared.clone(), messages, signal))
+    }
+}
+
+/// What `listTools()` returns for one tool.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ToolInfo<'a> {
+    name: &'a str,
+    server: &'a str,
+    tool: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<&'a str>,
+    parameters: serde_json::Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    annotations: Option<&'a serde_json::Value>,
+}
+
+fn tool_infos(table: &ToolTable) -> Result<JsValue, JsValue> {
+    let infos: Vec<ToolInfo> = table
+        .entries()
+        .iter()
+        .map(|entry| ToolInfo {
+            name: &entry.function_name,
+            server: &entry.server,
+            tool: &entry.tool,
+            description: entry.description.as_deref(),
+            parameters: sanitize_schema(&entry.input_schema, SchemaDialect::OpenAi).schema,
+            annotations: entry.annotations.as_ref(),
+        })
+        .collect();
+    to_js(&infos)
+}
+
+/// Serializes to plain JS objects (maps as objects, not `Map`s).
+pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|error| js_error("internal", &format!("cannot convert to JS: {error}")).into())
+}
+
+fn abort_signal_of(options: &JsValue) -> Result<Option<AbortSignal>, JsValue> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(None);
+    }
+    let signal = Reflect::get(options, &JsValue::from_str("signal"))?;
+    if signal.is_undefined() || signal.is_null() {
+        return Ok(None);
+    }
+    signal.dyn_into::<AbortSignal>().map(Some).map_err(|_| {
+        js_error("invalid_options", "options.signal must be an AbortSignal").into()
+    })
+}
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = Intl, js_name = DateTimeFormat)]
+    type DateTimeFormat;
+    #[wasm_bindgen(catch, constructor, js_namespace = Intl, js_class = "DateTimeFormat")]
+    fn new_date_time_format(locale: &str, options: &JsValue) -> Result<DateTimeFormat, JsValue>;
+    #[wasm_bindgen(method, js_name = resolvedOptions)]
+    fn resolved_options(this: &DateTimeFormat) -> JsValue;
+    #[wasm_bindgen(method)]
+    fn format(this: &DateTimeFormat, date: &js_sys::Date) -> String;
+}
+
+fn zone_formatter(time_zone: Option<&str>) -> Result<DateTimeFormat, JsValue> {
+    let options = js_sys::Object::new();
+    if let Some(zone) = time_zone {
+        Reflect::set(&options, &"timeZone".into(), &zone.into())?;
+    }
+    for (key, value) in [
+        ("year", "numeric"),
+        ("month", "2-digit"),
+        ("day", "2-digit"),
+        ("hour", "2-digit"),
+        ("minute", "2-digit"),
+        ("weekday", "long"),
+    ] {
+        Reflect::set(&options, &key.into(), &value.into())?;
+    }
+    Reflect::set(&options, &"hourCycle".into(), &"h23".into())?;
+    new_date_time_format("en-CA", &options)
+}
+
+fn checked_time_zone(zone: &str) -> Result<String, JsValue> {
+    zone_formatter(Some(zone)).map(|_| zone.to_owned()).map_err(|_| {
+        js_error(
+            "invalid_time_zone",
+            &format!("unknown time zone `{zone}`: use an IANA name such as Europe/Paris"),
+        )
+        .into()
+    })
+}
+
+fn browser_time_zone() -> String {
+    zone_formatter(None)
+        .ok()
+        .and_then(|format| Reflect::get(&format.resolved_options(), &"timeZone".into()).ok())
+        .and_then(|zone| zone.as_string())
+        .unwrap_or_else(|| "UTC".to_owned())
+}
+
+/// "Monday, 2026-11-30, 10:15" in `time_zone` (already checked), for the tool prompt.
+pub(crate) fn local_now(time_zone: &str) -> String {
+    zone_formatter(Some(time_zone))
+        .map(|format| format.format(&js_sys::Date::new_0()))
+        .unwrap_or_default()
+}
+
+/// JS arrays of strings, for error details.
+pub(crate) fn string_array(items: &[String]) -> Array {
+    items.iter().map(|item| JsValue::from_str(item)).collect()
+}

@@ -1,0 +1,145 @@
+//! The TypeScript types of the public API, hand-written (wasm-bindgen puts them in the `.d.ts`).
+//! Exported functions name these types through `unchecked_param_type`/`unchecked_return_type`.
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &str = r#"
+/** JSON values, as they cross between the model, MCP servers and the page. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** Which LLM to call. `apiKey` is sent only to this provider's origin. */
+export interface ProviderConfig {
+  id: string;
+  apiKey?: string;
+  model?: string;
+  baseUrl?: string;
+  temperature?: number;
+  maxTokens?: number;
+  headers?: Record<string, string>;
+  /** IBM watsonx: the project the call is billed to. */
+  projectId?: string;
+  /** Azure `api-version` / watsonx `version`. */
+  apiVersion?: string;
+  /** Turns on reasoning where it is opt-in (Anthropic, Gemini, Ollama). */
+  thinkingBudget?: number;
+  /** IBM watsonx: the IAM token endpoint. */
+  iamUrl?: string;
+}
+
+export interface McpServerConfig {
+  /** Unique among the Agent's servers; tool name collisions get this as a suffix. */
+  name: string;
+  url: string;
+  /** Sent to this server only. */
+  headers?: Record<string, string>;
+  transport?: "auto" | "streamable-http" | "sse";
+}
+
+export interface AgentConfig {
+  provider: ProviderConfig;
+  mcpServers?: McpServerConfig[];
+  /** Tool rounds before one last answer without tools. Default 10. */
+  maxRounds?: number;
+  systemPrompt?: string;
+  /** Prepend the tool-use preamble (tool names, date, guidance). Default true. */
+  toolPrompt?: boolean;
+  /** Development only: allow `http:` and loopback/private MCP server addresses. Default false. */
+  allowInsecureLocalUrls?: boolean;
+  /** Per tool call; restarted by each progress notification. Default 120000. */
+  toolTimeoutMs?: number;
+  /** IANA time zone for the tool prompt's date. Default: the browser's. */
+  timeZone?: string;
+  /** At most this many tool calls of a round at once. Default: no limit. */
+  maxConcurrentTools?: number;
+  /** For models without native function calling: tools described in the system prompt. */
+  promptToolMode?: boolean;
+  /** False for a model that cannot take `tools`: plain generation. Default true. */
+  toolsSupported?: boolean;
+  /** Calls that arrive without ids: made-up ids (default) or a non-streaming re-request. */
+  missingIdStrategy?: "synthesize" | "reRequestWithoutStreaming";
+}
+
+export interface RunOptions {
+  signal?: AbortSignal;
+}
+
+export type TextPart = { type: "text"; text: string };
+export type ImagePart = { type: "image_url"; image_url: { url: string; detail?: string } };
+
+export interface ToolCallMessagePart {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+  /** Gemini thought signature, echoed on the next turn. */
+  thought_signature?: string;
+}
+
+export type ThinkingBlock =
+  | { type: "thinking"; thinking: string; signature: string }
+  | { type: "redacted_thinking"; data: string };
+
+/** An OpenAI-style chat message. */
+export interface ChatMessage {
+  role: "system" | "user" | "assistant" | "tool";
+  content?: string | Array<TextPart | ImagePart> | null;
+  tool_calls?: ToolCallMessagePart[];
+  tool_call_id?: string;
+  name?: string;
+  /** DeepSeek-style reasoning, echoed to providers that need it. */
+  reasoning_content?: string;
+  /** Anthropic thinking blocks with signatures, echoed on the next turn. */
+  thinking_blocks?: ThinkingBlock[];
+}
+
+/** An MCP content block (text, image, audio, resource_link, resource). */
+export type ContentBlock = { type: string } & JsonObject;
+
+export type AgentEvent =
+  | { type: "round"; round: number }
+  | { type: "text"; text: string }
+  | { type: "reasoning"; text: string }
+  | { type: "toolCall"; id: string; name: string; server: string; tool: string; arguments: JsonValue }
+  | { type: "toolEta"; id: string; etaMs: number }
+  | { type: "toolProgress"; id: string; progress: number; total?: number; message?: string }
+  | {
+      type: "toolResult";
+      id: string;
+      text: string;
+      content: ContentBlock[];
+      structuredContent?: JsonValue;
+      isError: boolean;
+    }
+  | { type: "toolError"; id: string; message: string }
+  | { type: "usage"; inputTokens: number; outputTokens: number }
+  | { type: "serverError"; server: string; code: string; message: string }
+  | { type: "final"; text: string; reason: "completed" | "exhausted" | "aborted"; messages: ChatMessage[] };
+
+/** The stream `run()` returns: a ReadableStream that is async-iterable in every browser. */
+export type AgentEventStream = ReadableStream<AgentEvent> & AsyncIterable<AgentEvent>;
+
+/** Every error the library throws or a run's stream errors with. */
+export interface AgentError extends Error {
+  /** A stable code such as `provider_auth`, `provider_missing_api_key`, `mcp_url_refused`. */
+  code: string;
+  /** On a run's fatal error: the conversation so far, complete messages only. */
+  messages?: ChatMessage[];
+  /** HTTP status, when an HTTP answer caused the error. */
+  status?: number;
+  /** MCP server name, when one server caused the error. */
+  server?: string;
+}
+
+export interface ToolInfo {
+  /** The function name the model sees. */
+  name: string;
+  server: string;
+  /** The tool's name on its server. */
+  tool: string;
+  description?: string;
+  /** The sanitized JSON Schema sent to the provider (OpenAI dialect). */
+  parameters: JsonObject;
+  annotations?: JsonObject;
+}
+"#;
