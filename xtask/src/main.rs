@@ -6,6 +6,7 @@
 //! - `setup`: only installs the tools.
 
 mod config;
+mod package;
 mod process;
 mod servers;
 mod setup;

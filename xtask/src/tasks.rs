@@ -94,7 +94,7 @@ pub fn build(root: &Path) -> Result<(), String> {
     for target in &config.build.targets {
         wasm_pack_build(root, &config, target)?;
     }
-    Ok(())
+    crate::package::assemble(root)
 }
 
 /// Prints raw and gzip -9 sizes of pkg/web's shipped files and fails above the wasm budget.
