@@ -1,6 +1,8 @@
 //! The pure core: no clock, no I/O, no JS. Everything here compiles and is tested natively.
 
 pub mod assembler;
+pub mod mcp;
 pub mod message;
 pub mod model_event;
 pub mod tools;
+pub mod url_policy;
