@@ -261,6 +261,27 @@ fn long_error_bodies_are_truncated() {
 }
 
 #[test]
+fn a_lost_connection_needs_a_new_initialize_but_a_closed_session_stays_closed() {
+    let mut session = initialized(TransportMode::Sse, None);
+    session.connection_lost();
+    assert_eq!(session.state(), SessionState::Uninitialized);
+    let mut closed = initialized(TransportMode::Auto, Some("s"));
+    closed.close();
+    closed.connection_lost();
+    assert_eq!(closed.state(), SessionState::Closed);
+}
+
+#[test]
+fn ping_requests_carry_no_params_member() {
+    let mut session = initialized(TransportMode::Auto, Some("s"));
+    let ping = session.next_request("ping", Value::Null);
+    assert_eq!(
+        ping.body,
+        json!({"jsonrpc": "2.0", "id": ping.id, "method": "ping"})
+    );
+}
+
+#[test]
 fn close_asks_for_delete_only_with_a_streamable_session() {
     let mut with_id = initialized(TransportMode::Auto, Some("s"));
     assert!(with_id.close());
@@ -284,7 +305,7 @@ fn resumption_waits_the_server_retry_and_is_bounded() {
             last_event_id: "e1".to_owned()
         }
     );
-    stream.observe_event(None, Some(500));
+    stream.observe_event(Some("e1"), Some(500));
     for _ in 1..MAX_RESUME_ATTEMPTS {
         assert_eq!(
             stream.on_closed_early(),

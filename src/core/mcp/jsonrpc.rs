@@ -16,11 +16,17 @@ pub struct OutgoingRequest {
     pub body: Value,
 }
 
+/// A request; `Value::Null` params are left out (strict servers refuse `"params": null`).
 pub fn request(id: u64, method: &str, params: Value) -> OutgoingRequest {
+    let body = if params.is_null() {
+        json!({"jsonrpc": "2.0", "id": id, "method": method})
+    } else {
+        json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+    };
     OutgoingRequest {
         id,
         method: method.to_owned(),
-        body: json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
+        body,
     }
 }
 

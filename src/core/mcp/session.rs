@@ -271,6 +271,15 @@ impl Session {
         })
     }
 
+    /// The connection carrying the session is gone (a legacy SSE stream ended): the next use
+    /// must initialize again.
+    pub fn connection_lost(&mut self) {
+        if self.state != SessionState::Closed {
+            self.state = SessionState::Uninitialized;
+            self.session_id = None;
+        }
+    }
+
     /// Closes the session; true when the server should get a DELETE for it.
     pub fn close(&mut self) -> bool {
         let had_session = self.transport == Transport::StreamableHttp && self.session_id.is_some();
@@ -310,9 +319,10 @@ impl StreamResumption {
         Self::default()
     }
 
-    /// Records an SSE event's `id` and `retry` fields (either may be absent).
+    /// Records the stream's last event id and `retry` so far (either may be absent); a new id
+    /// counts as progress.
     pub fn observe_event(&mut self, id: Option<&str>, retry_ms: Option<u64>) {
-        if let Some(id) = id {
+        if let Some(id) = id.filter(|id| self.last_event_id.as_deref() != Some(*id)) {
             self.last_event_id = Some(id.to_owned());
             self.attempts_without_progress = 0;
         }
