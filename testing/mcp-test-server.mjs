@@ -15,6 +15,8 @@
 //   /legacy/...      POST 405; GET is a legacy SSE stream whose endpoint is /legacy/message
 //   /cross/...       POST 405; GET is a legacy SSE stream whose endpoint is on another origin
 //   /hidden-session/ sends Mcp-Session-Id without exposing it to the page, then requires it
+//   /standalone/...  SSE replies; the standalone GET stream carries a `ping` request
+//   (other modes answer a GET without Last-Event-ID with 405)
 
 import http from "node:http";
 
@@ -28,7 +30,7 @@ const TOOLS = [
   { name: "add", description: "Adds a and b", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } } } },
   { name: "", description: "A tool with an empty name, to be skipped", inputSchema: { type: "object" } },
   { name: "progress", description: "Reports progress `steps` times every `intervalMs`, then answers", inputSchema: { type: "object" } },
-  { name: "ask-client", description: "Sends ping and sampling requests to the client, then reports the answers", inputSchema: { type: "object" } },
+  { name: "ask-client", description: "Sends ping, sampling and elicitation requests to the client, then reports the answers", inputSchema: { type: "object" } },
   { name: "hang", description: "Never answers", inputSchema: { type: "object" } },
   { name: "structured", description: "Structured content only", inputSchema: { type: "object" } },
 ];
@@ -109,9 +111,15 @@ async function callTool(id, params, context, send) {
       return send(result(id, { content: [{ type: "text", text: `done after ${steps} steps` }] }));
     }
     case "ask-client": {
-      const waiting = ["srv-ping", "srv-sampling"].map((requestId) => new Promise((resolve) => context.session.waiters.set(requestId, resolve)));
+      const waiting = ["srv-ping", "srv-sampling", "srv-elicit"].map((requestId) => new Promise((resolve) => context.session.waiters.set(requestId, resolve)));
       send({ jsonrpc: "2.0", id: "srv-ping", method: "ping" });
       send({ jsonrpc: "2.0", id: "srv-sampling", method: "sampling/createMessage", params: { messages: [], maxTokens: 1 } });
+      send({
+        jsonrpc: "2.0",
+        id: "srv-elicit",
+        method: "elicitation/create",
+        params: { message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string", default: "Ada" }, note: { type: "string" } } } },
+      });
       const answers = await Promise.race([Promise.all(waiting), sleep(5000).then(() => "no answers within 5 s")]);
       return send(result(id, { content: [{ type: "text", text: JSON.stringify(answers) }] }));
     }
@@ -134,6 +142,13 @@ async function handleStreamable(request, response, mode, body) {
   const cors = corsHeaders(exposeSessionId);
   if (request.method === "GET") {
     const resumeFrom = request.headers["last-event-id"];
+    if (mode === "standalone" && !resumeFrom && sessions.has(request.headers["mcp-session-id"])) {
+      // The standalone stream: a server request that belongs to no client request.
+      response.writeHead(200, { ...cors, "Content-Type": "text/event-stream" });
+      response.write(sseFrame({ jsonrpc: "2.0", id: "standalone-ping", method: "ping" }));
+      request.on("close", () => response.end());
+      return;
+    }
     const pending = resumeFrom && pendingResumes.get(resumeFrom);
     if (!pending) {
       response.writeHead(405, cors).end();
@@ -277,13 +292,14 @@ const server = http.createServer(async (request, response) => {
       sessionId: request.headers["mcp-session-id"],
       protocolVersion: request.headers["mcp-protocol-version"],
       lastEventId: request.headers["last-event-id"],
+      authorization: request.headers["authorization"],
     },
     body: parsed,
   });
   const mode = url.pathname.split("/")[1];
   if (mode === "legacy" || mode === "cross") {
     handleLegacy(request, response, mode, url, body);
-  } else if (["json", "sse", "expire", "resume", "hidden-session"].includes(mode)) {
+  } else if (["json", "sse", "expire", "resume", "hidden-session", "standalone"].includes(mode)) {
     await handleStreamable(request, response, mode, body);
   } else {
     response.writeHead(404, corsHeaders(true)).end("unknown route");

@@ -415,3 +415,45 @@ fn server_requests_are_answered_never_left_hanging() {
         json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 9, "reason": "timeout"}})
     );
 }
+
+#[test]
+fn elicitations_are_refused_unless_defaults_are_accepted() {
+    let params = json!({
+        "message": "please accept",
+        "requestedSchema": {"type": "object", "properties": {
+            "name": {"type": "string", "default": "John Doe"},
+            "age": {"type": "integer", "default": 30},
+            "verified": {"type": "boolean", "default": true},
+            "nickname": {"type": "string"}
+        }}
+    });
+    let mut refusing = Session::new("c", "1", TransportMode::Auto);
+    let initialize = refusing.begin_initialize();
+    assert_eq!(initialize.body["params"]["capabilities"], json!({}));
+    let refusal = refusing.answer_server_request(&json!(5), "elicitation/create", &params);
+    assert_eq!(refusal["error"]["code"], json!(METHOD_NOT_FOUND));
+
+    let mut accepting = Session::new("c", "1", TransportMode::Auto);
+    accepting.set_accept_elicitation_defaults(true);
+    let initialize = accepting.begin_initialize();
+    assert_eq!(
+        initialize.body["params"]["capabilities"],
+        json!({"elicitation": {"form": {}}})
+    );
+    assert_eq!(
+        accepting.answer_server_request(&json!(5), "elicitation/create", &params),
+        json!({"jsonrpc": "2.0", "id": 5, "result": {"action": "accept", "content": {
+            "name": "John Doe", "age": 30, "verified": true
+        }}})
+    );
+    let url_mode = json!({"mode": "url", "url": "https://example.com/consent", "message": "m"});
+    assert_eq!(
+        accepting.answer_server_request(&json!(6), "elicitation/create", &url_mode)["result"],
+        json!({"action": "decline"})
+    );
+    assert_eq!(
+        accepting.answer_server_request(&json!(7), "sampling/createMessage", &json!({}))["error"]
+            ["code"],
+        json!(METHOD_NOT_FOUND)
+    );
+}

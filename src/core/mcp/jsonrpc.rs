@@ -139,6 +139,26 @@ pub fn answer_server_request(id: &Value, method: &str) -> Value {
     }
 }
 
+/// The answer to a form `elicitation/create` when the client accepts every field's default: the
+/// `default` of each property of `requestedSchema` (fields without one are left out). A URL-mode
+/// elicitation cannot be answered without a person, so it is declined.
+pub fn accept_elicitation_defaults(id: &Value, params: &Value) -> Value {
+    if params.get("mode").and_then(Value::as_str) == Some("url") {
+        return json!({"jsonrpc": "2.0", "id": id, "result": {"action": "decline"}});
+    }
+    let content: Map<String, Value> = params
+        .pointer("/requestedSchema/properties")
+        .and_then(Value::as_object)
+        .map(|properties| {
+            properties
+                .iter()
+                .filter_map(|(name, schema)| Some((name.clone(), schema.get("default")?.clone())))
+                .collect()
+        })
+        .unwrap_or_default();
+    json!({"jsonrpc": "2.0", "id": id, "result": {"action": "accept", "content": content}})
+}
+
 /// A `notifications/progress` for one of the client's calls.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]

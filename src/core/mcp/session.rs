@@ -91,6 +91,7 @@ pub struct Session {
     session_id: Option<String>,
     server: Option<ServerDescription>,
     next_request_id: u64,
+    accept_elicitation_defaults: bool,
 }
 
 impl Session {
@@ -108,6 +109,22 @@ impl Session {
             session_id: None,
             server: None,
             next_request_id: 1,
+            accept_elicitation_defaults: false,
+        }
+    }
+
+    /// Opt-in: declare the elicitation capability and accept every form elicitation with the
+    /// schema's defaults (unattended use, conformance runs). Off, elicitations are refused.
+    pub fn set_accept_elicitation_defaults(&mut self, accept: bool) {
+        self.accept_elicitation_defaults = accept;
+    }
+
+    /// The client's answer to a server request (see [`jsonrpc::answer_server_request`]).
+    pub fn answer_server_request(&self, id: &Value, method: &str, params: &Value) -> Value {
+        if self.accept_elicitation_defaults && method == "elicitation/create" {
+            jsonrpc::accept_elicitation_defaults(id, params)
+        } else {
+            jsonrpc::answer_server_request(id, method)
         }
     }
 
@@ -131,11 +148,16 @@ impl Session {
     pub fn begin_initialize(&mut self) -> OutgoingRequest {
         self.session_id = None;
         self.server = None;
+        let capabilities = if self.accept_elicitation_defaults {
+            json!({"elicitation": {"form": {}}})
+        } else {
+            json!({})
+        };
         let request = self.next_request(
             "initialize",
             json!({
                 "protocolVersion": LATEST_PROTOCOL_VERSION,
-                "capabilities": {},
+                "capabilities": capabilities,
                 "clientInfo": {"name": self.client_name, "version": self.client_version},
             }),
         );
