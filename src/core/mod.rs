@@ -1,8 +1,13 @@
 //! The pure core: no clock, no I/O, no JS. Everything here compiles and is tested natively.
 
+pub mod agent_loop;
 pub mod assembler;
 pub mod mcp;
 pub mod message;
 pub mod model_event;
+pub mod ndjson;
+pub mod sse;
+pub mod stream;
+pub mod think_split;
 pub mod tools;
 pub mod url_policy;

@@ -10,6 +10,7 @@ use super::{McpClient, McpServerConfig};
 use crate::core::mcp::jsonrpc::Progress;
 use crate::core::mcp::session::TransportMode;
 use crate::core::mcp::McpError;
+use crate::web::error::js_error;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPESCRIPT: &str = r#"
@@ -49,9 +50,7 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
 }
 
 fn options_error(error: impl std::fmt::Display) -> JsValue {
-    let js_error = js_sys::Error::new(&format!("invalid options: {error}"));
-    let _ = js_sys::Reflect::set(&js_error, &"code".into(), &"mcp_invalid_options".into());
-    js_error.into()
+    js_error("mcp_invalid_options", &format!("invalid options: {error}")).into()
 }
 
 /// One MCP server's client (`new McpClient({ url, headers, transport, allowInsecureLocalUrls })`).

@@ -29,7 +29,7 @@ use crate::core::mcp::McpError;
 use crate::core::tools::McpTool;
 use crate::core::url_policy::{check_legacy_endpoint, check_server_url, CheckedUrl};
 
-use http::{aborted, now_ms, send, sleep, HttpResponse};
+use http::{aborted, now_ms, send, sleep, Reply};
 
 /// How to reach one MCP server.
 #[derive(Debug, Clone, PartialEq)]
@@ -443,10 +443,9 @@ impl McpClient {
             if !response.ok() || !response.content_type().starts_with("text/event-stream") {
                 return;
             }
-            if let Ok(events) = response.into_events() {
-                let routes: Routes = Rc::new(RefCell::new(HashMap::new()));
-                route_server_stream(events, stopped, state, routes, StreamRole::Standalone).await;
-            }
+            let routes: Routes = Rc::new(RefCell::new(HashMap::new()));
+            let events = response.into_events();
+            route_server_stream(events, stopped, state, routes, StreamRole::Standalone).await;
         });
     }
 
@@ -472,7 +471,7 @@ impl McpClient {
     }
 
     /// POSTs one message where this transport takes messages.
-    async fn post_message(&self, message: &Value) -> Result<(HttpResponse, bool), McpError> {
+    async fn post_message(&self, message: &Value) -> Result<(Reply, bool), McpError> {
         let (url, headers, carried_session_id) = {
             let state = self.state.borrow();
             let url = match &state.legacy {
@@ -493,7 +492,7 @@ impl McpClient {
     /// server requests and notifications first, and that is resumed with GET if it closes early.
     async fn read_reply(
         &self,
-        response: HttpResponse,
+        response: Reply,
         request_id: u64,
         context: &CallContext<'_>,
     ) -> Result<Value, McpError> {
@@ -515,7 +514,7 @@ impl McpClient {
                 response.status()
             )));
         }
-        let mut events = response.into_events()?;
+        let mut events = response.into_events();
         let mut resumption = StreamResumption::new();
         loop {
             let next = events.next_event().await?;
@@ -552,7 +551,7 @@ impl McpClient {
                                 resumed.status()
                             )));
                         }
-                        events = resumed.into_events()?;
+                        events = resumed.into_events();
                     }
                 },
             }
@@ -626,7 +625,7 @@ impl McpClient {
                 response.content_type()
             )));
         }
-        let mut events = response.into_events()?;
+        let mut events = response.into_events();
         let endpoint = loop {
             match events.next_event().await? {
                 Some(event) if event.event == "endpoint" => break event.data,
@@ -799,8 +798,6 @@ async fn route_server_stream(
 impl From<McpError> for JsValue {
     /// A JS `Error` whose `code` property is the stable code.
     fn from(error: McpError) -> JsValue {
-        let js_error = js_sys::Error::new(&error.to_string());
-        let _ = js_sys::Reflect::set(&js_error, &"code".into(), &error.code().into());
-        js_error.into()
+        crate::web::error::js_error(error.code(), &error.to_string()).into()
     }
 }
