@@ -499,3 +499,23 @@ async fn configured_headers_go_with_every_request_to_that_server() {
         );
     }
 }
+
+#[wasm_bindgen_test]
+async fn a_cached_listing_is_not_fetched_again() {
+    let cache = std::cell::RefCell::new(mcp_agent_wasm::core::mcp::cache::ToolsCache::new());
+    let first = test_client("/json/cached", TransportMode::Auto);
+    let second_name_same_server = test_client("/json/cached", TransportMode::Auto);
+    let listed = first.list_tools_cached(&cache).await.expect("listing");
+    let cached = second_name_same_server
+        .list_tools_cached(&cache)
+        .await
+        .expect("served from the cache");
+    assert_eq!(listed, cached);
+    let log = server_log("/json/cached").await;
+    let listings = posted_methods(&log)
+        .into_iter()
+        .filter(|method| method == "tools/list")
+        .count();
+    assert_eq!(listings, 3, "one listing of three pages, not two");
+    assert_eq!(cache.borrow().len(), 1);
+}
