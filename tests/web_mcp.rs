@@ -519,3 +519,23 @@ async fn a_cached_listing_is_not_fetched_again() {
     assert_eq!(listings, 3, "one listing of three pages, not two");
     assert_eq!(cache.borrow().len(), 1);
 }
+
+#[wasm_bindgen_test]
+async fn a_call_aborted_before_it_starts_sends_nothing() {
+    let client = test_client("/json/pre-aborted", TransportMode::Auto);
+    client.connect().await.expect("connects");
+    let signal = web_sys::AbortSignal::abort();
+    let error = client
+        .call_tool(
+            "echo",
+            json!({"message": "never"}),
+            None,
+            Some(&signal),
+            None,
+        )
+        .await
+        .expect_err("already aborted");
+    assert_eq!(error.code(), "mcp_aborted");
+    let methods = posted_methods(&server_log("/json/pre-aborted").await);
+    assert_eq!(methods, ["initialize", "notifications/initialized"]);
+}

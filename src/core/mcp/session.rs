@@ -353,10 +353,6 @@ impl StreamResumption {
         }
     }
 
-    pub fn last_event_id(&self) -> Option<&str> {
-        self.last_event_id.as_deref()
-    }
-
     /// The stream closed with the response still missing. Resuming needs an event id; the wait
     /// is the server's `retry` (never sooner), and reconnects that bring nothing new are bounded.
     pub fn on_closed_early(&mut self) -> ResumeDecision {
@@ -391,10 +387,6 @@ impl CallDeadline {
             timeout_ms,
             deadline_ms: now_ms + timeout_ms as f64,
         }
-    }
-
-    pub fn timeout_ms(&self) -> u64 {
-        self.timeout_ms
     }
 
     pub fn on_progress(&mut self, now_ms: f64) {

@@ -263,7 +263,15 @@ impl McpClient {
         signal: Option<&AbortSignal>,
         timeout_ms: Option<u64>,
     ) -> Result<ToolCallResult, McpError> {
-        self.connect().await?;
+        if let Some(signal) = signal {
+            // An abort while connecting needs no cancellation: no call was sent yet.
+            match select(pin!(self.connect()), pin!(aborted(signal))).await {
+                Either::Left((connected, _)) => connected?,
+                Either::Right(_) => return Err(McpError::Aborted),
+            }
+        } else {
+            self.connect().await?;
+        }
         let request = self
             .state
             .borrow_mut()
@@ -301,6 +309,9 @@ impl McpClient {
         on_progress: Option<&dyn Fn(&Progress)>,
         signal: Option<&AbortSignal>,
     ) -> Result<Value, McpError> {
+        if signal.is_some_and(AbortSignal::aborted) {
+            return Err(McpError::Aborted);
+        }
         let deadline = Cell::new(CallDeadline::new(timeout_ms, now_ms()));
         let context = CallContext {
             deadline: &deadline,
