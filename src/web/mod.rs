@@ -2,6 +2,8 @@
 
 use wasm_bindgen::prelude::*;
 
+pub mod tools_api;
+
 /// The package version, as built.
 #[wasm_bindgen]
 pub fn version() -> String {
