@@ -2,7 +2,7 @@
 //! The schema sanitizer: real-world schemas per dialect (table), and properties over generated
 //! schemas (never panics, idempotent, output valid for the dialect by an independent checker).
 
-use mcp_agent_wasm::core::tools::{sanitize_schema, SchemaDialect};
+use mcp_agent_wasm::core::tools::{build_tool_table, sanitize_schema, McpTool, SchemaDialect};
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
@@ -897,5 +897,79 @@ proptest! {
                 prop_assert!(!sanitized.strict);
             }
         }
+    }
+}
+
+/// `tools/list` of `@modelcontextprotocol/server-everything` 2026.8.31, captured on this project's
+/// machine over its stdio transport (initialize, notifications/initialized, tools/list).
+fn server_everything_tools() -> Vec<McpTool> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/schemas/server-everything-2026.8.31.tools-list.json"
+    );
+    let text = std::fs::read_to_string(path).expect("fixture");
+    let result: Value = serde_json::from_str(&text).expect("json");
+    serde_json::from_value(result["tools"].clone()).expect("tools")
+}
+
+#[test]
+fn a_real_servers_tools_pass_every_dialect() {
+    let tools = server_everything_tools();
+    assert_eq!(tools.len(), 13);
+    for tool in &tools {
+        let openai = sanitize_schema(&tool.input_schema, SchemaDialect::OpenAi);
+        assert_eq!(
+            openai.schema, tool.input_schema,
+            "{}: well-formed, so untouched",
+            tool.name
+        );
+        assert_eq!(openai.warnings, Vec::<String>::new(), "{}", tool.name);
+        let strict = sanitize_schema(&tool.input_schema, SchemaDialect::OpenAiStrict);
+        assert!(strict.strict, "{}: {:#?}", tool.name, strict.warnings);
+        for dialect in DIALECTS {
+            let sanitized = sanitize_schema(&tool.input_schema, dialect);
+            let violations = dialect_violations(&sanitized.schema, dialect, sanitized.strict);
+            assert_eq!(
+                violations,
+                Vec::<String>::new(),
+                "{} {dialect:?}",
+                tool.name
+            );
+        }
+    }
+}
+
+#[test]
+fn a_real_servers_calls_are_checked_and_prepared() {
+    let table = build_tool_table(&[("everything".to_owned(), server_everything_tools())]);
+    let names: Vec<&str> = table
+        .entries()
+        .iter()
+        .map(|entry| entry.function_name.as_str())
+        .collect();
+    assert!(names.contains(&"get-sum") && names.contains(&"trigger-long-running-operation"));
+    let cases = [
+        ("get-sum", json!({"a": 1, "b": 2.5}), Ok(json!({"a": 1, "b": 2.5}))),
+        (
+            "get-sum",
+            json!({"a": "1"}),
+            Err("argument `b`: required property missing; argument `a`: expected number, got string".to_owned()),
+        ),
+        (
+            "get-annotated-message",
+            json!({"messageType": "warning"}),
+            Err("argument `messageType`: must be one of \"error\", \"success\", \"debug\"".to_owned()),
+        ),
+        ("get-resource-links", json!({"count": 11}), Err("argument `count`: must be at most 10".to_owned())),
+        ("get-tiny-image", json!(""), Ok(json!({}))),
+        // The shape a strict provider sends: optional properties present as null.
+        ("trigger-long-running-operation", json!({"duration": null, "steps": 3}), Ok(json!({"steps": 3}))),
+    ];
+    for (function_name, arguments, expected) in cases {
+        assert_eq!(
+            table.prepare_arguments(function_name, &arguments),
+            expected,
+            "{function_name}"
+        );
     }
 }
