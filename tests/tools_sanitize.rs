@@ -973,3 +973,31 @@ fn a_real_servers_calls_are_checked_and_prepared() {
         );
     }
 }
+
+/// Twenty definitions that each use the next one twice would inline to 2^20 copies: the
+/// expansion budget stops it, says so, and keeps the output small.
+#[test]
+fn exponential_ref_fan_out_is_cut() {
+    let mut definitions = Map::new();
+    for level in 0..20 {
+        let next = json!({ "$ref": format!("#/$defs/L{}", level + 1) });
+        definitions.insert(
+            format!("L{level}"),
+            json!({"type": "object", "properties": {"left": next, "right": next}}),
+        );
+    }
+    definitions.insert("L20".to_owned(), json!({"type": "string"}));
+    let schema = json!({"$defs": definitions, "$ref": "#/$defs/L0"});
+    for dialect in DIALECTS {
+        let sanitized = sanitize_schema(&schema, dialect);
+        let budget_warnings = sanitized
+            .warnings
+            .iter()
+            .filter(|warning| warning.contains("more than 256 `$ref` expansions"))
+            .count();
+        assert_eq!(budget_warnings, 1, "{dialect:?}");
+        assert!(sanitized.schema.to_string().len() < 200_000, "{dialect:?}");
+        let violations = dialect_violations(&sanitized.schema, dialect, sanitized.strict);
+        assert_eq!(violations, Vec::<String>::new(), "{dialect:?}");
+    }
+}

@@ -367,10 +367,13 @@ impl Sanitizer<'_> {
             return json!({});
         }
         if self.ref_expansions >= MAX_REF_EXPANSIONS {
-            self.warn(
-                location,
-                format!("more than {MAX_REF_EXPANSIONS} `$ref` expansions: `{reference}` replaced by {{}} (any value)"),
-            );
+            if self.ref_expansions == MAX_REF_EXPANSIONS {
+                self.ref_expansions += 1;
+                self.warn(
+                    location,
+                    format!("more than {MAX_REF_EXPANSIONS} `$ref` expansions: this and later `$ref`s replaced by {{}} (any value)"),
+                );
+            }
             return json!({});
         }
         self.ref_expansions += 1;
