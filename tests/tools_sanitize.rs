@@ -2,7 +2,9 @@
 //! The schema sanitizer: real-world schemas per dialect (table), and properties over generated
 //! schemas (never panics, idempotent, output valid for the dialect by an independent checker).
 
-use mcp_agent_wasm::core::tools::{build_tool_table, sanitize_schema, McpTool, SchemaDialect};
+use mcp_agent_wasm::core::tools::{
+    build_tool_table, sanitize_schema, validate_arguments, McpTool, SchemaDialect,
+};
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
@@ -999,5 +1001,80 @@ fn exponential_ref_fan_out_is_cut() {
         assert!(sanitized.schema.to_string().len() < 200_000, "{dialect:?}");
         let violations = dialect_violations(&sanitized.schema, dialect, sanitized.strict);
         assert_eq!(violations, Vec::<String>::new(), "{dialect:?}");
+    }
+}
+
+/// Argument values, with the shapes the generated schemas talk about.
+fn argument_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        scalar(),
+        Just(json!("2026-11-30T10:15:00Z")),
+        Just(json!("https://example.com")),
+        Just(json!("")),
+    ];
+    leaf.prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+            prop::collection::btree_map(property_name(), inner, 0..4)
+                .prop_map(|members| Value::Object(members.into_iter().collect())),
+        ]
+    })
+}
+
+/// Regex-like text built from the characters that make patterns interesting.
+fn pattern_text() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        Just("a"),
+        Just("b"),
+        Just("."),
+        Just("*"),
+        Just("+"),
+        Just("?"),
+        Just("|"),
+        Just("("),
+        Just(")"),
+        Just("["),
+        Just("]"),
+        Just("^"),
+        Just("$"),
+        Just("{2,3}"),
+        Just("{"),
+        Just("\\"),
+        Just("\\d"),
+        Just("\\b"),
+        Just("-"),
+        Just("(?:"),
+        Just("(?="),
+        Just("\\1"),
+        Just("é"),
+    ];
+    prop::collection::vec(piece, 0..12).prop_map(|pieces| pieces.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Schemas and arguments come from servers and models: checking them must never panic, and
+    /// an error always names where it is.
+    #[test]
+    fn validation_never_panics(schema in tool_schema(), arguments in argument_value()) {
+        let arguments = json!({ "a": arguments });
+        for error in validate_arguments(&schema, &arguments) {
+            prop_assert!(!error.message.is_empty());
+        }
+        let table = build_tool_table(&[(
+            "s".to_owned(),
+            vec![serde_json::from_value(json!({"name": "t", "inputSchema": schema})).expect("tool")],
+        )]);
+        let _ = table.prepare_arguments("t", &arguments);
+    }
+
+    /// Any pattern, supported or not, and any text: an answer (or "not checked"), never a panic
+    /// or a hang.
+    #[test]
+    fn patterns_never_panic(pattern in pattern_text(), text in "[ab.é\\-0-9 ]{0,24}") {
+        let schema = json!({"properties": {"s": {"pattern": pattern}}});
+        let errors = validate_arguments(&schema, &json!({ "s": text }));
+        prop_assert!(errors.len() <= 1);
     }
 }
