@@ -559,11 +559,7 @@ impl Sanitizer<'_> {
         }
         properties.retain(|name, _| !never.contains(name));
         if let Some(Value::Array(required)) = node.get_mut("required") {
-            required.retain(|name| {
-                !name
-                    .as_str()
-                    .is_some_and(|name| never.contains(&name.to_owned()))
-            });
+            required.retain(|name| !never.iter().any(|never_name| name == never_name));
         }
         self.warn(
             location,
