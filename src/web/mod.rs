@@ -5,6 +5,8 @@ pub mod http;
 
 use wasm_bindgen::prelude::*;
 
+pub mod tools_api;
+
 /// The package version, as built.
 #[wasm_bindgen]
 pub fn version() -> String {
