@@ -3,4 +3,5 @@
 pub mod assembler;
 pub mod message;
 pub mod model_event;
+pub mod provider;
 pub mod tools;

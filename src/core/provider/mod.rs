@@ -1,0 +1,53 @@
+//! LLM providers: the table of vendors, settings validation, request building for each wire
+//! format, whole-response parsing, and the retry and error rules for failed HTTP calls.
+//!
+//! Everything here is pure. The web layer sends the [`HttpRequest`]s built here, feeds streamed
+//! bytes to the stream decoder, and asks [`ResolvedProvider::after_http_failure`] what to do when
+//! a call fails.
+
+mod anthropic;
+mod config;
+mod error;
+mod gemini;
+mod ollama;
+mod openai;
+mod request;
+mod retry;
+pub mod table;
+mod watsonx;
+
+pub use anthropic::{ANTHROPIC_VERSION, DEFAULT_MAX_TOKENS as ANTHROPIC_DEFAULT_MAX_TOKENS};
+pub use config::{ProviderConfig, ResolvedProvider};
+pub use error::ProviderError;
+pub use openai::AZURE_DEFAULT_API_VERSION;
+pub use request::{BuiltRequest, HttpRequest, ResponseMode};
+pub use retry::{
+    backoff_delay_ms, error_message, is_retryable_status, parse_http_date, parse_retry_after,
+    RetryDecision, RetryPolicy,
+};
+pub use table::{find_provider, ProviderListing, ProviderSpec, WireFormat, PROVIDERS};
+pub use watsonx::{AccessToken, IBM_IAM_TOKEN_URL, WATSONX_DEFAULT_VERSION};
+
+use serde_json::Value;
+
+use crate::core::model_event::ModelEvent;
+
+impl ResolvedProvider {
+    /// A whole (non-streaming) response body as the same events a stream would give.
+    pub fn parse_whole_response(&self, body: &str) -> Result<Vec<ModelEvent>, ProviderError> {
+        let invalid = |message: String| ProviderError::InvalidResponse {
+            provider: self.provider_name(),
+            message: self.redact(&message),
+        };
+        let body: Value = serde_json::from_str(body).map_err(|error| invalid(error.to_string()))?;
+        let events = match self.spec.wire {
+            WireFormat::OpenAiChat => openai::response_events(&body),
+            WireFormat::AnthropicMessages => anthropic::response_events(&body),
+            WireFormat::Gemini => gemini::response_events(&body),
+            WireFormat::OllamaChat => {
+                ollama::response_events(&body, self.spec.splits_think_tags(&self.model))
+            }
+        };
+        events.map_err(invalid)
+    }
+}
