@@ -1,5 +1,7 @@
 //! The web layer: the only code that touches JS. It performs the I/O the core asks for.
 
+pub mod provider;
+
 use wasm_bindgen::prelude::*;
 
 /// The package version, as built.
