@@ -139,7 +139,7 @@ fn openai_body_streams_with_usage_and_strict_tools() {
     assert_eq!(
         body,
         json!({
-            "model": "gpt-4o",
+            "model": "gpt-6.1-sol",
             "stream": true,
             "stream_options": {"include_usage": true},
             "max_completion_tokens": 256,

@@ -368,7 +368,7 @@ async fn auth_and_missing_model_fail_at_once() {
     let (outcome, _) = attempt(&format!("status=404&tag={}&", tag("missing404"))).await;
     let error = outcome.unwrap_err();
     assert_eq!(error.code(), "provider_model_not_found");
-    assert!(error.to_string().contains("gpt-4o"), "{error}");
+    assert!(error.to_string().contains("gpt-6.1-sol"), "{error}");
     assert_eq!(recorded(&tag("missing404")).await.len(), 1);
 }
 

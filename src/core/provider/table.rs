@@ -176,20 +176,16 @@ const OPENAI_STYLE: ProviderSpec = ProviderSpec {
     max_tokens_field: MaxTokensField::MaxTokens,
 };
 
-/// Every provider, in the order a picker shows them.
+/// Every provider, in the order a picker shows them. Default models were checked against the
+/// vendors' model and deprecation pages on 2026-11-30 (gpt-4o, grok-3, gemini-2.5-flash and
+/// deepseek-chat were retired or scheduled for shutdown by then).
 pub static PROVIDERS: &[ProviderSpec] = &[
     ProviderSpec {
         id: "openai",
         display_name: "OpenAI",
         default_base_url: Some("https://api.openai.com/v1"),
-        default_model: Some("gpt-4o"),
-        suggested_models: &[
-            "gpt-4o",
-            "gpt-4o-mini",
-            "gpt-4.1",
-            "gpt-4.1-mini",
-            "o4-mini",
-        ],
+        default_model: Some("gpt-6.1-sol"),
+        suggested_models: &["gpt-6.1-sol", "gpt-6.1-terra", "gpt-6-luna", "gpt-4o"],
         strict_tools: true,
         stream_usage_option: true,
         max_tokens_field: MaxTokensField::MaxCompletionTokens,
@@ -202,7 +198,7 @@ pub static PROVIDERS: &[ProviderSpec] = &[
         endpoint: Endpoint::AnthropicMessages,
         default_base_url: Some("https://api.anthropic.com"),
         default_model: Some("claude-sonnet-4-5"),
-        suggested_models: &["claude-sonnet-4-5", "claude-opus-4-1", "claude-haiku-4-5"],
+        suggested_models: &["claude-sonnet-4-5", "claude-sonnet-4-6", "claude-haiku-4-5"],
         reasoning: Reasoning::SignedThinkingBlocks,
         ..OPENAI_STYLE
     },
@@ -212,10 +208,11 @@ pub static PROVIDERS: &[ProviderSpec] = &[
         wire: WireFormat::Gemini,
         endpoint: Endpoint::GeminiModels,
         default_base_url: Some("https://generativelanguage.googleapis.com/v1beta"),
-        default_model: Some("gemini-2.5-flash"),
+        default_model: Some("gemini-3.5-flash"),
         suggested_models: &[
-            "gemini-2.5-flash",
-            "gemini-2.5-pro",
+            "gemini-3.5-flash",
+            "gemini-3.5-flash-lite",
+            "gemini-3.8-flash",
             "gemini-2.5-flash-lite",
         ],
         reasoning: Reasoning::ThoughtSignatures,
@@ -358,7 +355,7 @@ pub static PROVIDERS: &[ProviderSpec] = &[
         suggested_models: &[
             "openai/gpt-4o-mini",
             "anthropic/claude-sonnet-4.5",
-            "google/gemini-2.5-flash",
+            "google/gemini-3.5-flash",
         ],
         stream_usage_option: true,
         ..OPENAI_STYLE
