@@ -500,3 +500,66 @@ fn list_providers_describes_every_row() {
         .unwrap();
     assert_eq!(compatible["defaultModel"], Value::Null);
 }
+
+#[wasm_bindgen_test]
+async fn an_unreachable_server_is_retried_twice_then_a_network_error() {
+    // Port 9 (discard) on loopback: nothing listens there, so every fetch fails before a byte.
+    let provider = config("openai", "http://127.0.0.1:9/v1".into())
+        .resolve()
+        .unwrap();
+    let request = provider
+        .chat_request(
+            &[ChatMessage::text(Role::User, "hi")],
+            &[],
+            ResponseMode::Streaming,
+        )
+        .unwrap()
+        .request;
+    let started = now_ms();
+    let error = send(&provider, &request, &RetryPolicy::default(), None)
+        .await
+        .err()
+        .unwrap();
+    let took = now_ms() - started;
+    assert_eq!(error.code(), "provider_network");
+    // Two backoffs of at least 250 ms and 500 ms (half of each doubled delay is fixed).
+    assert!(took >= 750.0, "took {took} ms");
+}
+
+#[wasm_bindgen_test]
+async fn abort_during_a_retry_wait_ends_the_call_at_once() {
+    let provider = config(
+        "openai",
+        base_url(&format!("status=503&tag={}&", tag("abortwait"))),
+    )
+    .resolve()
+    .unwrap();
+    let request = provider
+        .chat_request(
+            &[ChatMessage::text(Role::User, "hi")],
+            &[],
+            ResponseMode::Streaming,
+        )
+        .unwrap()
+        .request;
+    let controller = web_sys::AbortController::new().unwrap();
+    let signal = controller.signal();
+    let aborted_at = Rc::new(Cell::new(0.0));
+    let abort_later = {
+        let aborted_at = aborted_at.clone();
+        Closure::once_into_js(move || {
+            aborted_at.set(now_ms());
+            controller.abort();
+        })
+    };
+    // The first 503 answers at once; the abort lands inside the following backoff wait.
+    set_timeout(abort_later.unchecked_ref(), 150);
+    let error = send(&provider, &request, &RetryPolicy::default(), Some(&signal))
+        .await
+        .err()
+        .unwrap();
+    let took = now_ms() - aborted_at.get();
+    assert_eq!(error.code(), "provider_aborted");
+    assert!(aborted_at.get() > 0.0 && took < 100.0, "took {took} ms");
+    assert_eq!(recorded(&tag("abortwait")).await.len(), 1);
+}
