@@ -150,11 +150,26 @@ fn anthropic_message_with_thinking_and_tool_use() {
 }
 
 #[test]
+fn a_stop_with_calls_is_reported_as_tool_calls_on_every_wire() {
+    let openai = r#"{"choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":null,
+      "tool_calls":[{"id":"call_1","type":"function","function":{"name":"f","arguments":"{}"}}]}}]}"#;
+    let anthropic = r#"{"type":"message","content":[{"type":"tool_use","id":"toolu_1","name":"f","input":{}}],"stop_reason":"end_turn"}"#;
+    for (id, body) in [("openai", openai), ("anthropic", anthropic)] {
+        let events = provider(id, "m").parse_whole_response(body).unwrap();
+        assert_eq!(
+            events.last(),
+            Some(&ModelEvent::Finish(FinishReason::ToolCalls)),
+            "{id}"
+        );
+    }
+}
+
+#[test]
 fn gemini_candidate_with_thought_and_signed_call() {
     let body = json!({
         "candidates": [{
             "content": {"role": "model", "parts": [
-                {"text": "Thinking about weather.", "thought": true},
+                {"text": "Thinking about weather.", "thought": true, "thoughtSignature": "CiQBthought"},
                 {"functionCall": {"name": "weather_get", "args": {"city": "Paris"}},
                  "thoughtSignature": "CiQBsig"},
                 {"functionCall": {"name": "clock_now", "args": {}}}
@@ -169,6 +184,7 @@ fn gemini_candidate_with_thought_and_signed_call() {
             .unwrap(),
         vec![
             ModelEvent::ReasoningDelta("Thinking about weather.".into()),
+            ModelEvent::ReasoningSignature("CiQBthought".into()),
             ModelEvent::ToolCallDelta(ToolCallDelta {
                 index: Some(0),
                 id: None,
@@ -215,8 +231,8 @@ fn ollama_reply_with_object_arguments_and_think_tags() {
                 "weather_get",
                 ArgumentsDelta::Whole(json!({"city": "Paris"}))
             ),
-            ModelEvent::Finish(FinishReason::ToolCalls),
             usage(26, 290),
+            ModelEvent::Finish(FinishReason::ToolCalls),
         ]
     );
     // A model outside the think-tag list keeps its text as it is.
@@ -229,8 +245,8 @@ fn ollama_reply_with_object_arguments_and_think_tags() {
         vec![
             ModelEvent::ReasoningDelta("hmm".into()),
             ModelEvent::TextDelta("a </think> b".into()),
-            ModelEvent::Finish(FinishReason::Length),
             usage(0, 0),
+            ModelEvent::Finish(FinishReason::Length),
         ]
     );
 }

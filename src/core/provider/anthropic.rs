@@ -221,9 +221,9 @@ fn assistant_blocks(message: &ChatMessage) -> Vec<Value> {
 
 fn finish_reason(reason: &str) -> FinishReason {
     match reason {
-        "end_turn" | "stop_sequence" | "pause_turn" => FinishReason::Stop,
+        "end_turn" | "stop_sequence" => FinishReason::Stop,
         "tool_use" => FinishReason::ToolCalls,
-        "max_tokens" | "model_context_window_exceeded" => FinishReason::Length,
+        "max_tokens" => FinishReason::Length,
         "refusal" => FinishReason::ContentFilter,
         other => FinishReason::Other(other.to_owned()),
     }

@@ -198,10 +198,8 @@ fn model_parts(message: &ChatMessage) -> Vec<Value> {
     parts
 }
 
-fn finish_reason(reason: &str, made_calls: bool) -> FinishReason {
+fn finish_reason(reason: &str) -> FinishReason {
     match reason {
-        // Gemini says STOP after function calls too.
-        "STOP" if made_calls => FinishReason::ToolCalls,
         "STOP" => FinishReason::Stop,
         "MAX_TOKENS" => FinishReason::Length,
         "SAFETY" | "RECITATION" | "BLOCKLIST" | "PROHIBITED_CONTENT" | "SPII" | "IMAGE_SAFETY" => {
@@ -249,19 +247,29 @@ pub(super) fn response_events(body: &Value) -> Result<Vec<ModelEvent>, String> {
                 thought_signature: signature,
             }));
             call_index += 1;
-        } else if let Some(text) = part.get("text").and_then(Value::as_str) {
+            continue;
+        }
+        if let Some(text) = part
+            .get("text")
+            .and_then(Value::as_str)
+            .filter(|text| !text.is_empty())
+        {
             if part.get("thought").and_then(Value::as_bool) == Some(true) {
                 events.push(ModelEvent::ReasoningDelta(text.to_owned()));
             } else {
                 events.push(ModelEvent::TextDelta(text.to_owned()));
             }
         }
+        // A signature on a part that is not a call is echoed back with that part.
+        if let Some(signature) = signature {
+            events.push(ModelEvent::ReasoningSignature(signature));
+        }
     }
     let reason = candidate
         .and_then(|candidate| candidate.get("finishReason"))
         .and_then(Value::as_str);
     if let Some(reason) = reason {
-        events.push(ModelEvent::Finish(finish_reason(reason, call_index > 0)));
+        events.push(ModelEvent::Finish(finish_reason(reason)));
     } else if candidate.is_none() {
         // A prompt blocked before any candidate: `promptFeedback.blockReason`.
         let blocked = body

@@ -30,7 +30,7 @@ pub use watsonx::{AccessToken, IBM_IAM_TOKEN_URL, WATSONX_DEFAULT_VERSION};
 
 use serde_json::Value;
 
-use crate::core::model_event::ModelEvent;
+use crate::core::model_event::{FinishReason, ModelEvent};
 
 impl ResolvedProvider {
     /// A whole (non-streaming) response body as the same events a stream would give.
@@ -48,6 +48,23 @@ impl ResolvedProvider {
                 ollama::response_events(&body, self.spec.splits_think_tags(&self.model))
             }
         };
-        events.map_err(invalid)
+        events.map(normalise_finish).map_err(invalid)
     }
+}
+
+/// Providers say "stop" even when the model asked for tools (Gemini always, Ollama and some
+/// compatibles too): as the stream parsers do, the reason becomes `ToolCalls` whenever the
+/// response carried a call, so whole and streamed responses give the same events.
+fn normalise_finish(mut events: Vec<ModelEvent>) -> Vec<ModelEvent> {
+    let made_calls = events
+        .iter()
+        .any(|event| matches!(event, ModelEvent::ToolCallDelta(_)));
+    if made_calls {
+        for event in &mut events {
+            if *event == ModelEvent::Finish(FinishReason::Stop) {
+                *event = ModelEvent::Finish(FinishReason::ToolCalls);
+            }
+        }
+    }
+    events
 }

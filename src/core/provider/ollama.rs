@@ -184,18 +184,17 @@ pub(super) fn response_events(
         }));
     }
     if body.get("done").and_then(Value::as_bool) == Some(true) {
-        let reason = match body.get("done_reason").and_then(Value::as_str) {
-            Some("length") => FinishReason::Length,
-            Some("stop") | None if !calls.is_empty() => FinishReason::ToolCalls,
-            Some("stop") | None => FinishReason::Stop,
-            Some(other) => FinishReason::Other(other.to_owned()),
-        };
-        events.push(ModelEvent::Finish(reason));
         let count = |field: &str| body.get(field).and_then(Value::as_u64).unwrap_or(0);
         events.push(ModelEvent::Usage(Usage {
             input_tokens: count("prompt_eval_count"),
             output_tokens: count("eval_count"),
         }));
+        let reason = match body.get("done_reason").and_then(Value::as_str) {
+            Some("length") => FinishReason::Length,
+            Some("stop") | Some("") | None => FinishReason::Stop,
+            Some(other) => FinishReason::Other(other.to_owned()),
+        };
+        events.push(ModelEvent::Finish(reason));
     }
     Ok(events)
 }
