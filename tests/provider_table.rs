@@ -69,7 +69,7 @@ fn rows() -> Vec<Row> {
             whole_url: "http://localhost:11434/api/chat",
             auth_header: "authorization",
             auth_value: bearer(KEY),
-            wire: WireFormat::OllamaChat,
+            wire: WireFormat::OllamaNdjson,
         },
         openai_style("grok", "https://api.x.ai/v1/chat/completions"),
         openai_style("mistral", "https://api.mistral.ai/v1/chat/completions"),
@@ -429,6 +429,21 @@ fn model_dependent_capabilities_come_from_the_table() {
     ];
     for (id, model, splits) in cases {
         assert_eq!(spec(id).splits_think_tags(model), splits, "{id} {model}");
+    }
+    for (id, model, split) in [
+        ("ollama", "deepseek-r1:14b", true),
+        ("ollama", "qwen2.5:7b", false),
+    ] {
+        let provider = ProviderConfig {
+            id: id.into(),
+            model: Some(model.into()),
+            ..ProviderConfig::default()
+        }
+        .resolve()
+        .unwrap();
+        let (wire, options) = provider.decoder_options();
+        assert_eq!(wire, WireFormat::OllamaNdjson);
+        assert_eq!(options.split_think_tags, split, "{model}");
     }
     let images = [
         ("openai", "gpt-4o", true),

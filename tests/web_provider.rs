@@ -13,15 +13,19 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
+use mcp_agent_wasm::core::assembler::ToolCallAssembler;
 use mcp_agent_wasm::core::message::{
     ChatMessage, FunctionCall, MessageToolCall, Role, ThinkingBlock,
 };
+use mcp_agent_wasm::core::model_event::{FinishReason, ModelEvent, Usage};
 use mcp_agent_wasm::core::provider::{
     ProviderConfig, ProviderError, ResolvedProvider, ResponseMode, RetryPolicy, WireFormat,
     PROVIDERS,
 };
 use mcp_agent_wasm::core::tools::ToolEntry;
-use mcp_agent_wasm::web::provider::{authorize, list_providers, send, BodyReader};
+use mcp_agent_wasm::web::provider::{
+    authorize, list_providers, send, stream_model_call, whole_model_call, ProviderResponse,
+};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -91,7 +95,7 @@ async fn framed_fixture(name: &str) -> Vec<u8> {
     js_sys::Uint8Array::new(&buffer).to_vec()
 }
 
-async fn read_all(body: &mut BodyReader) -> Result<(Vec<u8>, usize), ProviderError> {
+async fn read_all(body: &mut ProviderResponse) -> Result<(Vec<u8>, usize), ProviderError> {
     let mut bytes = Vec::new();
     let mut chunks = 0;
     while let Some(chunk) = body.next_chunk().await? {
@@ -106,7 +110,7 @@ fn fixture_for(wire: WireFormat) -> &'static str {
         WireFormat::OpenAiChat => "openai/parallel-tool-calls.sse",
         WireFormat::AnthropicMessages => "anthropic/tool_use_response.sse",
         WireFormat::Gemini => "gemini/tool-call.chunks.txt",
-        WireFormat::OllamaChat => "ollama/api-chat-tool-call.ndjson",
+        WireFormat::OllamaNdjson => "ollama/api-chat-tool-call.ndjson",
     }
 }
 
@@ -223,11 +227,11 @@ async fn every_provider_streams_its_fixture_and_sends_the_right_request() {
         let built = provider
             .chat_request(&tool_round(), &tools(), ResponseMode::Streaming)
             .unwrap();
-        let response = send(&provider, &built.request, &policy, None)
+        let mut response = send(&provider, &built.request, &policy, None)
             .await
             .unwrap();
         assert_eq!(response.status, 200);
-        let (bytes, _) = read_all(&mut response.into_body()).await.unwrap();
+        let (bytes, _) = read_all(&mut response).await.unwrap();
         assert_eq!(
             bytes,
             framed_fixture(fixture).await,
@@ -302,10 +306,10 @@ async fn a_sse_fixture_arrives_byte_for_byte_in_several_chunks() {
         )
         .unwrap()
         .request;
-    let response = send(&provider, &request, &RetryPolicy::default(), None)
+    let mut response = send(&provider, &request, &RetryPolicy::default(), None)
         .await
         .unwrap();
-    let (bytes, chunks) = read_all(&mut response.into_body()).await.unwrap();
+    let (bytes, chunks) = read_all(&mut response).await.unwrap();
     assert_eq!(bytes, expected);
     assert!(chunks > 1, "read as a stream, got {chunks} chunk(s)");
 }
@@ -325,9 +329,7 @@ async fn attempt(options: &str) -> (Result<Vec<u8>, ProviderError>, ResolvedProv
         .unwrap()
         .request;
     let outcome = match send(&provider, &request, &RetryPolicy::default(), None).await {
-        Ok(response) => read_all(&mut response.into_body())
-            .await
-            .map(|(bytes, _)| bytes),
+        Ok(mut response) => read_all(&mut response).await.map(|(bytes, _)| bytes),
         Err(error) => Err(error),
     };
     (outcome, provider)
@@ -407,7 +409,7 @@ async fn abort_mid_stream_ends_the_read_within_100_ms() {
     let response = send(&provider, &request, &RetryPolicy::default(), Some(&signal))
         .await
         .unwrap();
-    let mut body = response.into_body();
+    let mut body = response;
     let first = body.next_chunk().await.unwrap().unwrap();
     assert!(!first.is_empty());
 
@@ -452,39 +454,6 @@ async fn a_missing_key_sends_nothing() {
         Some("provider_missing_api_key")
     );
     assert!(recorded(&tag("nokey")).await.is_empty());
-}
-
-#[wasm_bindgen_test]
-async fn a_whole_response_comes_back_as_model_events() {
-    let init = web_sys::RequestInit::new();
-    init.set_method("POST");
-    init.set_body(&JsValue::from_str(
-        r#"{"rounds":[{"text":"Hello!","toolCalls":[{"id":"call_9","name":"weather_get","arguments":{"city":"Oslo"}}]}]}"#,
-    ));
-    response_text(fetch_with_init(&format!("{}/__script", server()), &init)).await;
-    let provider = config("openai", base_url(&format!("tag={}&", tag("whole"))))
-        .resolve()
-        .unwrap();
-    let request = provider
-        .chat_request(
-            &[ChatMessage::text(Role::User, "hi")],
-            &tools(),
-            ResponseMode::Whole,
-        )
-        .unwrap()
-        .request;
-    let body = send(&provider, &request, &RetryPolicy::default(), None)
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    let events = provider.parse_whole_response(&body).unwrap();
-    let debug = format!("{events:?}");
-    assert!(debug.contains(r#"TextDelta("Hello!")"#), "{debug}");
-    assert!(debug.contains(r#"id: Some("call_9")"#), "{debug}");
-    assert!(debug.contains("Finish(ToolCalls)"), "{debug}");
-    assert_eq!(recorded(&tag("whole")).await[0]["json"]["stream"], false);
 }
 
 #[wasm_bindgen_test]
@@ -562,4 +531,164 @@ async fn abort_during_a_retry_wait_ends_the_call_at_once() {
     assert_eq!(error.code(), "provider_aborted");
     assert!(aborted_at.get() > 0.0 && took < 100.0, "took {took} ms");
     assert_eq!(recorded(&tag("abortwait")).await.len(), 1);
+}
+
+/// What a fixture must decode to, written from the fixture's own content.
+struct Expected {
+    provider: &'static str,
+    fixture: &'static str,
+    text: &'static str,
+    /// (id, function name, arguments)
+    calls: Vec<(Option<&'static str>, &'static str, Value)>,
+    usage: Usage,
+}
+
+#[wasm_bindgen_test]
+async fn each_wire_format_streams_through_fetch_into_the_expected_events() {
+    let cases = [
+        // openai/parallel-tool-calls.sse: openai/openai-python inline snapshot (fixtures README).
+        Expected {
+            provider: "openai",
+            fixture: "openai/parallel-tool-calls.sse",
+            text: "",
+            calls: vec![
+                (
+                    Some("call_JMW1whyEaYG438VE1OIflxA2"),
+                    "GetWeatherArgs",
+                    json!({"city": "Edinburgh", "country": "GB", "units": "c"}),
+                ),
+                (
+                    Some("call_DNYTawLBoN8fj3KN6qU9N1Ou"),
+                    "get_stock_price",
+                    json!({"ticker": "AAPL", "exchange": "NASDAQ"}),
+                ),
+            ],
+            usage: Usage {
+                input_tokens: 149,
+                output_tokens: 60,
+            },
+        },
+        // anthropic/tool_use_response.sse: anthropics/anthropic-sdk-python streaming fixtures.
+        Expected {
+            provider: "anthropic",
+            fixture: "anthropic/tool_use_response.sse",
+            text: "I'll check the current weather in Paris for you.",
+            calls: vec![(
+                Some("toolu_01NRLabsLyVHZPKxbKvkfSMn"),
+                "get_weather",
+                json!({"location": "Paris"}),
+            )],
+            usage: Usage {
+                input_tokens: 377,
+                output_tokens: 65,
+            },
+        },
+        // gemini/tool-call.chunks.txt: vercel/ai packages/google (framed as `data:` lines).
+        Expected {
+            provider: "google",
+            fixture: "gemini/tool-call.chunks.txt",
+            text: "",
+            calls: vec![(None, "weather", json!({"location": "San Francisco"}))],
+            usage: Usage {
+                input_tokens: 29,
+                output_tokens: 60,
+            },
+        },
+        // ollama/api-chat-tool-call.ndjson: written to ollama/ollama docs/api.md.
+        Expected {
+            provider: "ollama",
+            fixture: "ollama/api-chat-tool-call.ndjson",
+            text: "",
+            calls: vec![(None, "get_weather", json!({"city": "Tokyo"}))],
+            usage: Usage {
+                input_tokens: 169,
+                output_tokens: 15,
+            },
+        },
+    ];
+    for case in cases {
+        let tag = tag(&format!("events-{}", case.provider));
+        let provider = config(
+            case.provider,
+            base_url(&format!("fixture={}&chunk=41&tag={tag}&", case.fixture)),
+        )
+        .resolve()
+        .unwrap();
+        let (mut stream, warnings) = stream_model_call(
+            &provider,
+            &tool_round(),
+            &tools(),
+            &RetryPolicy::default(),
+            None,
+        )
+        .await
+        .unwrap();
+        assert!(warnings.is_empty(), "{}: {warnings:?}", case.provider);
+        let mut text = String::new();
+        let mut assembler = ToolCallAssembler::new();
+        let mut finish = None;
+        let mut usage = None;
+        while let Some(event) = stream.next_event().await.unwrap() {
+            match event {
+                ModelEvent::TextDelta(delta) => text.push_str(&delta),
+                ModelEvent::ToolCallDelta(delta) => assembler.push(&delta),
+                ModelEvent::Finish(reason) => finish = Some(reason),
+                ModelEvent::Usage(reported) => usage = Some(reported),
+                _ => {}
+            }
+        }
+        assert_eq!(text, case.text, "{}", case.provider);
+        assert_eq!(finish, Some(FinishReason::ToolCalls), "{}", case.provider);
+        assert_eq!(usage, Some(case.usage), "{}", case.provider);
+        let calls = assembler.finish();
+        assert_eq!(calls.len(), case.calls.len(), "{}", case.provider);
+        for (call, (id, name, arguments)) in calls.iter().zip(&case.calls) {
+            if let Some(id) = id {
+                assert_eq!(call.id, *id, "{}", case.provider);
+            }
+            assert_eq!(call.name, *name, "{}", case.provider);
+            assert_eq!(
+                call.arguments.as_ref().ok(),
+                Some(arguments),
+                "{}",
+                case.provider
+            );
+        }
+        if case.provider == "google" {
+            let signature = calls[0].thought_signature.as_deref().unwrap_or_default();
+            assert!(
+                signature.starts_with("EqUC"),
+                "the thought signature is kept"
+            );
+        }
+        assert_eq!(recorded(&tag).await.len(), 1);
+    }
+}
+
+/// The only test that loads a script: a script is server-wide, and browser tests run concurrently.
+#[wasm_bindgen_test]
+async fn a_scripted_round_comes_back_whole_through_the_non_streaming_path() {
+    let init = web_sys::RequestInit::new();
+    init.set_method("POST");
+    init.set_body(&JsValue::from_str(
+        r#"{"rounds":[{"text":"Sunny.","reasoning":"Look it up.","toolCalls":[{"id":"call_7","name":"weather_get","arguments":{"city":"Lima"}}]}]}"#,
+    ));
+    response_text(fetch_with_init(&format!("{}/__script", server()), &init)).await;
+    let provider = config("deepseek", base_url(&format!("tag={}&", tag("whole-call"))))
+        .resolve()
+        .unwrap();
+    let (events, _) = whole_model_call(
+        &provider,
+        &[ChatMessage::text(Role::User, "hi")],
+        &tools(),
+        &RetryPolicy::default(),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(events[0], ModelEvent::ReasoningDelta("Look it up.".into()));
+    assert_eq!(events[1], ModelEvent::TextDelta("Sunny.".into()));
+    assert_eq!(events[3], ModelEvent::Finish(FinishReason::ToolCalls));
+    let recorded = recorded(&tag("whole-call")).await;
+    assert_eq!(recorded[0]["json"]["stream"], false);
 }

@@ -1,6 +1,15 @@
-//! Whole tool calls out of streamed [`ToolCallDelta`]s.
+//! Whole tool calls out of streamed [`ToolCallDelta`]s, whatever the provider's habits.
+//!
+//! A delta belongs to the call with the same `id`; failing that, to the latest call at the same
+//! `index` (unless that call already has a different id: some servers put every call at index
+//! 0); failing that, to the latest call. Calls stay open until [`ToolCallAssembler::finish`]:
+//! arguments that already parse may still be incomplete, so nothing is decided mid-stream.
+//! A whole value followed by fragments was a placeholder (like Anthropic's `input: {}`): the
+//! fragments win.
 
-use serde_json::Value;
+use std::collections::HashSet;
+
+use serde_json::{Map, Value};
 
 use super::model_event::{ArgumentsDelta, ToolCallDelta};
 
@@ -8,14 +17,24 @@ use super::model_event::{ArgumentsDelta, ToolCallDelta};
 #[derive(Debug, Clone, PartialEq)]
 pub struct AssembledToolCall {
     pub id: String,
-    /// True when the provider sent no id and this one was made up.
+    /// True when the provider sent no id and this one was made up (unique within the round, and
+    /// the same for the same deltas). A loop may re-request without streaming to get real ids.
     pub id_synthesized: bool,
     pub name: String,
-    /// The parsed arguments, or a message saying why they do not parse.
+    /// The arguments object, or a message saying why there is none (invalid JSON, not an object,
+    /// truncated stream). Such a call is never dropped: the loop reports the message to the model.
     pub arguments: Result<Value, String>,
-    /// The arguments text as received (for echoing the assistant message).
+    /// The arguments text as received (for echoing the assistant message); `{}` when none came.
     pub raw_arguments: String,
     pub thought_signature: Option<String>,
+}
+
+#[derive(Debug, Default)]
+enum ReceivedArguments {
+    #[default]
+    Nothing,
+    Text(String),
+    Value(Value),
 }
 
 #[derive(Debug, Default)]
@@ -23,8 +42,8 @@ struct OpenCall {
     index: Option<u32>,
     id: Option<String>,
     name: String,
-    fragments: String,
-    whole: Option<Value>,
+    arguments: ReceivedArguments,
+    truncated: bool,
     thought_signature: Option<String>,
 }
 
@@ -45,67 +64,88 @@ impl ToolCallAssembler {
     }
 
     pub fn push(&mut self, delta: &ToolCallDelta) {
-        let position = self.find(delta);
-        let call = match position {
-            Some(position) => &mut self.calls[position],
+        let given_id = delta.id.as_deref().filter(|id| !id.is_empty());
+        let position = match self.find(given_id, delta.index) {
+            Some(position) => position,
             None => {
                 self.calls.push(OpenCall {
                     index: delta.index,
-                    id: delta.id.clone(),
                     ..OpenCall::default()
                 });
-                self.calls.last_mut().expect("just pushed")
+                self.calls.len() - 1
             }
         };
-        if let Some(name) = delta.name.as_deref().filter(|name| !name.is_empty()) {
-            call.name = name.to_owned();
-        }
+        let call = &mut self.calls[position];
         if call.id.is_none() {
-            call.id = delta.id.clone().filter(|id| !id.is_empty());
+            call.id = given_id.map(str::to_owned);
         }
-        if delta.thought_signature.is_some() {
-            call.thought_signature = delta.thought_signature.clone();
+        if call.index.is_none() {
+            call.index = delta.index;
+        }
+        if let Some(name) = delta.name.as_deref().filter(|name| !name.is_empty()) {
+            name.clone_into(&mut call.name);
+        }
+        if let Some(signature) = delta.thought_signature.as_deref() {
+            call.thought_signature = Some(signature.to_owned());
         }
         match &delta.arguments {
-            Some(ArgumentsDelta::Fragment(text)) => call.fragments.push_str(text),
-            Some(ArgumentsDelta::Whole(value)) => call.whole = Some(value.clone()),
+            Some(ArgumentsDelta::Fragment(fragment)) => match &mut call.arguments {
+                ReceivedArguments::Text(text) => text.push_str(fragment),
+                other => *other = ReceivedArguments::Text(fragment.clone()),
+            },
+            Some(ArgumentsDelta::Whole(value)) => {
+                call.arguments = ReceivedArguments::Value(value.clone());
+            }
+            Some(ArgumentsDelta::Truncated) => call.truncated = true,
             None => {}
         }
     }
 
-    fn find(&self, delta: &ToolCallDelta) -> Option<usize> {
-        if let Some(id) = delta.id.as_deref().filter(|id| !id.is_empty()) {
-            return self
+    fn find(&self, given_id: Option<&str>, index: Option<u32>) -> Option<usize> {
+        if let Some(id) = given_id {
+            let same_id = self
                 .calls
                 .iter()
                 .position(|call| call.id.as_deref() == Some(id));
+            if same_id.is_some() {
+                return same_id;
+            }
         }
-        if let Some(index) = delta.index {
-            return self.calls.iter().position(|call| call.index == Some(index));
+        if let Some(index) = index {
+            return self
+                .calls
+                .iter()
+                .rposition(|call| call.index == Some(index))
+                .filter(|&position| given_id.is_none() || self.calls[position].id.is_none());
+        }
+        if given_id.is_some() {
+            return None;
         }
         self.calls.len().checked_sub(1)
     }
 
     /// The round's calls, in the order they started.
     pub fn finish(self) -> Vec<AssembledToolCall> {
+        let given_ids: HashSet<String> = self
+            .calls
+            .iter()
+            .filter_map(|call| call.id.clone())
+            .collect();
+        let mut synthesized_ids = HashSet::new();
         self.calls
             .into_iter()
             .enumerate()
             .map(|(position, call)| {
-                let (arguments, raw_arguments) = match call.whole {
-                    Some(value) => (Ok(value.clone()), value.to_string()),
-                    None if call.fragments.trim().is_empty() => {
-                        (Ok(Value::Object(Default::default())), "{}".to_owned())
-                    }
-                    None => (
-                        serde_json::from_str(&call.fragments)
-                            .map_err(|error| format!("arguments are not valid JSON: {error}")),
-                        call.fragments,
-                    ),
-                };
+                let (arguments, raw_arguments) = finish_arguments(call.arguments, call.truncated);
+                let id_synthesized = call.id.is_none();
+                let id = call.id.unwrap_or_else(|| {
+                    let id = unused_id(position, &given_ids, &synthesized_ids);
+                    synthesized_ids.insert(id.clone());
+                    id
+                });
                 AssembledToolCall {
-                    id_synthesized: call.id.is_none(),
-                    id: call.id.unwrap_or_else(|| format!("call_{position}")),
+                    id,
+                    id_synthesized,
                     name: call.name,
                     arguments,
                     raw_arguments,
@@ -113,5 +153,80 @@ impl ToolCallAssembler {
                 }
             })
             .collect()
+    }
+}
+
+/// `call_<position>`, or with a suffix if the provider itself used that id for another call.
+fn unused_id(position: usize, given: &HashSet<String>, synthesized: &HashSet<String>) -> String {
+    let taken = |id: &String| given.contains(id) || synthesized.contains(id);
+    let plain = format!("call_{position}");
+    if !taken(&plain) {
+        return plain;
+    }
+    (1..)
+        .map(|suffix| format!("call_{position}_{suffix}"))
+        .find(|id| !taken(id))
+        .unwrap_or(plain)
+}
+
+fn finish_arguments(
+    received: ReceivedArguments,
+    truncated: bool,
+) -> (Result<Value, String>, String) {
+    let raw = match &received {
+        ReceivedArguments::Nothing => String::new(),
+        ReceivedArguments::Text(text) => text.clone(),
+        ReceivedArguments::Value(value) => value.to_string(),
+    };
+    if truncated {
+        return (
+            Err("arguments truncated: the response ended before this call was complete".into()),
+            raw,
+        );
+    }
+    let parsed = match received {
+        ReceivedArguments::Nothing => Ok(Value::Null),
+        ReceivedArguments::Text(text) if text.trim().is_empty() => Ok(Value::Null),
+        ReceivedArguments::Text(text) => serde_json::from_str::<Value>(&text)
+            .map_err(|error| format!("arguments are not valid JSON: {error}")),
+        ReceivedArguments::Value(value) => Ok(value),
+    };
+    match parsed.and_then(into_arguments_object) {
+        Ok(Value::Object(object)) if raw.trim().is_empty() || raw == "null" => {
+            (Ok(Value::Object(object)), "{}".to_owned())
+        }
+        Ok(object) => (Ok(object), raw),
+        Err(message) => (Err(message), raw),
+    }
+}
+
+/// Arguments must be an object. No arguments (`null`, nothing) mean `{}`, and an object encoded a
+/// second time as a JSON string (some models do this) is decoded.
+fn into_arguments_object(value: Value) -> Result<Value, String> {
+    match value {
+        Value::Object(_) => Ok(value),
+        Value::Null => Ok(Value::Object(Map::new())),
+        Value::String(text) => match serde_json::from_str::<Value>(&text) {
+            Ok(Value::Object(object)) => Ok(Value::Object(object)),
+            _ => Err(format!(
+                "arguments are not a JSON object: a string ({} bytes)",
+                text.len()
+            )),
+        },
+        other => Err(format!(
+            "arguments are not a JSON object: {}",
+            json_kind(&other)
+        )),
+    }
+}
+
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
     }
 }

@@ -1,7 +1,12 @@
 //! The pure core: no clock, no I/O, no JS. Everything here compiles and is tested natively.
 
+pub mod agent_loop;
 pub mod assembler;
 pub mod message;
 pub mod model_event;
+pub mod ndjson;
 pub mod provider;
+pub mod sse;
+pub mod stream;
+pub mod think_split;
 pub mod tools;

@@ -13,7 +13,8 @@ pub enum ModelEvent {
     TextDelta(String),
     /// A piece of reasoning ("thinking") text, kept apart from the answer.
     ReasoningDelta(String),
-    /// Anthropic: the signature that closes the current thinking block.
+    /// The signature closing the current reasoning, to echo back with it: Anthropic's thinking
+    /// block `signature`, or Gemini's `thoughtSignature` on a part that is not a call.
     ReasoningSignature(String),
     /// Anthropic: a `redacted_thinking` block's opaque data, echoed back verbatim.
     RedactedReasoning(String),
@@ -48,6 +49,10 @@ pub enum ArgumentsDelta {
     Fragment(String),
     /// A whole arguments value (Ollama native, Gemini `args`), replacing anything before it.
     Whole(Value),
+    /// The response ended before this call was complete (Anthropic: no `content_block_stop`
+    /// for the tool block, typically at `max_tokens`). The call must not run: the assembler turns
+    /// it into a call whose `arguments` is an error saying so.
+    Truncated,
 }
 
 /// Why a model stopped generating, normalised across providers.

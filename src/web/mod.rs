@@ -1,5 +1,7 @@
 //! The web layer: the only code that touches JS. It performs the I/O the core asks for.
 
+pub mod error;
+pub mod http;
 pub mod provider;
 
 use wasm_bindgen::prelude::*;

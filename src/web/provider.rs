@@ -1,30 +1,32 @@
-//! Provider calls over browser `fetch`: send a request built by the core, retry as the core
-//! decides, and hand the body out as byte chunks as they arrive.
+//! Provider calls over browser `fetch`: send a request the core built, retry as the core decides,
+//! and decode the streamed body into model events as it arrives.
 //!
-//! `fetch`, `setTimeout` and `clearTimeout` are bound as globals rather than through `Window`, so
-//! this runs in Workers too. Each call owns an `AbortController` (the guard): a caller's
-//! `AbortSignal` aborts it, and dropping the call's body stream aborts it as well, which cancels
-//! the fetch and the body read at once.
+//! Fetching, the abort guard and body reading are [`super::http`]'s; this module adds the retry
+//! loop (timers through the global `setTimeout`, so it runs in Workers too), the watsonx token
+//! exchange, the stream decoder, and the JS surface (`listProviders`, provider errors as JS
+//! `Error`s with a `code`).
 
-use js_sys::{Function, Promise, Uint8Array};
+use std::collections::VecDeque;
+
+use js_sys::{Function, Promise};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{
-    AbortController, AbortSignal, Headers, ReadableStreamDefaultReader, ReadableStreamReadResult,
-    Request, RequestInit, Response,
-};
+use web_sys::AbortSignal;
 
+use super::error::{js_error, set_property};
+use super::http::{fetch, HttpError, HttpRequest as FetchRequest, HttpResponse};
+use crate::core::message::ChatMessage;
+use crate::core::model_event::ModelEvent;
 use crate::core::provider::{
-    HttpRequest, ProviderError, ResolvedProvider, RetryDecision, RetryPolicy, PROVIDERS,
+    HttpRequest, ProviderError, ResolvedProvider, ResponseMode, RetryDecision, RetryPolicy,
+    PROVIDERS,
 };
+use crate::core::stream::ModelStreamDecoder;
+use crate::core::tools::ToolEntry;
 
 #[wasm_bindgen]
 extern "C" {
-    #[wasm_bindgen(js_name = fetch)]
-    fn global_fetch(request: &Request) -> Promise;
-
     #[wasm_bindgen(js_name = setTimeout)]
     fn set_timeout(handler: &Function, milliseconds: i32) -> JsValue;
 }
@@ -35,7 +37,7 @@ const PROVIDER_INFO_TS: &str = r#"
 export interface ProviderInfo {
   id: string;
   displayName: string;
-  wire: "openAiChat" | "anthropicMessages" | "gemini" | "ollamaChat";
+  wire: "openAiChat" | "anthropicMessages" | "gemini" | "ollamaNdjson";
   defaultBaseUrl: string | null;
   defaultModel: string | null;
   suggestedModels: string[];
@@ -51,254 +53,131 @@ pub fn list_providers() -> Result<JsValue, JsValue> {
     let listings: Vec<_> = PROVIDERS.iter().map(|spec| spec.listing()).collect();
     listings
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|error| JsValue::from(js_sys::Error::new(&error.to_string())))
+        .map_err(|error| js_error("provider_listing", &error.to_string()).into())
 }
 
-/// The JS face of a provider error: an `Error` with a stable `code`, and `status`/`body` when an
-/// HTTP answer caused it.
+/// A provider error as JS sees it: an `Error` with a stable `code`, plus `status` and `body`
+/// when an HTTP answer caused it (the body is already free of the key).
 impl From<ProviderError> for JsValue {
     fn from(error: ProviderError) -> JsValue {
-        let js_error = js_sys::Error::new(&error.to_string());
-        let set = |name: &str, value: JsValue| {
-            let _ = js_sys::Reflect::set(&js_error, &JsValue::from_str(name), &value);
-        };
-        set("code", JsValue::from_str(error.code()));
+        let js = js_error(error.code(), &error.to_string());
         if let Some(status) = error.status() {
-            set("status", JsValue::from(status));
+            set_property(&js, "status", &JsValue::from(status));
         }
         if let Some(body) = error.body() {
-            set("body", JsValue::from_str(body));
+            set_property(&js, "body", &JsValue::from_str(body));
         }
-        js_error.into()
+        js.into()
     }
 }
 
-/// The abort guard of one call: aborted by the caller's signal, and on drop.
-struct CallGuard {
-    controller: AbortController,
-    caller: Option<(AbortSignal, Closure<dyn FnMut()>)>,
-}
-
-impl CallGuard {
-    fn new(
-        provider: &ResolvedProvider,
-        caller: Option<&AbortSignal>,
-    ) -> Result<Self, ProviderError> {
-        let controller = AbortController::new().map_err(|error| network(provider, &error))?;
-        let caller = match caller {
-            Some(signal) => {
-                if signal.aborted() {
-                    controller.abort();
-                }
-                let inner = controller.clone();
-                let on_abort = Closure::<dyn FnMut()>::new(move || inner.abort());
-                signal
-                    .add_event_listener_with_callback("abort", on_abort.as_ref().unchecked_ref())
-                    .map_err(|error| network(provider, &error))?;
-                Some((signal.clone(), on_abort))
-            }
-            None => None,
-        };
-        Ok(CallGuard { controller, caller })
-    }
-
-    fn signal(&self) -> AbortSignal {
-        self.controller.signal()
-    }
-
-    fn aborted(&self) -> bool {
-        self.controller.signal().aborted()
+fn from_http(provider: &ResolvedProvider, error: HttpError) -> ProviderError {
+    let name = provider.spec.id.to_owned();
+    match error {
+        HttpError::Aborted => ProviderError::Aborted { provider: name },
+        other => ProviderError::Network {
+            provider: name,
+            message: provider.redact(&other.to_string()),
+        },
     }
 }
 
-impl Drop for CallGuard {
-    fn drop(&mut self) {
-        if let Some((signal, on_abort)) = &self.caller {
-            let _ = signal
-                .remove_event_listener_with_callback("abort", on_abort.as_ref().unchecked_ref());
-        }
-        self.controller.abort();
-    }
-}
-
-fn js_message(value: &JsValue) -> String {
-    value
-        .dyn_ref::<js_sys::Error>()
-        .map(|error| String::from(error.message()))
-        .or_else(|| value.as_string())
-        .unwrap_or_else(|| format!("{value:?}"))
-}
-
-fn network(provider: &ResolvedProvider, value: &JsValue) -> ProviderError {
-    ProviderError::Network {
-        provider: provider.spec.id.to_owned(),
-        message: provider.redact(&js_message(value)),
-    }
-}
-
-fn aborted(provider: &ResolvedProvider) -> ProviderError {
-    ProviderError::Aborted {
-        provider: provider.spec.id.to_owned(),
-    }
-}
-
-/// Waits `milliseconds`, or less if `signal` aborts (then `false`).
-async fn sleep(milliseconds: u64, signal: &AbortSignal) -> bool {
-    if signal.aborted() {
+/// Waits `milliseconds`; `false` when `signal` aborted first (the wait then ends at once).
+async fn sleep(milliseconds: u64, signal: Option<&AbortSignal>) -> bool {
+    if signal.is_some_and(AbortSignal::aborted) {
         return false;
     }
     let delay = i32::try_from(milliseconds).unwrap_or(i32::MAX);
+    let mut on_abort: Option<Function> = None;
     let wait = Promise::new(&mut |resolve, reject| {
         set_timeout(&resolve, delay);
-        let _ = signal.add_event_listener_with_callback("abort", &reject);
+        if let Some(signal) = signal {
+            let _ = signal.add_event_listener_with_callback("abort", &reject);
+            on_abort = Some(reject);
+        }
     });
-    JsFuture::from(wait).await.is_ok()
-}
-
-fn build_request(
-    provider: &ResolvedProvider,
-    request: &HttpRequest,
-    signal: &AbortSignal,
-) -> Result<Request, ProviderError> {
-    let headers = Headers::new().map_err(|error| network(provider, &error))?;
-    for (name, value) in &request.headers {
-        headers
-            .set(name, value)
-            .map_err(|error| network(provider, &error))?;
+    let completed = JsFuture::from(wait).await.is_ok();
+    if let (Some(signal), Some(on_abort)) = (signal, on_abort) {
+        let _ = signal.remove_event_listener_with_callback("abort", &on_abort);
     }
-    let init = RequestInit::new();
-    init.set_method(request.method);
-    init.set_headers(&headers);
-    init.set_body(&JsValue::from_str(&request.body));
-    init.set_signal(Some(signal));
-    Request::new_with_str_and_init(&request.url, &init).map_err(|error| network(provider, &error))
+    completed
 }
 
-fn response_headers(response: &Response) -> Vec<(String, String)> {
-    let Ok(Some(entries)) = js_sys::try_iter(&response.headers()) else {
-        return Vec::new();
-    };
-    entries
-        .flatten()
-        .filter_map(|entry| {
-            let pair: js_sys::Array = entry.dyn_into().ok()?;
-            Some((pair.get(0).as_string()?, pair.get(1).as_string()?))
-        })
-        .collect()
-}
-
-/// A successful answer whose body has not been read yet.
+/// A successful answer whose body is still to be read. Dropping it cancels the read and the
+/// fetch.
 pub struct ProviderResponse {
     pub status: u16,
-    pub headers: Vec<(String, String)>,
-    body: BodyReader,
+    provider: ResolvedProvider,
+    response: HttpResponse,
 }
 
 impl ProviderResponse {
-    /// The body as it arrives, chunk by chunk.
-    pub fn into_body(self) -> BodyReader {
-        self.body
+    /// The next piece of the body as it arrived, `None` at its end. An abort ends the read at
+    /// once ([`ProviderError::Aborted`]); a connection lost mid-body is
+    /// [`ProviderError::Network`], never retried: the stream had started.
+    pub async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, ProviderError> {
+        self.response
+            .next_chunk()
+            .await
+            .map_err(|error| from_http(&self.provider, error))
     }
 
     /// The whole body as text (for non-streaming calls).
-    pub async fn text(self) -> Result<String, ProviderError> {
-        let mut reader = self.body;
-        let mut bytes = Vec::new();
-        while let Some(chunk) = reader.next_chunk().await? {
-            bytes.extend_from_slice(&chunk);
-        }
-        Ok(String::from_utf8_lossy(&bytes).into_owned())
-    }
-}
-
-/// Reads a response body as byte chunks. Dropping it cancels the read and the fetch.
-pub struct BodyReader {
-    provider: ResolvedProvider,
-    reader: Option<ReadableStreamDefaultReader>,
-    guard: CallGuard,
-}
-
-impl BodyReader {
-    /// The next chunk, `None` at the end. An abort ends the read at once with
-    /// [`ProviderError::Aborted`]; a connection lost mid-body is [`ProviderError::Network`] (and
-    /// is never retried: the stream had started).
-    pub async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, ProviderError> {
-        if self.guard.aborted() {
-            return Err(aborted(&self.provider));
-        }
-        let Some(reader) = &self.reader else {
-            return Ok(None);
-        };
-        let result = match JsFuture::from(reader.read()).await {
-            Ok(result) => result,
-            Err(_) if self.guard.aborted() => return Err(aborted(&self.provider)),
-            Err(error) => return Err(network(&self.provider, &error)),
-        };
-        let result: ReadableStreamReadResult = result.unchecked_into();
-        if result.get_done().unwrap_or(false) {
-            self.reader = None;
-            return Ok(None);
-        }
-        Ok(Some(Uint8Array::new(&result.get_value()).to_vec()))
+    pub async fn text(&mut self) -> Result<String, ProviderError> {
+        self.response
+            .text()
+            .await
+            .map_err(|error| from_http(&self.provider, error))
     }
 }
 
 /// Sends `request`, retrying 429, 5xx and network failures before any byte as `policy` and the
-/// core's rules say, until an answer succeeds or the call fails. Aborting `signal` ends it at once.
+/// core's rules say (honouring `Retry-After`), until an answer succeeds or the call fails.
+/// Aborting `signal` ends the call at once, during a fetch or a wait.
 pub async fn send(
     provider: &ResolvedProvider,
     request: &HttpRequest,
     policy: &RetryPolicy,
     signal: Option<&AbortSignal>,
 ) -> Result<ProviderResponse, ProviderError> {
-    let guard = CallGuard::new(provider, signal)?;
+    let fetch_request = FetchRequest {
+        method: request.method,
+        url: &request.url,
+        headers: &request.headers,
+        body: Some(&request.body),
+    };
     let mut retries_done = 0;
     loop {
-        if guard.aborted() {
-            return Err(aborted(provider));
-        }
-        let fetch_request = build_request(provider, request, &guard.signal())?;
-        let decision = match JsFuture::from(global_fetch(&fetch_request)).await {
-            Err(_) if guard.aborted() => return Err(aborted(provider)),
+        let decision = match fetch(&fetch_request, signal).await {
+            Err(HttpError::Aborted) => return Err(from_http(provider, HttpError::Aborted)),
             Err(error) => provider.after_network_failure(
                 policy,
                 retries_done,
-                &js_message(&error),
+                &error.to_string(),
                 js_sys::Math::random(),
             ),
-            Ok(response) => {
-                let response: Response = response.unchecked_into();
-                let status = response.status();
-                let headers = response_headers(&response);
-                if response.ok() {
-                    let reader = response
-                        .body()
-                        .map(|stream| stream.get_reader().unchecked_into());
-                    return Ok(ProviderResponse {
-                        status,
-                        headers,
-                        body: BodyReader {
-                            provider: provider.clone(),
-                            reader,
-                            guard,
-                        },
-                    });
-                }
-                let body = match response.text() {
-                    Ok(promise) => JsFuture::from(promise)
-                        .await
-                        .ok()
-                        .and_then(|text| text.as_string())
-                        .unwrap_or_default(),
+            Ok(response) if (200..300).contains(&response.status) => {
+                return Ok(ProviderResponse {
+                    status: response.status,
+                    provider: provider.clone(),
+                    response,
+                });
+            }
+            Ok(mut response) => {
+                // Retry-After is readable cross-origin only when the server exposes it.
+                let headers: Vec<(String, String)> = ["retry-after", "retry-after-ms"]
+                    .into_iter()
+                    .filter_map(|name| response.header(name).map(|value| (name.to_owned(), value)))
+                    .collect();
+                let body = match response.text().await {
+                    Ok(body) => body,
+                    Err(HttpError::Aborted) => return Err(from_http(provider, HttpError::Aborted)),
                     Err(_) => String::new(),
                 };
-                if guard.aborted() {
-                    return Err(aborted(provider));
-                }
                 provider.after_http_failure(
                     policy,
                     retries_done,
-                    status,
+                    response.status,
                     &headers,
                     &body,
                     js_sys::Date::now() as u64,
@@ -309,8 +188,8 @@ pub async fn send(
         match decision {
             RetryDecision::Fail(error) => return Err(error),
             RetryDecision::Retry { delay_ms } => {
-                if !sleep(delay_ms, &guard.signal()).await {
-                    return Err(aborted(provider));
+                if !sleep(delay_ms, signal).await {
+                    return Err(from_http(provider, HttpError::Aborted));
                 }
                 retries_done += 1;
             }
@@ -334,4 +213,91 @@ pub async fn authorize(
         .await?;
     let token = provider.parse_token_response(&body)?;
     Ok(provider.clone().with_access_token(token.access_token))
+}
+
+/// A streamed model response, decoded into model events as its bytes arrive.
+pub struct ModelEventStream {
+    response: ProviderResponse,
+    decoder: ModelStreamDecoder,
+    ready: VecDeque<ModelEvent>,
+    /// A decoding failure, reported once the events decoded before it are delivered.
+    failure: Option<ProviderError>,
+    finished: bool,
+}
+
+impl ModelEventStream {
+    pub fn new(response: ProviderResponse) -> Self {
+        let (wire, options) = response.provider.decoder_options();
+        ModelEventStream {
+            response,
+            decoder: ModelStreamDecoder::new(wire, options),
+            ready: VecDeque::new(),
+            failure: None,
+            finished: false,
+        }
+    }
+
+    /// The next event, `None` once the body has ended and everything it held was delivered.
+    pub async fn next_event(&mut self) -> Result<Option<ModelEvent>, ProviderError> {
+        loop {
+            if let Some(event) = self.ready.pop_front() {
+                return Ok(Some(event));
+            }
+            if let Some(failure) = self.failure.take() {
+                return Err(failure);
+            }
+            if self.finished {
+                return Ok(None);
+            }
+            let mut events = Vec::new();
+            let decoded = match self.response.next_chunk().await? {
+                Some(chunk) => self.decoder.push(&chunk, &mut events),
+                None => {
+                    self.finished = true;
+                    self.decoder.finish(&mut events)
+                }
+            };
+            self.ready.extend(events);
+            if let Err(error) = decoded {
+                self.finished = true;
+                self.failure = Some(ProviderError::InvalidResponse {
+                    provider: self.response.provider.spec.id.to_owned(),
+                    message: error.to_string(),
+                });
+            }
+        }
+    }
+}
+
+/// One streamed model call: the watsonx token exchange if needed, the request, retries, and the
+/// decoder. Returns the event stream and the schema sanitizer's warnings about the tools.
+pub async fn stream_model_call(
+    provider: &ResolvedProvider,
+    messages: &[ChatMessage],
+    tools: &[ToolEntry],
+    policy: &RetryPolicy,
+    signal: Option<&AbortSignal>,
+) -> Result<(ModelEventStream, Vec<String>), ProviderError> {
+    let provider = authorize(provider, policy, signal).await?;
+    let built = provider.chat_request(messages, tools, ResponseMode::Streaming)?;
+    let response = send(&provider, &built.request, policy, signal).await?;
+    Ok((ModelEventStream::new(response), built.warnings))
+}
+
+/// One non-streaming model call, its whole answer as model events (for re-requests that need
+/// whole tool calls, and models that cannot stream with tools).
+pub async fn whole_model_call(
+    provider: &ResolvedProvider,
+    messages: &[ChatMessage],
+    tools: &[ToolEntry],
+    policy: &RetryPolicy,
+    signal: Option<&AbortSignal>,
+) -> Result<(Vec<ModelEvent>, Vec<String>), ProviderError> {
+    let provider = authorize(provider, policy, signal).await?;
+    let built = provider.chat_request(messages, tools, ResponseMode::Whole)?;
+    let body = send(&provider, &built.request, policy, signal)
+        .await?
+        .text()
+        .await?;
+    Ok((provider.parse_whole_response(&body)?, built.warnings))
 }

@@ -25,14 +25,25 @@ pub use retry::{
     backoff_delay_ms, error_message, is_retryable_status, parse_http_date, parse_retry_after,
     RetryDecision, RetryPolicy,
 };
-pub use table::{find_provider, ProviderListing, ProviderSpec, WireFormat, PROVIDERS};
+pub use table::{find_provider, wire_name, ProviderListing, ProviderSpec, WireFormat, PROVIDERS};
 pub use watsonx::{AccessToken, IBM_IAM_TOKEN_URL, WATSONX_DEFAULT_VERSION};
 
 use serde_json::Value;
 
 use crate::core::model_event::{FinishReason, ModelEvent};
+use crate::core::stream::DecoderOptions;
 
 impl ResolvedProvider {
+    /// How to decode this provider's streamed responses: its wire format, and whether the model
+    /// writes its reasoning inline as `<think>` tags.
+    pub fn decoder_options(&self) -> (WireFormat, DecoderOptions) {
+        let options = DecoderOptions {
+            split_think_tags: self.spec.splits_think_tags(&self.model),
+            ..DecoderOptions::default()
+        };
+        (self.spec.wire, options)
+    }
+
     /// A whole (non-streaming) response body as the same events a stream would give.
     pub fn parse_whole_response(&self, body: &str) -> Result<Vec<ModelEvent>, ProviderError> {
         let invalid = |message: String| ProviderError::InvalidResponse {
@@ -44,7 +55,7 @@ impl ResolvedProvider {
             WireFormat::OpenAiChat => openai::response_events(&body),
             WireFormat::AnthropicMessages => anthropic::response_events(&body),
             WireFormat::Gemini => gemini::response_events(&body),
-            WireFormat::OllamaChat => {
+            WireFormat::OllamaNdjson => {
                 ollama::response_events(&body, self.spec.splits_think_tags(&self.model))
             }
         };

@@ -4,18 +4,16 @@
 
 use serde::Serialize;
 
-/// The body format of a provider's responses, which picks the stream parser.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum WireFormat {
-    /// OpenAI Chat Completions and compatibles (SSE `data:` chunks, `[DONE]`).
-    OpenAiChat,
-    /// Anthropic Messages (named SSE events).
-    AnthropicMessages,
-    /// Gemini `streamGenerateContent?alt=sse` / `generateContent`.
-    Gemini,
-    /// Ollama native `/api/chat` (NDJSON).
-    OllamaChat,
+pub use crate::core::stream::WireFormat;
+
+/// The wire format's name as JS sees it.
+pub fn wire_name(wire: WireFormat) -> &'static str {
+    match wire {
+        WireFormat::OpenAiChat => "openAiChat",
+        WireFormat::AnthropicMessages => "anthropicMessages",
+        WireFormat::Gemini => "gemini",
+        WireFormat::OllamaNdjson => "ollamaNdjson",
+    }
 }
 
 /// How the request URL is formed and how the credential is sent.
@@ -134,7 +132,7 @@ impl ProviderSpec {
         ProviderListing {
             id: self.id,
             display_name: self.display_name,
-            wire: self.wire,
+            wire: wire_name(self.wire),
             default_base_url: self.default_base_url,
             default_model: self.default_model,
             suggested_models: self.suggested_models,
@@ -151,7 +149,7 @@ impl ProviderSpec {
 pub struct ProviderListing {
     pub id: &'static str,
     pub display_name: &'static str,
-    pub wire: WireFormat,
+    pub wire: &'static str,
     pub default_base_url: Option<&'static str>,
     pub default_model: Option<&'static str>,
     pub suggested_models: &'static [&'static str],
@@ -237,7 +235,7 @@ pub static PROVIDERS: &[ProviderSpec] = &[
     ProviderSpec {
         id: "ollama",
         display_name: "Ollama",
-        wire: WireFormat::OllamaChat,
+        wire: WireFormat::OllamaNdjson,
         endpoint: Endpoint::OllamaChat,
         default_base_url: Some("http://localhost:11434"),
         default_model: Some("qwen2.5:7b"),

@@ -1,0 +1,286 @@
+//! Prompt-based tool mode, for models without native function calling: the tools are described
+//! in the system prompt, and calls are parsed out of the answer text.
+
+use serde_json::Value;
+
+use crate::core::tools::{sanitize_schema, SchemaDialect, ToolTable};
+
+const FENCE: &str = "```";
+
+/// The system prompt section that lists the tools and the one call format the parser accepts.
+pub fn tool_prompt(tools: &ToolTable) -> String {
+    let mut prompt = String::from(
+        "You can call tools. To call a tool, write a JSON object in a ```json fenced block, \
+         exactly in this form, and stop writing after the block:\n\
+         ```json\n{\"name\": \"<tool name>\", \"arguments\": {<arguments>}}\n```\n\
+         To call several tools at once, put a JSON array of such objects in one block. \
+         The arguments must be a JSON object that matches the tool's parameters. \
+         The results come back in the next message. \
+         When you can answer, answer in plain text without any tool call.\n\nTools:",
+    );
+    for entry in tools.entries() {
+        let parameters = sanitize_schema(&entry.input_schema, SchemaDialect::OpenAi).schema;
+        prompt.push_str("\n- ");
+        prompt.push_str(&entry.function_name);
+        if let Some(description) = entry.description.as_deref().filter(|d| !d.is_empty()) {
+            prompt.push_str(": ");
+            prompt.push_str(description);
+        }
+        prompt.push_str("\n  parameters: ");
+        prompt.push_str(&parameters.to_string());
+    }
+    prompt
+}
+
+/// A call found in the answer text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PromptCall {
+    /// The function name; empty when a malformed call did not reveal it.
+    pub name: String,
+    /// The arguments, or why the call's JSON does not parse (fed back so the model can repair).
+    pub arguments: Result<Value, String>,
+    /// The arguments as JSON text, or the whole block for a malformed call.
+    pub raw_arguments: String,
+}
+
+/// The calls written in `text`: from fenced blocks when any holds a call (or a malformed
+/// attempt at one), otherwise from bare JSON. JSON that is not in the call format is ordinary
+/// answer text, not a call.
+pub fn parse_prompt_calls(text: &str) -> Vec<PromptCall> {
+    let fenced: Vec<PromptCall> = fenced_blocks(text)
+        .flat_map(|block| match serde_json::from_str::<Value>(block) {
+            Ok(value) => calls_in_value(value),
+            Err(error) => malformed_call(block, &error).into_iter().collect(),
+        })
+        .collect();
+    if !fenced.is_empty() {
+        return fenced;
+    }
+    bare_calls(text)
+}
+
+/// A fenced block that does not parse but names a function was meant as a call.
+fn malformed_call(block: &str, error: &serde_json::Error) -> Option<PromptCall> {
+    let after_key = &block[block.find("\"name\"")? + "\"name\"".len()..];
+    let name = after_key
+        .trim_start()
+        .strip_prefix(':')
+        .map(str::trim_start)
+        .and_then(|value| value.strip_prefix('"'))
+        .and_then(|value| value.split('"').next())
+        .unwrap_or_default();
+    Some(PromptCall {
+        name: name.to_owned(),
+        arguments: Err(format!("the tool call is not valid JSON: {error}")),
+        raw_arguments: block.trim().to_owned(),
+    })
+}
+
+/// The contents of the closed fenced blocks, without their info strings.
+fn fenced_blocks(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        let open = rest.find(FENCE)?;
+        let after_open = &rest[open + FENCE.len()..];
+        let body_start = after_open.find('\n').map_or(after_open.len(), |i| i + 1);
+        let body = &after_open[body_start..];
+        let close = body.find(FENCE)?;
+        rest = &body[close + FENCE.len()..];
+        Some(&body[..close])
+    })
+}
+
+fn bare_calls(text: &str) -> Vec<PromptCall> {
+    let mut calls = Vec::new();
+    let mut position = 0;
+    while let Some(offset) = text[position..].find(['{', '[']) {
+        let start = position + offset;
+        let mut values = serde_json::Deserializer::from_str(&text[start..]).into_iter::<Value>();
+        match values.next() {
+            Some(Ok(value)) => {
+                // Skip the whole value either way: a call nested in other JSON is an example,
+                // not a call.
+                calls.extend(calls_in_value(value));
+                position = start + values.byte_offset();
+            }
+            _ => position = start + 1,
+        }
+    }
+    calls
+}
+
+/// A call object, or an array made only of call objects.
+fn calls_in_value(value: Value) -> Vec<PromptCall> {
+    match value {
+        Value::Array(items) => items
+            .into_iter()
+            .map(call_in_value)
+            .collect::<Option<Vec<PromptCall>>>()
+            .unwrap_or_default(),
+        other => call_in_value(other).into_iter().collect(),
+    }
+}
+
+fn call_in_value(value: Value) -> Option<PromptCall> {
+    let Value::Object(mut object) = value else {
+        return None;
+    };
+    let Some(Value::String(name)) = object.remove("name") else {
+        return None;
+    };
+    let arguments = match object.remove("arguments") {
+        None => Value::Object(Default::default()),
+        // Some models write the arguments as a JSON text, the way OpenAI sends them.
+        Some(Value::String(text)) => serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        Some(arguments) => arguments,
+    };
+    Some(PromptCall {
+        name,
+        raw_arguments: arguments.to_string(),
+        arguments: Ok(arguments),
+    })
+}
+
+/// How much of a round's text can be shown while it streams. A tool call must not flash on
+/// screen, so streaming stops at the first place a call may start (a fence, or a line opening
+/// with `{` or `[{`), and a tail that may still become one is held back until more text
+/// arrives. `line_start` is the start of the line where the previous answer left off.
+pub fn streamable_len(text: &str, line_start: usize) -> Streamable {
+    // While `Some`, the current line holds only whitespace so far, and starts here.
+    let mut blank_line_from = Some(line_start);
+    for (offset, character) in text[line_start..].char_indices() {
+        let index = line_start + offset;
+        if text[index..].starts_with(FENCE) {
+            return Streamable::StopAt(index);
+        }
+        if let Some(line_begin) = blank_line_from {
+            match character {
+                '{' => return Streamable::StopAt(line_begin),
+                '[' => {
+                    let after_bracket = text[index + 1..].trim_start();
+                    if after_bracket.starts_with('{') {
+                        return Streamable::StopAt(line_begin);
+                    }
+                    if after_bracket.is_empty() {
+                        return Streamable::UpTo(line_begin);
+                    }
+                }
+                _ => {}
+            }
+        }
+        match character {
+            '\n' => blank_line_from = Some(index + 1),
+            ' ' | '\t' | '\r' => {}
+            _ => blank_line_from = None,
+        }
+    }
+    let last_line_start = text[line_start..]
+        .rfind('\n')
+        .map_or(line_start, |newline| line_start + newline + 1);
+    let last_line = &text[last_line_start..];
+    if last_line.trim().is_empty() {
+        return Streamable::UpTo(last_line_start);
+    }
+    let trailing_ticks = last_line.len() - last_line.trim_end_matches('`').len();
+    Streamable::UpTo(text.len() - trailing_ticks)
+}
+
+/// The answer of [`streamable_len`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Streamable {
+    /// A call may start here: show text up to this byte, and nothing after it this round.
+    StopAt(usize),
+    /// Show text up to this byte for now.
+    UpTo(usize),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn parses_calls_from_fenced_and_bare_json() {
+        let cases: &[(&str, Vec<(&str, Value)>)] = &[
+            (
+                "Let me look.\n```json\n{\"name\": \"search\", \"arguments\": {\"q\": \"rust\"}}\n```",
+                vec![("search", json!({"q": "rust"}))],
+            ),
+            (
+                "```\n[{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\", \"arguments\": {\"x\": 1}}]\n```",
+                vec![("a", json!({})), ("b", json!({"x": 1}))],
+            ),
+            (
+                "{\"name\": \"echo\", \"arguments\": \"{\\\"message\\\": \\\"hi\\\"}\"}",
+                vec![("echo", json!({"message": "hi"}))],
+            ),
+            (
+                "I will call {\"name\": \"now\"} and then {\"name\": \"echo\", \"arguments\": [1]}",
+                vec![("now", json!({})), ("echo", json!([1]))],
+            ),
+            ("Use a map like {\"a\": 1} or ```json\n{\"b\": 2}\n```", vec![]),
+            ("```json\n[{\"name\": \"a\"}, {\"city\": \"Oslo\"}]\n```", vec![]),
+            ("An unclosed ```json\n{\"name\": \"x\", \"arguments\": {", vec![]),
+            ("No JSON at all { [ ", vec![]),
+            ("Example: {\"call\": {\"name\": \"a\", \"arguments\": {}}}", vec![]),
+        ];
+        for (text, expected) in cases {
+            let calls: Vec<(String, Value)> = parse_prompt_calls(text)
+                .into_iter()
+                .map(|call| (call.name, call.arguments.expect("well-formed")))
+                .collect();
+            let expected: Vec<(String, Value)> = expected
+                .iter()
+                .map(|(name, arguments)| (name.to_string(), arguments.clone()))
+                .collect();
+            assert_eq!(calls, expected, "text: {text}");
+        }
+    }
+
+    #[test]
+    fn malformed_fenced_calls_are_reported_with_their_name() {
+        let cases = [
+            (
+                "```json\n{\"name\": \"web_search\", \"arguments\": {\"query\": \"x\",}}\n```",
+                "web_search",
+            ),
+            ("```json\n{'name': 'x'} \"name\" : 42\n```", ""),
+        ];
+        for (text, name) in cases {
+            let calls = parse_prompt_calls(text);
+            assert_eq!(calls.len(), 1, "text: {text}");
+            assert_eq!(calls[0].name, name, "text: {text}");
+            let error = calls[0].arguments.clone().unwrap_err();
+            assert!(
+                error.starts_with("the tool call is not valid JSON: "),
+                "{error}"
+            );
+            assert!(text.contains(&calls[0].raw_arguments), "text: {text}");
+        }
+        assert!(parse_prompt_calls("```json\n{\"city\": \"Oslo\",}\n```").is_empty());
+    }
+
+    #[test]
+    fn streaming_stops_where_a_call_may_start() {
+        let cases = [
+            ("Hello there", Streamable::UpTo(11)),
+            ("Let me check.\n```json\n{", Streamable::StopAt(14)),
+            ("Let me check.\n  {\"name\"", Streamable::StopAt(14)),
+            ("Let me check.\n", Streamable::UpTo(14)),
+            ("Let me check.\n  ", Streamable::UpTo(14)),
+            ("Code: ``", Streamable::UpTo(6)),
+            ("a {b} c", Streamable::UpTo(7)),
+            ("[x]", Streamable::UpTo(3)),
+            ("See:\n[ {\"name\"", Streamable::StopAt(5)),
+            ("See:\n[", Streamable::UpTo(5)),
+            (
+                "Here:\n[Rust](https://www.rust-lang.org)",
+                Streamable::UpTo(39),
+            ),
+            ("é {", Streamable::UpTo("é {".len())),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(streamable_len(text, 0), expected, "text: {text:?}");
+        }
+    }
+}

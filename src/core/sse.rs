@@ -1,0 +1,214 @@
+//! A push decoder for Server-Sent Events, following the WHATWG "event stream" parsing rules.
+//!
+//! Bytes go in as they arrive from the network, in chunks of any size; whole events come out.
+//! Lines end with `\n`, `\r\n` or `\r`, and a chunk boundary may fall anywhere, including between
+//! `\r` and `\n` or inside a UTF-8 character: bytes are kept until their line is complete and only
+//! then decoded (invalid UTF-8 becomes U+FFFD, as in a browser's `EventSource`).
+//!
+//! Used for provider streams and for MCP's Streamable HTTP, so it keeps the general parts of the
+//! format: the event type, the last event id and the reconnection delay.
+
+use super::stream::{StreamError, DEFAULT_MAX_EVENT_BYTES};
+
+/// One dispatched event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SseEvent {
+    /// The `event` field, or `message` when the event named none.
+    pub event: String,
+    /// The `data` lines joined with `\n`.
+    pub data: String,
+    /// The last event id at dispatch time (it persists across events), `None` when unset or empty.
+    pub id: Option<String>,
+}
+
+/// Decodes one SSE body. Feed it with [`SseDecoder::push`], then call [`SseDecoder::finish`] once
+/// at the end of the body.
+#[derive(Debug)]
+pub struct SseDecoder {
+    max_event_bytes: usize,
+    /// Bytes of the line being received, kept until its end arrives.
+    partial_line: Vec<u8>,
+    /// The previous chunk ended with `\r`: a `\n` opening the next chunk belongs to that line end.
+    skip_line_feed: bool,
+    /// Nothing has been decoded yet, so a byte order mark may still have to be dropped.
+    at_stream_start: bool,
+    event_type: String,
+    data: String,
+    /// Whether any `data` field arrived for the pending event (it may be empty).
+    has_data: bool,
+    last_event_id: String,
+    retry: Option<u64>,
+    /// Once an event went over the cap the body is not trusted any further.
+    failed: bool,
+}
+
+const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
+
+impl Default for SseDecoder {
+    /// A decoder with the default cap of [`DEFAULT_MAX_EVENT_BYTES`].
+    fn default() -> Self {
+        Self::new(DEFAULT_MAX_EVENT_BYTES)
+    }
+}
+
+impl SseDecoder {
+    /// A decoder that refuses any event (with its pending line) larger than `max_event_bytes`.
+    pub fn new(max_event_bytes: usize) -> Self {
+        Self {
+            max_event_bytes,
+            partial_line: Vec::new(),
+            skip_line_feed: false,
+            at_stream_start: true,
+            event_type: String::new(),
+            data: String::new(),
+            has_data: false,
+            last_event_id: String::new(),
+            retry: None,
+            failed: false,
+        }
+    }
+
+    /// The id to send as `Last-Event-ID` when reconnecting, if the server set a non-empty one.
+    pub fn last_event_id(&self) -> Option<&str> {
+        Some(self.last_event_id.as_str()).filter(|id| !id.is_empty())
+    }
+
+    /// The reconnection delay in milliseconds from the latest valid `retry` field.
+    pub fn retry(&self) -> Option<u64> {
+        self.retry
+    }
+
+    /// Decodes `bytes`, appending every event they complete to `out`.
+    pub fn push(&mut self, bytes: &[u8], out: &mut Vec<SseEvent>) -> Result<(), StreamError> {
+        if self.failed {
+            return Err(self.too_large());
+        }
+        let mut rest = bytes;
+        if self.skip_line_feed && !rest.is_empty() {
+            self.skip_line_feed = false;
+            rest = rest.strip_prefix(b"\n").unwrap_or(rest);
+        }
+        while let Some(end) = rest.iter().position(|&byte| byte == b'\n' || byte == b'\r') {
+            let (line, after) = rest.split_at(end);
+            let ending = after[0];
+            rest = &after[1..];
+            if ending == b'\r' {
+                match rest.first() {
+                    Some(b'\n') => rest = &rest[1..],
+                    Some(_) => {}
+                    None => self.skip_line_feed = true,
+                }
+            }
+            if self.partial_line.is_empty() {
+                self.check_size(line.len())?;
+                self.process_line(line, out);
+            } else {
+                self.check_size(self.partial_line.len() + line.len())?;
+                let mut whole_line = std::mem::take(&mut self.partial_line);
+                whole_line.extend_from_slice(line);
+                self.process_line(&whole_line, out);
+                whole_line.clear();
+                self.partial_line = whole_line;
+            }
+        }
+        if !rest.is_empty() {
+            self.check_size(self.partial_line.len() + rest.len())?;
+            self.partial_line.extend_from_slice(rest);
+        }
+        Ok(())
+    }
+
+    /// Ends the body. Unlike a browser, a last line without its line end and a last event without
+    /// its blank line are still delivered: providers and proxies do cut the final blank line, and
+    /// a truncated payload is better judged by the parser above (whose JSON check will fail) than
+    /// silently lost.
+    pub fn finish(&mut self, out: &mut Vec<SseEvent>) -> Result<(), StreamError> {
+        if self.failed {
+            return Err(self.too_large());
+        }
+        if !self.partial_line.is_empty() {
+            let line = std::mem::take(&mut self.partial_line);
+            self.process_line(&line, out);
+        }
+        self.dispatch(out);
+        self.skip_line_feed = false;
+        Ok(())
+    }
+
+    fn too_large(&self) -> StreamError {
+        StreamError::EventTooLarge {
+            limit: self.max_event_bytes,
+        }
+    }
+
+    fn check_size(&mut self, line_bytes: usize) -> Result<(), StreamError> {
+        let pending = self.data.len() + self.event_type.len() + line_bytes;
+        if pending > self.max_event_bytes {
+            self.failed = true;
+            self.partial_line = Vec::new();
+            self.data = String::new();
+            return Err(self.too_large());
+        }
+        Ok(())
+    }
+
+    fn process_line(&mut self, line: &[u8], out: &mut Vec<SseEvent>) {
+        let mut line = line;
+        if self.at_stream_start {
+            self.at_stream_start = false;
+            line = line.strip_prefix(BYTE_ORDER_MARK).unwrap_or(line);
+        }
+        if line.is_empty() {
+            self.dispatch(out);
+            return;
+        }
+        if line[0] == b':' {
+            return;
+        }
+        let (field, value) = match line.iter().position(|&byte| byte == b':') {
+            Some(colon) => {
+                let value = &line[colon + 1..];
+                (&line[..colon], value.strip_prefix(b" ").unwrap_or(value))
+            }
+            None => (line, &b""[..]),
+        };
+        match field {
+            b"data" => {
+                if self.has_data {
+                    self.data.push('\n');
+                }
+                self.data.push_str(&String::from_utf8_lossy(value));
+                self.has_data = true;
+            }
+            b"event" => self.event_type = String::from_utf8_lossy(value).into_owned(),
+            b"id" if !value.contains(&0) => {
+                self.last_event_id = String::from_utf8_lossy(value).into_owned();
+            }
+            b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
+                if let Ok(delay) = std::str::from_utf8(value).unwrap_or("").parse() {
+                    self.retry = Some(delay);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Delivers the pending event. Per the spec an event without any `data` field is not
+    /// delivered (its `id` and `retry` still took effect).
+    fn dispatch(&mut self, out: &mut Vec<SseEvent>) {
+        let event_type = std::mem::take(&mut self.event_type);
+        if !self.has_data {
+            return;
+        }
+        self.has_data = false;
+        out.push(SseEvent {
+            event: if event_type.is_empty() {
+                "message".to_owned()
+            } else {
+                event_type
+            },
+            data: std::mem::take(&mut self.data),
+            id: self.last_event_id().map(str::to_owned),
+        });
+    }
+}

@@ -1,0 +1,37 @@
+//! The one conversion from Rust errors to JS: an `Error` whose `code` property is a stable string.
+
+use wasm_bindgen::{JsCast, JsValue};
+
+/// Builds a JS `Error` with `message`, a stable `code`, and optional extra properties.
+pub fn js_error(code: &str, message: &str) -> js_sys::Error {
+    let error = js_sys::Error::new(message);
+    set_property(&error, "code", &JsValue::from_str(code));
+    error
+}
+
+/// Sets `key` on a JS object; used to attach `code`, `status`, `messages` to errors.
+pub fn set_property(target: &JsValue, key: &str, value: &JsValue) {
+    // Reflect.set only fails on frozen objects, which these never are.
+    let _ = js_sys::Reflect::set(target, &JsValue::from_str(key), value);
+}
+
+/// The `name` of a thrown JS value (`"AbortError"`, `"TypeError"`, …), if it is an object.
+pub fn js_error_name(value: &JsValue) -> Option<String> {
+    value
+        .dyn_ref::<js_sys::Error>()
+        .map(|error| String::from(error.name()))
+        .or_else(|| {
+            js_sys::Reflect::get(value, &JsValue::from_str("name"))
+                .ok()
+                .and_then(|name| name.as_string())
+        })
+}
+
+/// The message of a thrown JS value, for wrapping it in one of our errors.
+pub fn js_error_message(value: &JsValue) -> String {
+    value
+        .dyn_ref::<js_sys::Error>()
+        .map(|error| String::from(error.message()))
+        .or_else(|| value.as_string())
+        .unwrap_or_else(|| format!("{value:?}"))
+}

@@ -1,0 +1,188 @@
+//! `fetch` with a streamed body and cancellation: the one path every provider and MCP request takes.
+//!
+//! `fetch` is bound as a global (as gloo-net does), so the same code runs in pages, Web Workers
+//! and Node. Each request owns an `AbortController`; the caller's `AbortSignal` is forwarded to
+//! it, and dropping the [`HttpResponse`] aborts the request, so a body that is no longer read
+//! never keeps a connection open (reqwest's wasm guard does the same).
+
+use js_sys::{Promise, Reflect, Uint8Array};
+use thiserror::Error;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{AbortController, AbortSignal, Headers, ReadableStreamDefaultReader, RequestInit};
+
+use super::error::{js_error_message, js_error_name};
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_name = fetch)]
+    fn global_fetch(input: &str, init: &RequestInit) -> Promise;
+}
+
+/// Why an HTTP exchange failed before a status could be judged.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum HttpError {
+    #[error("request aborted")]
+    Aborted,
+    /// `fetch` rejected: the server is unreachable, or CORS refused the response.
+    #[error("network error (server unreachable or CORS refused): {0}")]
+    Network(String),
+    #[error("error while reading the response body: {0}")]
+    Body(String),
+}
+
+impl HttpError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            HttpError::Aborted => "aborted",
+            HttpError::Network(_) => "network",
+            HttpError::Body(_) => "body_read",
+        }
+    }
+}
+
+/// What to send.
+#[derive(Debug, Clone, Default)]
+pub struct HttpRequest<'a> {
+    pub method: &'a str,
+    pub url: &'a str,
+    pub headers: &'a [(String, String)],
+    pub body: Option<&'a str>,
+}
+
+/// Keeps the request's own controller and the listener that forwards the caller's abort.
+struct AbortGuard {
+    controller: AbortController,
+    caller_signal: Option<AbortSignal>,
+    forward: Closure<dyn FnMut()>,
+}
+
+impl AbortGuard {
+    fn new(caller_signal: Option<&AbortSignal>) -> Result<Self, HttpError> {
+        let controller =
+            AbortController::new().map_err(|error| HttpError::Network(js_error_message(&error)))?;
+        let own = controller.clone();
+        let forward = Closure::<dyn FnMut()>::new(move || own.abort());
+        if let Some(signal) = caller_signal {
+            if signal.aborted() {
+                return Err(HttpError::Aborted);
+            }
+            signal
+                .add_event_listener_with_callback("abort", forward.as_ref().unchecked_ref())
+                .map_err(|error| HttpError::Network(js_error_message(&error)))?;
+        }
+        Ok(AbortGuard {
+            controller,
+            caller_signal: caller_signal.cloned(),
+            forward,
+        })
+    }
+
+    fn aborted(&self) -> bool {
+        self.controller.signal().aborted()
+    }
+}
+
+impl Drop for AbortGuard {
+    fn drop(&mut self) {
+        if let Some(signal) = &self.caller_signal {
+            let _ = signal.remove_event_listener_with_callback(
+                "abort",
+                self.forward.as_ref().unchecked_ref(),
+            );
+        }
+        self.controller.abort();
+    }
+}
+
+/// A response whose body has not been read yet.
+pub struct HttpResponse {
+    pub status: u16,
+    pub headers: Headers,
+    reader: Option<ReadableStreamDefaultReader>,
+    guard: AbortGuard,
+}
+
+/// Sends `request`; resolves once the status and headers have arrived.
+pub async fn fetch(
+    request: &HttpRequest<'_>,
+    signal: Option<&AbortSignal>,
+) -> Result<HttpResponse, HttpError> {
+    let guard = AbortGuard::new(signal)?;
+    let headers = Headers::new().map_err(|error| HttpError::Network(js_error_message(&error)))?;
+    for (name, value) in request.headers {
+        headers
+            .append(name, value)
+            .map_err(|error| HttpError::Network(js_error_message(&error)))?;
+    }
+    let init = RequestInit::new();
+    init.set_method(request.method);
+    init.set_headers(&headers);
+    init.set_signal(Some(&guard.controller.signal()));
+    if let Some(body) = request.body {
+        init.set_body(&JsValue::from_str(body));
+    }
+    let response = JsFuture::from(global_fetch(request.url, &init))
+        .await
+        .map_err(|error| classify_rejection(&error, guard.aborted(), HttpError::Network))?;
+    let response: web_sys::Response = response.unchecked_into();
+    let reader = response.body().map(|body| {
+        body.get_reader()
+            .unchecked_into::<ReadableStreamDefaultReader>()
+    });
+    Ok(HttpResponse {
+        status: response.status(),
+        headers: response.headers(),
+        reader,
+        guard,
+    })
+}
+
+fn classify_rejection(
+    error: &JsValue,
+    aborted: bool,
+    otherwise: fn(String) -> HttpError,
+) -> HttpError {
+    if aborted || js_error_name(error).as_deref() == Some("AbortError") {
+        HttpError::Aborted
+    } else {
+        otherwise(js_error_message(error))
+    }
+}
+
+impl HttpResponse {
+    /// A response header, case-insensitively.
+    pub fn header(&self, name: &str) -> Option<String> {
+        self.headers.get(name).ok().flatten()
+    }
+
+    /// The next piece of the body as it arrived from the network; `None` at its end.
+    pub async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, HttpError> {
+        let Some(reader) = &self.reader else {
+            return Ok(None);
+        };
+        let result = JsFuture::from(reader.read())
+            .await
+            .map_err(|error| classify_rejection(&error, self.guard.aborted(), HttpError::Body))?;
+        let done = Reflect::get(&result, &JsValue::from_str("done"))
+            .map(|done| done.is_truthy())
+            .unwrap_or(true);
+        if done {
+            self.reader = None;
+            return Ok(None);
+        }
+        let value = Reflect::get(&result, &JsValue::from_str("value"))
+            .map_err(|error| HttpError::Body(js_error_message(&error)))?;
+        Ok(Some(value.unchecked_into::<Uint8Array>().to_vec()))
+    }
+
+    /// The whole body as text (lossy UTF-8), for JSON replies and error bodies.
+    pub async fn text(&mut self) -> Result<String, HttpError> {
+        let mut bytes = Vec::new();
+        while let Some(chunk) = self.next_chunk().await? {
+            bytes.extend_from_slice(&chunk);
+        }
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+}

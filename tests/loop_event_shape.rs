@@ -1,0 +1,146 @@
+//! The JSON shape of the loop's events: the discriminated union the JS API exposes (issue 8).
+
+use mcp_agent_wasm::core::agent_loop::{AgentEvent, FinalReason, Outcome, OutcomeReason};
+use mcp_agent_wasm::core::message::{ChatMessage, Role};
+use mcp_agent_wasm::core::model_event::Usage;
+use serde_json::json;
+
+#[test]
+fn events_serialize_to_the_js_shape() {
+    let cases = vec![
+        (
+            AgentEvent::Round { round: 2 },
+            json!({"type": "round", "round": 2}),
+        ),
+        (
+            AgentEvent::Text {
+                text: "hi".to_owned(),
+            },
+            json!({"type": "text", "text": "hi"}),
+        ),
+        (
+            AgentEvent::Reasoning {
+                text: "hmm".to_owned(),
+            },
+            json!({"type": "reasoning", "text": "hmm"}),
+        ),
+        (
+            AgentEvent::ToolCall {
+                id: "c1".to_owned(),
+                name: "web_search".to_owned(),
+                server: "web".to_owned(),
+                tool: "search".to_owned(),
+                arguments: json!({"query": "rust"}),
+            },
+            json!({"type": "toolCall", "id": "c1", "name": "web_search", "server": "web",
+                   "tool": "search", "arguments": {"query": "rust"}}),
+        ),
+        (
+            AgentEvent::ToolEta {
+                id: "c1".to_owned(),
+                eta_ms: 1500,
+            },
+            json!({"type": "toolEta", "id": "c1", "etaMs": 1500}),
+        ),
+        (
+            AgentEvent::ToolProgress {
+                id: "c1".to_owned(),
+                progress: 0.5,
+                total: None,
+                message: None,
+            },
+            json!({"type": "toolProgress", "id": "c1", "progress": 0.5}),
+        ),
+        (
+            AgentEvent::ToolProgress {
+                id: "c1".to_owned(),
+                progress: 3.0,
+                total: Some(4.0),
+                message: Some("step 3".to_owned()),
+            },
+            json!({"type": "toolProgress", "id": "c1", "progress": 3.0, "total": 4.0,
+                   "message": "step 3"}),
+        ),
+        (
+            AgentEvent::ToolResult {
+                id: "c1".to_owned(),
+                text: "ok".to_owned(),
+                content: vec![json!({"type": "text", "text": "ok"})],
+                structured_content: None,
+                is_error: false,
+            },
+            json!({"type": "toolResult", "id": "c1", "text": "ok",
+                   "content": [{"type": "text", "text": "ok"}], "isError": false}),
+        ),
+        (
+            AgentEvent::ToolResult {
+                id: "c1".to_owned(),
+                text: "bad".to_owned(),
+                content: vec![],
+                structured_content: Some(json!({"code": 1})),
+                is_error: true,
+            },
+            json!({"type": "toolResult", "id": "c1", "text": "bad", "content": [],
+                   "structuredContent": {"code": 1}, "isError": true}),
+        ),
+        (
+            AgentEvent::ToolError {
+                id: "c1".to_owned(),
+                message: "timeout".to_owned(),
+            },
+            json!({"type": "toolError", "id": "c1", "message": "timeout"}),
+        ),
+        (
+            AgentEvent::Usage {
+                input_tokens: 10,
+                output_tokens: 2,
+            },
+            json!({"type": "usage", "inputTokens": 10, "outputTokens": 2}),
+        ),
+        (
+            AgentEvent::Final {
+                text: "done".to_owned(),
+                reason: FinalReason::Exhausted,
+                messages: vec![ChatMessage::text(Role::User, "hi")],
+            },
+            json!({"type": "final", "text": "done", "reason": "exhausted",
+                   "messages": [{"role": "user", "content": "hi"}]}),
+        ),
+    ];
+    for (event, expected) in cases {
+        assert_eq!(serde_json::to_value(&event).unwrap(), expected, "{event:?}");
+    }
+    let reasons = [
+        (FinalReason::Completed, "completed"),
+        (FinalReason::Exhausted, "exhausted"),
+        (FinalReason::Aborted, "aborted"),
+    ];
+    for (reason, expected) in reasons {
+        assert_eq!(serde_json::to_value(reason).unwrap(), json!(expected));
+    }
+}
+
+#[test]
+fn outcome_serializes_with_its_reason_kind() {
+    let outcome = Outcome {
+        reason: OutcomeReason::Failed {
+            code: "http_status".to_owned(),
+            message: "503".to_owned(),
+        },
+        messages: vec![ChatMessage::text(Role::User, "hi")],
+        text: String::new(),
+        usage: Usage {
+            input_tokens: 1,
+            output_tokens: 0,
+        },
+    };
+    assert_eq!(
+        serde_json::to_value(&outcome).unwrap(),
+        json!({
+            "reason": {"kind": "failed", "code": "http_status", "message": "503"},
+            "messages": [{"role": "user", "content": "hi"}],
+            "text": "",
+            "usage": {"inputTokens": 1, "outputTokens": 0}
+        })
+    );
+}

@@ -1,0 +1,369 @@
+//! The tool-call assembler against the habits of real providers, one row per quirk.
+
+use mcp_agent_wasm::core::assembler::ToolCallAssembler;
+use mcp_agent_wasm::core::model_event::{ArgumentsDelta, ToolCallDelta};
+use serde_json::{json, Value};
+
+/// A delta as written in the table: index, id, name, arguments fragment.
+fn delta(
+    index: Option<u32>,
+    id: Option<&str>,
+    name: Option<&str>,
+    fragment: Option<&str>,
+) -> ToolCallDelta {
+    ToolCallDelta {
+        index,
+        id: id.map(str::to_owned),
+        name: name.map(str::to_owned),
+        arguments: fragment.map(|text| ArgumentsDelta::Fragment(text.to_owned())),
+        thought_signature: None,
+    }
+}
+
+fn whole(index: Option<u32>, id: Option<&str>, name: Option<&str>, value: Value) -> ToolCallDelta {
+    ToolCallDelta {
+        arguments: Some(ArgumentsDelta::Whole(value)),
+        ..delta(index, id, name, None)
+    }
+}
+
+/// What one assembled call must be: id, synthesized, name, arguments (or a piece of the error).
+type Want = (
+    &'static str,
+    bool,
+    &'static str,
+    Result<Value, &'static str>,
+);
+
+struct Case {
+    quirk: &'static str,
+    deltas: Vec<ToolCallDelta>,
+    want: Vec<Want>,
+}
+
+fn cases() -> Vec<Case> {
+    let one_char_each: Vec<ToolCallDelta> =
+        std::iter::once(delta(Some(0), Some("call_a"), Some("search"), None))
+            .chain(
+                r#"{"query": "rust", "limit": 5}"#
+                    .chars()
+                    .map(|c| delta(Some(0), None, None, Some(&c.to_string()))),
+            )
+            .collect();
+    vec![
+        Case {
+            quirk: "arguments split one character per chunk",
+            deltas: one_char_each,
+            want: vec![(
+                "call_a",
+                false,
+                "search",
+                Ok(json!({"query": "rust", "limit": 5})),
+            )],
+        },
+        Case {
+            quirk: "parallel calls at index 0 and 1, interleaved",
+            deltas: vec![
+                delta(Some(0), Some("call_a"), Some("weather"), Some("")),
+                delta(Some(1), Some("call_b"), Some("stock"), Some("")),
+                delta(Some(0), None, None, Some(r#"{"city":"#)),
+                delta(Some(1), None, None, Some(r#"{"ticker":"#)),
+                delta(Some(1), None, None, Some(r#""AAPL"}"#)),
+                delta(Some(0), None, None, Some(r#""Paris"}"#)),
+            ],
+            want: vec![
+                ("call_a", false, "weather", Ok(json!({"city": "Paris"}))),
+                ("call_b", false, "stock", Ok(json!({"ticker": "AAPL"}))),
+            ],
+        },
+        Case {
+            quirk:
+                "no index, each call whole in its own chunk with its own id (Gemini's OpenAI layer)",
+            deltas: vec![
+                delta(
+                    None,
+                    Some("g1"),
+                    Some("weather"),
+                    Some(r#"{"city":"Oslo"}"#),
+                ),
+                delta(
+                    None,
+                    Some("g2"),
+                    Some("weather"),
+                    Some(r#"{"city":"Rome"}"#),
+                ),
+            ],
+            want: vec![
+                ("g1", false, "weather", Ok(json!({"city": "Oslo"}))),
+                ("g2", false, "weather", Ok(json!({"city": "Rome"}))),
+            ],
+        },
+        Case {
+            quirk: "every call at index 0 with distinct ids, continuations without id",
+            deltas: vec![
+                delta(Some(0), Some("o1"), Some("add"), Some(r#"{"a":"#)),
+                delta(Some(0), None, None, Some("1}")),
+                delta(Some(0), Some("o2"), Some("mul"), Some(r#"{"b":"#)),
+                delta(Some(0), None, None, Some("2}")),
+            ],
+            want: vec![
+                ("o1", false, "add", Ok(json!({"a": 1}))),
+                ("o2", false, "mul", Ok(json!({"b": 2}))),
+            ],
+        },
+        Case {
+            quirk: "index starting at 1",
+            deltas: vec![
+                delta(Some(1), Some("toolu_x"), Some("read_file"), Some("")),
+                delta(Some(1), None, None, Some(r#"{"pa"#)),
+                delta(Some(1), None, None, Some(r#"th": "a.txt"}"#)),
+            ],
+            want: vec![("toolu_x", false, "read_file", Ok(json!({"path": "a.txt"})))],
+        },
+        Case {
+            quirk: "id repeated on every chunk, no index",
+            deltas: vec![
+                delta(None, Some("r1"), Some("echo"), Some(r#"{"text":"#)),
+                delta(None, Some("r1"), None, Some(r#""hi"}"#)),
+                delta(None, Some("r2"), Some("echo"), Some(r#"{"text":"#)),
+                delta(None, Some("r2"), None, Some(r#""yo"}"#)),
+            ],
+            want: vec![
+                ("r1", false, "echo", Ok(json!({"text": "hi"}))),
+                ("r2", false, "echo", Ok(json!({"text": "yo"}))),
+            ],
+        },
+        Case {
+            quirk: "id only on the first chunk, no index anywhere",
+            deltas: vec![
+                delta(None, Some("f1"), Some("echo"), Some(r#"{"text""#)),
+                delta(None, None, None, Some(r#": "hi"}"#)),
+            ],
+            want: vec![("f1", false, "echo", Ok(json!({"text": "hi"})))],
+        },
+        Case {
+            quirk: "name arriving after the first chunk, id arriving late at the same index",
+            deltas: vec![
+                delta(Some(0), None, None, Some(r#"{"x":"#)),
+                delta(Some(0), Some("late"), Some("plot"), Some("3}")),
+            ],
+            want: vec![("late", false, "plot", Ok(json!({"x": 3})))],
+        },
+        Case {
+            quirk: "continuation with an empty name (Mistral)",
+            deltas: vec![
+                delta(Some(0), Some("m1"), Some("webSearch"), Some("")),
+                delta(Some(0), None, Some(""), Some(r#"{"query": "Berlin"}"#)),
+            ],
+            want: vec![("m1", false, "webSearch", Ok(json!({"query": "Berlin"})))],
+        },
+        Case {
+            quirk: "whole arguments in one chunk",
+            deltas: vec![delta(
+                Some(0),
+                Some("w1"),
+                Some("weather"),
+                Some(r#"{"location": "SF"}"#),
+            )],
+            want: vec![("w1", false, "weather", Ok(json!({"location": "SF"})))],
+        },
+        Case {
+            quirk: "arguments \"\" and no arguments at all are {}",
+            deltas: vec![
+                delta(Some(0), Some("e1"), Some("list"), Some("")),
+                delta(Some(1), Some("e2"), Some("refresh"), None),
+                delta(Some(2), Some("e3"), Some("ping"), Some("null")),
+            ],
+            want: vec![
+                ("e1", false, "list", Ok(json!({}))),
+                ("e2", false, "refresh", Ok(json!({}))),
+                ("e3", false, "ping", Ok(json!({}))),
+            ],
+        },
+        Case {
+            quirk: "arguments that parse before they are complete stay open until the round ends",
+            deltas: vec![
+                whole(Some(0), Some("p1"), Some("weather"), json!({})),
+                delta(Some(0), None, None, Some(r#"{"city":"#)),
+                delta(Some(0), None, None, Some(r#""Lima"}"#)),
+                delta(Some(1), Some("p2"), Some("echo"), Some(r#"{"a": 1}"#)),
+                delta(Some(1), None, None, Some(r#", "b": 2}"#)),
+            ],
+            want: vec![
+                ("p1", false, "weather", Ok(json!({"city": "Lima"}))),
+                ("p2", false, "echo", Err("not valid JSON")),
+            ],
+        },
+        Case {
+            quirk: "arguments as an object (Ollama native)",
+            deltas: vec![whole(
+                None,
+                None,
+                Some("get_weather"),
+                json!({"city": "Tokyo"}),
+            )],
+            want: vec![("call_0", true, "get_weather", Ok(json!({"city": "Tokyo"})))],
+        },
+        Case {
+            quirk: "no id anywhere: stable unique ids are made up and flagged",
+            deltas: vec![
+                delta(Some(0), None, Some("a"), Some("{}")),
+                delta(Some(1), None, Some("b"), Some("{}")),
+            ],
+            want: vec![
+                ("call_0", true, "a", Ok(json!({}))),
+                ("call_1", true, "b", Ok(json!({}))),
+            ],
+        },
+        Case {
+            quirk: "given and missing ids mixed, a given id equal to a made-up one",
+            deltas: vec![
+                delta(Some(0), Some("call_1"), Some("a"), Some("{}")),
+                delta(Some(1), None, Some("b"), Some("{}")),
+                delta(Some(2), None, Some("c"), Some("{}")),
+            ],
+            want: vec![
+                ("call_1", false, "a", Ok(json!({}))),
+                ("call_1_1", true, "b", Ok(json!({}))),
+                ("call_2", true, "c", Ok(json!({}))),
+            ],
+        },
+        Case {
+            quirk: "invalid JSON at the end is a call carrying the parse error",
+            deltas: vec![delta(
+                Some(0),
+                Some("bad"),
+                Some("echo"),
+                Some(r#"{"text": "unterminated"#),
+            )],
+            want: vec![("bad", false, "echo", Err("arguments are not valid JSON"))],
+        },
+        Case {
+            quirk: "arguments that are JSON but not an object",
+            deltas: vec![delta(Some(0), Some("arr"), Some("echo"), Some("[1, 2]"))],
+            want: vec![("arr", false, "echo", Err("not a JSON object: an array"))],
+        },
+        Case {
+            quirk: "an object encoded twice as a JSON string is decoded",
+            deltas: vec![delta(
+                Some(0),
+                Some("s1"),
+                Some("echo"),
+                Some(r#""{\"text\": \"hi\"}""#),
+            )],
+            want: vec![("s1", false, "echo", Ok(json!({"text": "hi"})))],
+        },
+        Case {
+            quirk: "a call the stream cut off is truncated, never valid",
+            deltas: vec![
+                delta(Some(1), Some("toolu_t"), Some("make_file"), None),
+                delta(Some(1), None, None, Some(r#"{"filename": "taxes.txt"}"#)),
+                ToolCallDelta {
+                    arguments: Some(ArgumentsDelta::Truncated),
+                    ..delta(Some(1), None, None, None)
+                },
+            ],
+            want: vec![("toolu_t", false, "make_file", Err("truncated"))],
+        },
+    ]
+}
+
+#[test]
+fn every_provider_quirk_assembles_into_the_expected_calls() {
+    let mut failures = Vec::new();
+    for case in cases() {
+        let mut assembler = ToolCallAssembler::new();
+        for delta in &case.deltas {
+            assembler.push(delta);
+        }
+        let calls = assembler.finish();
+        let got: Vec<String> = calls
+            .iter()
+            .map(|call| {
+                let arguments = match &call.arguments {
+                    Ok(value) => format!("Ok({value})"),
+                    Err(message) => format!("Err({message})"),
+                };
+                format!(
+                    "{} {} {} {arguments}",
+                    call.id, call.id_synthesized, call.name
+                )
+            })
+            .collect();
+        let matches = calls.len() == case.want.len()
+            && calls
+                .iter()
+                .zip(&case.want)
+                .all(|(call, (id, synthesized, name, arguments))| {
+                    call.id == *id
+                        && call.id_synthesized == *synthesized
+                        && call.name == *name
+                        && match (&call.arguments, arguments) {
+                            (Ok(value), Ok(want)) => value == want,
+                            (Err(message), Err(piece)) => message.contains(piece),
+                            _ => false,
+                        }
+                });
+        if !matches {
+            failures.push(format!("{}: got {got:?}, want {:?}", case.quirk, case.want));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn raw_arguments_keep_what_was_received() {
+    let cases: Vec<(Vec<ToolCallDelta>, &str)> = vec![
+        (
+            vec![
+                delta(Some(0), Some("a"), Some("f"), Some(r#"{"x": "#)),
+                delta(Some(0), None, None, Some("1}")),
+            ],
+            r#"{"x": 1}"#,
+        ),
+        (vec![delta(Some(0), Some("a"), Some("f"), Some(""))], "{}"),
+        (
+            vec![whole(Some(0), Some("a"), Some("f"), json!({"b": [1]}))],
+            r#"{"b":[1]}"#,
+        ),
+        (
+            vec![delta(Some(0), Some("a"), Some("f"), Some("{oops"))],
+            "{oops",
+        ),
+    ];
+    for (deltas, want_raw) in cases {
+        let mut assembler = ToolCallAssembler::new();
+        deltas.iter().for_each(|delta| assembler.push(delta));
+        let calls = assembler.finish();
+        assert_eq!(calls[0].raw_arguments, want_raw);
+    }
+}
+
+#[test]
+fn the_latest_thought_signature_of_a_call_is_kept() {
+    let mut assembler = ToolCallAssembler::new();
+    assembler.push(&ToolCallDelta {
+        thought_signature: Some("sig-1".to_owned()),
+        ..whole(Some(0), None, Some("weather"), json!({"city": "Oslo"}))
+    });
+    assembler.push(&whole(
+        Some(1),
+        None,
+        Some("weather"),
+        json!({"city": "Rome"}),
+    ));
+    let signatures: Vec<_> = assembler
+        .finish()
+        .into_iter()
+        .map(|call| call.thought_signature)
+        .collect();
+    assert_eq!(signatures, vec![Some("sig-1".to_owned()), None]);
+}
+
+#[test]
+fn has_calls_turns_true_with_the_first_delta() {
+    let mut assembler = ToolCallAssembler::new();
+    let before = assembler.has_calls();
+    assembler.push(&delta(Some(0), Some("a"), Some("f"), None));
+    assert_eq!((before, assembler.has_calls()), (false, true));
+}

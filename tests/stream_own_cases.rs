@@ -1,0 +1,432 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! The bodies in `tests/fixtures/streams` (written for this project, see the README there)
+//! decoded to the outcome written here, identically under every split of the body.
+
+mod stream_support;
+
+use std::path::Path;
+
+use mcp_agent_wasm::core::assembler::AssembledToolCall;
+use mcp_agent_wasm::core::model_event::{FinishReason, ModelEvent, Usage};
+use mcp_agent_wasm::core::stream::{DecoderOptions, WireFormat, INVALID_PAYLOAD_CODE};
+use serde_json::{json, Value};
+use stream_support::{all_splits, decode, summarise, Outcome};
+
+/// id, synthesized, name, arguments or a piece of the error, thought signature.
+type ExpectedCall = (
+    &'static str,
+    bool,
+    &'static str,
+    Result<Value, &'static str>,
+    Option<&'static str>,
+);
+
+#[derive(Debug, Default)]
+struct Expected {
+    text: &'static str,
+    reasoning: &'static str,
+    reasoning_signatures: Vec<&'static str>,
+    redacted_reasoning: Vec<&'static str>,
+    calls: Vec<ExpectedCall>,
+    finish: Option<FinishReason>,
+    usage: Option<Usage>,
+    /// code and a piece of the message.
+    errors: Vec<(Option<&'static str>, &'static str)>,
+}
+
+fn usage(input_tokens: u64, output_tokens: u64) -> Option<Usage> {
+    Some(Usage {
+        input_tokens,
+        output_tokens,
+    })
+}
+
+fn call_matches(
+    call: &AssembledToolCall,
+    (id, synthesized, name, arguments, signature): &ExpectedCall,
+) -> bool {
+    call.id == *id
+        && call.id_synthesized == *synthesized
+        && call.name == *name
+        && call.thought_signature.as_deref() == *signature
+        && match (&call.arguments, arguments) {
+            (Ok(value), Ok(want)) => value == want,
+            (Err(message), Err(piece)) => message.contains(piece),
+            _ => false,
+        }
+}
+
+fn matches(outcome: &Outcome, expected: &Expected) -> bool {
+    outcome.text == expected.text
+        && outcome.reasoning == expected.reasoning
+        && outcome.reasoning_signatures == expected.reasoning_signatures
+        && outcome.redacted_reasoning == expected.redacted_reasoning
+        && outcome.finish == expected.finish
+        && outcome.usage == expected.usage
+        && outcome.calls.len() == expected.calls.len()
+        && outcome
+            .calls
+            .iter()
+            .zip(&expected.calls)
+            .all(|(call, want)| call_matches(call, want))
+        && outcome.errors.len() == expected.errors.len()
+        && outcome
+            .errors
+            .iter()
+            .zip(&expected.errors)
+            .all(|(error, (code, piece))| {
+                error.code.as_deref() == *code && error.message.contains(piece)
+            })
+}
+
+fn cases() -> Vec<(&'static str, WireFormat, bool, Expected)> {
+    use FinishReason::{Length, Stop, ToolCalls};
+    use WireFormat::{AnthropicMessages, Gemini, OllamaNdjson, OpenAiChat};
+    vec![
+        (
+            "openai-error-first-chunk.sse",
+            OpenAiChat,
+            false,
+            Expected {
+                errors: vec![(Some("429"), "Rate limit reached for requests")],
+                ..Expected::default()
+            },
+        ),
+        (
+            "openai-error-mid-stream.sse",
+            OpenAiChat,
+            false,
+            Expected {
+                text: "Partial ",
+                errors: vec![(Some("provider_error"), "Upstream provider failed")],
+                ..Expected::default()
+            },
+        ),
+        (
+            "openai-quirks.sse",
+            OpenAiChat,
+            false,
+            Expected {
+                text: "Hello world",
+                reasoning: "Thinking hard. Mistral thinks.",
+                calls: vec![
+                    (
+                        "function-call-1",
+                        false,
+                        "lookup",
+                        Ok(json!({"term": "rust"})),
+                        Some("c2lnLW9uZQ=="),
+                    ),
+                    (
+                        "function-call-2",
+                        false,
+                        "lookup",
+                        Ok(json!({"term": "wasm"})),
+                        None,
+                    ),
+                ],
+                finish: Some(ToolCalls),
+                usage: usage(40, 12),
+                errors: vec![(Some(INVALID_PAYLOAD_CODE), "not valid JSON")],
+                ..Expected::default()
+            },
+        ),
+        (
+            "anthropic-quirks.sse",
+            AnthropicMessages,
+            false,
+            Expected {
+                text: "Writing both.",
+                reasoning: "Two files to write.",
+                reasoning_signatures: vec!["sig-thinking-0"],
+                redacted_reasoning: vec!["EmwKAhgBEgy3va3pzix"],
+                calls: vec![
+                    (
+                        "toolu_a",
+                        false,
+                        "write_file",
+                        Ok(json!({"path": "a.txt"})),
+                        None,
+                    ),
+                    ("toolu_b", false, "write_file", Err("truncated"), None),
+                ],
+                finish: Some(Length),
+                usage: usage(10 + 5 + 100, 64),
+                ..Expected::default()
+            },
+        ),
+        (
+            "anthropic-overloaded.sse",
+            AnthropicMessages,
+            false,
+            Expected {
+                usage: usage(12, 1),
+                errors: vec![(Some("overloaded_error"), "Overloaded")],
+                ..Expected::default()
+            },
+        ),
+        (
+            "gemini-quirks.sse",
+            Gemini,
+            false,
+            Expected {
+                text: "Searching now.",
+                reasoning: "Let me think.",
+                calls: vec![
+                    (
+                        "call_0",
+                        true,
+                        "search",
+                        Ok(json!({
+                            "limit": 3,
+                            "exact": true,
+                            "cursor": null,
+                            "filters": [null, {"tags": ["rust"]}],
+                            "odd key": "a",
+                            "score": 0.5,
+                        })),
+                        Some("c2lnLXN0cmVhbWVk"),
+                    ),
+                    (
+                        "call_1",
+                        true,
+                        "fetch",
+                        Ok(json!({"url": "https://example.org"})),
+                        None,
+                    ),
+                ],
+                finish: Some(ToolCalls),
+                usage: usage(50, 20 + 7),
+                ..Expected::default()
+            },
+        ),
+        (
+            "gemini-cut-mid-call.sse",
+            Gemini,
+            false,
+            Expected {
+                calls: vec![("call_0", true, "search", Err("truncated"), None)],
+                ..Expected::default()
+            },
+        ),
+        (
+            "gemini-hostile-paths.sse",
+            Gemini,
+            false,
+            Expected {
+                calls: vec![("call_0", true, "probe", Ok(json!({"ok": 1})), None)],
+                finish: Some(ToolCalls),
+                errors: vec![
+                    (Some(INVALID_PAYLOAD_CODE), "unusable partial argument"),
+                    (Some(INVALID_PAYLOAD_CODE), "unusable partial argument"),
+                    (Some(INVALID_PAYLOAD_CODE), "unusable partial argument"),
+                    (Some(INVALID_PAYLOAD_CODE), "unusable partial argument"),
+                ],
+                ..Expected::default()
+            },
+        ),
+        (
+            "gemini-error.sse",
+            Gemini,
+            false,
+            Expected {
+                errors: vec![(Some("503"), "The model is overloaded")],
+                ..Expected::default()
+            },
+        ),
+        (
+            "ollama-think-tags.ndjson",
+            OllamaNdjson,
+            true,
+            Expected {
+                text: "Hello!",
+                reasoning: "\nThe user says hi. Greet back.",
+                finish: Some(Stop),
+                usage: usage(6, 20),
+                ..Expected::default()
+            },
+        ),
+        (
+            "ollama-think-tags.ndjson",
+            OllamaNdjson,
+            false,
+            Expected {
+                text: "<think>\nThe user says hi. Greet back.</think>\n\nHello!",
+                finish: Some(Stop),
+                usage: usage(6, 20),
+                ..Expected::default()
+            },
+        ),
+        (
+            "ollama-think-missing-open.ndjson",
+            OllamaNdjson,
+            true,
+            Expected {
+                text: "Hi there.",
+                reasoning: "Okay, a greeting.",
+                ..Expected::default()
+            },
+        ),
+        (
+            "ollama-thinking-field.ndjson",
+            OllamaNdjson,
+            true,
+            Expected {
+                text: "Answer streams at once.",
+                reasoning: "Short thought.",
+                finish: Some(Stop),
+                usage: usage(4, 8),
+                ..Expected::default()
+            },
+        ),
+        (
+            "ollama-calls-in-separate-lines.ndjson",
+            OllamaNdjson,
+            false,
+            Expected {
+                calls: vec![
+                    (
+                        "call_0",
+                        true,
+                        "get_weather",
+                        Ok(json!({"city": "Oslo"})),
+                        None,
+                    ),
+                    (
+                        "call_1",
+                        true,
+                        "get_weather",
+                        Ok(json!({"city": "Rome"})),
+                        None,
+                    ),
+                ],
+                finish: Some(ToolCalls),
+                usage: usage(30, 9),
+                ..Expected::default()
+            },
+        ),
+        (
+            "ollama-error.ndjson",
+            OllamaNdjson,
+            false,
+            Expected {
+                errors: vec![(None, "model \"nope\" not found")],
+                ..Expected::default()
+            },
+        ),
+    ]
+}
+
+#[test]
+fn own_cases_decode_to_their_expected_outcome_under_every_split() {
+    let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/streams");
+    let mut failures = Vec::new();
+    for (file, format, split_think_tags, expected) in cases() {
+        let body = std::fs::read(directory.join(file)).expect("own fixture exists");
+        let options = DecoderOptions {
+            split_think_tags,
+            ..DecoderOptions::default()
+        };
+        let mut reference: Option<Vec<ModelEvent>> = None;
+        for split in all_splits() {
+            let events = decode(format, options.clone(), &body, split).expect("under the cap");
+            match &reference {
+                None => {
+                    let outcome = summarise(&events);
+                    if !matches(&outcome, &expected) {
+                        failures.push(format!("{file}: got {outcome:#?}\nwant {expected:#?}"));
+                    }
+                    reference = Some(events);
+                }
+                Some(reference) if *reference != events => {
+                    failures.push(format!("{file} {split:?}: events differ from a whole push"));
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_decoder_refuses_bytes_after_finish_and_finishes_once() {
+    let mut decoder = mcp_agent_wasm::core::stream::ModelStreamDecoder::new(
+        WireFormat::OpenAiChat,
+        DecoderOptions::default(),
+    );
+    let mut events = Vec::new();
+    decoder
+        .push(
+            b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"a\"}}]}",
+            &mut events,
+        )
+        .expect("fits");
+    decoder.finish(&mut events).expect("first finish");
+    decoder
+        .finish(&mut events)
+        .expect("second finish is a no-op");
+    let late = decoder.push(b"data: x\n\n", &mut events);
+    assert_eq!(
+        (events, late.map_err(|error| error.code())),
+        (
+            vec![ModelEvent::TextDelta("a".to_owned())],
+            Err("stream_push_after_finish")
+        )
+    );
+}
+
+#[test]
+fn with_think_splitting_on_text_still_streams_when_reasoning_has_its_own_field() {
+    let body = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/streams/ollama-thinking-field.ndjson"),
+    )
+    .expect("own fixture exists");
+    let options = DecoderOptions {
+        split_think_tags: true,
+        ..DecoderOptions::default()
+    };
+    let mut decoder =
+        mcp_agent_wasm::core::stream::ModelStreamDecoder::new(WireFormat::OllamaNdjson, options);
+    let first_two_lines_end = body
+        .iter()
+        .enumerate()
+        .filter(|(_, byte)| **byte == b'\n')
+        .nth(1)
+        .map(|(at, _)| at + 1)
+        .expect("three lines");
+    let mut events = Vec::new();
+    decoder
+        .push(&body[..first_two_lines_end], &mut events)
+        .expect("fits");
+    assert_eq!(
+        events,
+        vec![
+            ModelEvent::ReasoningDelta("Short thought.".to_owned()),
+            ModelEvent::TextDelta("Answer ".to_owned())
+        ]
+    );
+}
+
+#[test]
+fn events_completed_before_the_cap_broke_are_still_delivered() {
+    let options = DecoderOptions {
+        max_event_bytes: 80,
+        ..DecoderOptions::default()
+    };
+    let mut decoder =
+        mcp_agent_wasm::core::stream::ModelStreamDecoder::new(WireFormat::OpenAiChat, options);
+    let mut events = Vec::new();
+    let body = format!(
+        "data: {{\"choices\":[{{\"delta\":{{\"content\":\"kept\"}}}}]}}\n\ndata: {}\n\n",
+        "x".repeat(100)
+    );
+    let result = decoder.push(body.as_bytes(), &mut events);
+    assert_eq!(
+        (events, result.map_err(|error| error.code())),
+        (
+            vec![ModelEvent::TextDelta("kept".to_owned())],
+            Err("stream_event_too_large")
+        )
+    );
+}

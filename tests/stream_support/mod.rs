@@ -1,0 +1,112 @@
+//! Shared by the `stream_*` tests: replaying a body in chunks and summarising what came out.
+//! Each test target uses a part of it.
+#![allow(dead_code)]
+
+use mcp_agent_wasm::core::assembler::{AssembledToolCall, ToolCallAssembler};
+use mcp_agent_wasm::core::model_event::{FinishReason, ModelEvent, ProviderStreamError, Usage};
+use mcp_agent_wasm::core::stream::{DecoderOptions, ModelStreamDecoder, StreamError, WireFormat};
+
+/// A small deterministic generator, so that random splits are the same on every run.
+pub struct SplitRng(u64);
+
+impl SplitRng {
+    pub fn new(seed: u64) -> Self {
+        Self(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    pub fn below(&mut self, bound: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % bound as u64) as usize
+    }
+}
+
+/// How a body is cut into chunks before it is pushed.
+#[derive(Debug, Clone, Copy)]
+pub enum Split {
+    Whole,
+    ByteByByte,
+    /// Chunks of 0 to 63 bytes, from the given seed.
+    Random(u64),
+}
+
+/// Every split a replay test runs: whole, byte by byte, and eight seeded random splits.
+pub fn all_splits() -> Vec<Split> {
+    let mut splits = vec![Split::Whole, Split::ByteByByte];
+    splits.extend((1..=8).map(Split::Random));
+    splits
+}
+
+pub fn chunks(body: &[u8], split: Split) -> Vec<&[u8]> {
+    match split {
+        Split::Whole => vec![body],
+        Split::ByteByByte => body.chunks(1).collect(),
+        Split::Random(seed) => {
+            let mut rng = SplitRng::new(seed);
+            let mut pieces = Vec::new();
+            let mut start = 0;
+            while start < body.len() {
+                let end = (start + rng.below(64)).min(body.len());
+                pieces.push(&body[start..end]);
+                start = end;
+            }
+            pieces
+        }
+    }
+}
+
+/// Decodes a whole body cut as `split`.
+pub fn decode(
+    format: WireFormat,
+    options: DecoderOptions,
+    body: &[u8],
+    split: Split,
+) -> Result<Vec<ModelEvent>, StreamError> {
+    let mut decoder = ModelStreamDecoder::new(format, options);
+    let mut events = Vec::new();
+    for chunk in chunks(body, split) {
+        decoder.push(chunk, &mut events)?;
+    }
+    decoder.finish(&mut events)?;
+    Ok(events)
+}
+
+/// What a round said, as the agent loop would keep it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Outcome {
+    pub text: String,
+    pub reasoning: String,
+    pub reasoning_signatures: Vec<String>,
+    pub redacted_reasoning: Vec<String>,
+    pub calls: Vec<AssembledToolCall>,
+    pub finish: Option<FinishReason>,
+    pub usage: Option<Usage>,
+    pub errors: Vec<ProviderStreamError>,
+}
+
+pub fn summarise(events: &[ModelEvent]) -> Outcome {
+    let mut outcome = Outcome::default();
+    let mut assembler = ToolCallAssembler::new();
+    for event in events {
+        match event {
+            ModelEvent::TextDelta(text) => outcome.text.push_str(text),
+            ModelEvent::ReasoningDelta(text) => outcome.reasoning.push_str(text),
+            ModelEvent::ReasoningSignature(signature) => {
+                outcome.reasoning_signatures.push(signature.clone())
+            }
+            ModelEvent::RedactedReasoning(data) => outcome.redacted_reasoning.push(data.clone()),
+            ModelEvent::ToolCallDelta(delta) => assembler.push(delta),
+            ModelEvent::Finish(reason) => outcome.finish = Some(reason.clone()),
+            ModelEvent::Usage(usage) => outcome.usage = Some(*usage),
+            ModelEvent::Error(error) => outcome.errors.push(error.clone()),
+        }
+    }
+    outcome.calls = assembler.finish();
+    outcome
+}
+
+/// A long opaque token (thought signature) as its first twelve characters and its length.
+pub fn fingerprint(token: &str) -> (String, usize) {
+    (token.chars().take(12).collect(), token.len())
+}

@@ -1,0 +1,99 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! Tidy checks (rust-analyzer's habit): the invariants of ARCHITECTURE.md, enforced by `cargo test`.
+
+use std::path::{Path, PathBuf};
+
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).expect("readable source folder") {
+            let path = entry.expect("readable entry").path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|extension| extension == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Source lines with comments removed, so that a doc comment may name what the code may not use.
+fn code_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(number, line)| (number + 1, line.split("//").next().unwrap_or("")))
+}
+
+fn violations(dir: &str, forbidden: &[&str]) -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut found = Vec::new();
+    for file in rust_files(&root) {
+        let text = std::fs::read_to_string(&file).expect("readable source file");
+        for (number, line) in code_lines(&text) {
+            for word in forbidden {
+                if line.contains(word) {
+                    found.push(format!("{}:{number}: `{word}`", file.display()));
+                }
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn core_is_pure() {
+    let forbidden = [
+        "wasm_bindgen",
+        "web_sys",
+        "js_sys",
+        "gloo",
+        "std::time",
+        "Instant",
+        "SystemTime",
+        "std::fs",
+        "std::net",
+        "std::env",
+        "std::process",
+        "std::thread",
+        "println!",
+        "eprintln!",
+        "dbg!",
+    ];
+    let found = violations("src/core", &forbidden);
+    assert!(
+        found.is_empty(),
+        "src/core must stay pure (no JS, clock or I/O):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn no_skipped_or_unfinished_code() {
+    let forbidden = [
+        concat!("#[", "ignore"),
+        concat!("#[", "should_panic"),
+        concat!("todo", "!("),
+        concat!("unimplemented", "!("),
+        concat!("dbg", "!("),
+    ];
+    let mut found = violations("src", &forbidden);
+    found.extend(violations("tests", &forbidden));
+    assert!(
+        found.is_empty(),
+        "unfinished or skipped code:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn web_layer_is_wasm_only() {
+    let lib = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs"))
+        .expect("src/lib.rs");
+    assert!(
+        lib.contains("#[cfg(target_arch = \"wasm32\")]\npub mod web;"),
+        "src/lib.rs must declare `pub mod web` under #[cfg(target_arch = \"wasm32\")]"
+    );
+}

@@ -1,0 +1,67 @@
+//! wasm-pack.toml: the pinned tool versions, build targets and browser flags the tasks use.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Deserialize;
+
+#[derive(Debug, Deserialize)]
+pub struct Config {
+    pub tools: Tools,
+    pub npm: BTreeMap<String, String>,
+    pub build: Build,
+    pub chromium: Chromium,
+    pub test: TestLimits,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Tools {
+    #[serde(rename = "wasm-pack")]
+    pub wasm_pack: String,
+    #[serde(rename = "wasm-bindgen-cli")]
+    pub wasm_bindgen_cli: String,
+    pub apt: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Build {
+    pub targets: Vec<String>,
+    pub profile: String,
+    pub max_wasm_gzip_bytes: u64,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Chromium {
+    pub binary: String,
+    pub args: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct TestLimits {
+    pub browser_file_timeout_secs: u64,
+    pub node_timeout_secs: u64,
+}
+
+impl Config {
+    pub fn load(root: &Path) -> Result<Config, String> {
+        let path = root.join("wasm-pack.toml");
+        let text = std::fs::read_to_string(&path)
+            .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+        toml::from_str(&text).map_err(|error| format!("invalid {}: {error}", path.display()))
+    }
+
+    /// The webdriver capabilities the wasm-bindgen test runner reads (WASM_BINDGEN_TEST_WEBDRIVER_JSON).
+    pub fn webdriver_json(&self) -> String {
+        let args: Vec<String> = self
+            .chromium
+            .args
+            .iter()
+            .map(|arg| format!("\"{arg}\""))
+            .collect();
+        format!(
+            "{{\"goog:chromeOptions\": {{\"binary\": \"{}\", \"args\": [{}]}}}}",
+            self.chromium.binary,
+            args.join(", ")
+        )
+    }
+}
