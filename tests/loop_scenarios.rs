@@ -447,7 +447,7 @@ fn unknown_tool_is_answered_without_dispatch() {
 #[test]
 fn invalid_arguments_then_a_repaired_call() {
     let not_json = r#"{"query": "rust"#;
-    let not_an_object = r#"["rust"]"#;
+    let missing_query = r#"{"q":"rust"}"#;
     // The texts the model is told come from the assembler and the tool table (both contracts
     // of their own), so this test holds whatever wording and validation depth they use.
     let mut assembler = ToolCallAssembler::new();
@@ -458,7 +458,7 @@ fn invalid_arguments_then_a_repaired_call() {
     }
     let parse_error = assembler.finish()[0].arguments.clone().unwrap_err();
     let validation_error = tool_table()
-        .check_arguments("web_search", &json!(["rust"]))
+        .check_arguments("web_search", &json!({"q": "rust"}))
         .unwrap_err();
 
     let agent = AgentLoop::new(config(), vec![user("Search rust")], tool_table());
@@ -466,7 +466,7 @@ fn invalid_arguments_then_a_repaired_call() {
         agent,
         vec![
             ModelTurn::Respond(tool_round(&[(0, "call_1", "web_search", not_json)])),
-            ModelTurn::Respond(tool_round(&[(0, "call_2", "web_search", not_an_object)])),
+            ModelTurn::Respond(tool_round(&[(0, "call_2", "web_search", missing_query)])),
             ModelTurn::Respond(tool_round(&[(
                 0,
                 "call_3",
@@ -486,7 +486,7 @@ fn invalid_arguments_then_a_repaired_call() {
         user("Search rust"),
         assistant_calls(None, &[("call_1", "web_search", not_json)]),
         tool_message("call_1", &format!("Error: {parse_error}")),
-        assistant_calls(None, &[("call_2", "web_search", not_an_object)]),
+        assistant_calls(None, &[("call_2", "web_search", missing_query)]),
         tool_message("call_2", &format!("Error: {validation_error}")),
         assistant_calls(None, &[("call_3", "web_search", r#"{"query":"rust"}"#)]),
         tool_message("call_3", "rust-lang.org"),
@@ -499,7 +499,7 @@ fn invalid_arguments_then_a_repaired_call() {
             tool_call_event("call_1", "web_search", "web", "search", json!(not_json)),
             tool_error_event("call_1", &parse_error),
             round(2),
-            tool_call_event("call_2", "web_search", "web", "search", json!(["rust"])),
+            tool_call_event("call_2", "web_search", "web", "search", json!({"q": "rust"})),
             tool_error_event("call_2", &validation_error),
             round(3),
             tool_call_event(

@@ -1,7 +1,23 @@
 //! From MCP tools to provider tools: names, the dispatch table, schemas and argument checks.
 
+mod format;
+mod names;
+mod pattern;
+mod refs;
+mod sanitize;
+mod validate;
+
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+pub use names::{
+    build_tool_names, sanitize_function_name, ToolName, FALLBACK_FUNCTION_NAME,
+    MAX_FUNCTION_NAME_LENGTH,
+};
+pub use sanitize::sanitize_schema;
+pub use validate::{describe_errors, drop_optional_nulls, validate_arguments, ArgumentError};
 
 /// One MCP tool made callable by a model, and the way back to the server that owns it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -46,19 +62,104 @@ impl ToolTable {
             .find(|entry| entry.function_name == function_name)
     }
 
-    /// Checks a model's arguments for `function_name` against the tool's schema. The error is a
-    /// short text written for the model, so that it can repair its call.
+    /// The function name the model sees for `tool` of `server` (the reverse of [`Self::get`]).
+    pub fn function_name(&self, server: &str, tool: &str) -> Option<&str> {
+        self.entries
+            .iter()
+            .find(|entry| entry.server == server && entry.tool == tool)
+            .map(|entry| entry.function_name.as_str())
+    }
+
+    /// Checks a model's arguments for `function_name` against the tool's original schema (local
+    /// `$ref`s resolved). The error is one short text written for the model, so that it can repair
+    /// its call; several problems are joined with `; `. Arguments that are the empty string (some
+    /// models send `""` for a call without parameters) are taken as `{}` here, so callers need not.
     pub fn check_arguments(&self, function_name: &str, arguments: &Value) -> Result<(), String> {
         let entry = self
             .get(function_name)
             .ok_or_else(|| format!("unknown tool `{function_name}`"))?;
-        let _ = &entry.input_schema;
-        if arguments.is_object() {
+        let errors = validate_arguments(&entry.input_schema, &empty_string_as_object(arguments));
+        if errors.is_empty() {
             Ok(())
         } else {
-            Err("arguments must be a JSON object".to_owned())
+            Err(describe_errors(&errors))
         }
     }
+
+    /// The arguments to send to the MCP server: `""` becomes `{}`, the `null`s a strict provider
+    /// puts in optional properties are removed (see [`drop_optional_nulls`]), then the result is
+    /// checked as in [`Self::check_arguments`].
+    pub fn prepare_arguments(
+        &self,
+        function_name: &str,
+        arguments: &Value,
+    ) -> Result<Value, String> {
+        let entry = self
+            .get(function_name)
+            .ok_or_else(|| format!("unknown tool `{function_name}`"))?;
+        let mut prepared = empty_string_as_object(arguments).into_owned();
+        drop_optional_nulls(&entry.input_schema, &mut prepared);
+        let errors = validate_arguments(&entry.input_schema, &prepared);
+        if errors.is_empty() {
+            Ok(prepared)
+        } else {
+            Err(describe_errors(&errors))
+        }
+    }
+}
+
+/// Some models send `""` (or whitespace) as the arguments of a call without parameters.
+pub fn empty_string_as_object(arguments: &Value) -> Cow<'_, Value> {
+    match arguments {
+        Value::String(text) if text.trim().is_empty() => {
+            Cow::Owned(Value::Object(serde_json::Map::new()))
+        }
+        _ => Cow::Borrowed(arguments),
+    }
+}
+
+/// The tools of every server, in server order, with provider-facing names (see
+/// [`build_tool_names`]). Tools with an empty name are skipped: they cannot be called. A missing
+/// description falls back to `annotations.title`, then to the tool's `title`.
+pub fn build_tool_table(servers: &[(String, Vec<McpTool>)]) -> ToolTable {
+    let tools: Vec<(&str, &McpTool)> = servers
+        .iter()
+        .flat_map(|(server, tools)| tools.iter().map(move |tool| (server.as_str(), tool)))
+        .filter(|(_, tool)| !tool.name.is_empty())
+        .collect();
+    let pairs: Vec<(&str, &str)> = tools
+        .iter()
+        .map(|(server, tool)| (*server, tool.name.as_str()))
+        .collect();
+    let entries = build_tool_names(&pairs)
+        .into_iter()
+        .zip(tools)
+        .map(|(name, (_, tool))| ToolEntry {
+            function_name: name.name,
+            server: name.server,
+            tool: name.tool,
+            description: tool_description(tool),
+            input_schema: tool.input_schema.clone(),
+            annotations: tool.annotations.clone(),
+        })
+        .collect();
+    ToolTable::new(entries)
+}
+
+fn tool_description(tool: &McpTool) -> Option<String> {
+    let non_empty = |text: &str| !text.trim().is_empty();
+    tool.description
+        .as_deref()
+        .filter(|text| non_empty(text))
+        .or_else(|| {
+            tool.annotations
+                .as_ref()
+                .and_then(|annotations| annotations.get("title"))
+                .and_then(Value::as_str)
+                .filter(|text| non_empty(text))
+        })
+        .or_else(|| tool.title.as_deref().filter(|text| non_empty(text)))
+        .map(str::to_owned)
 }
 
 /// A tool as an MCP server lists it in `tools/list` (wire field names).
@@ -96,22 +197,24 @@ pub enum SchemaDialect {
     Anthropic,
 }
 
+impl SchemaDialect {
+    /// The name used on the wire and in warnings (`openai-strict`).
+    pub fn name(self) -> &'static str {
+        match self {
+            SchemaDialect::OpenAi => "openai",
+            SchemaDialect::OpenAiStrict => "openai-strict",
+            SchemaDialect::Gemini => "gemini",
+            SchemaDialect::Anthropic => "anthropic",
+        }
+    }
+}
+
 /// A sanitized schema and what the sanitizer had to change or could not keep.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SanitizedSchema {
     pub schema: Value,
     pub warnings: Vec<String>,
-}
-
-/// Makes `schema` acceptable as function parameters for `dialect`, without mutating the input.
-pub fn sanitize_schema(schema: &Value, dialect: SchemaDialect) -> SanitizedSchema {
-    let _ = dialect;
-    let schema = match schema {
-        Value::Object(map) if !map.is_empty() => schema.clone(),
-        _ => serde_json::json!({"type": "object", "properties": {}}),
-    };
-    SanitizedSchema {
-        schema,
-        warnings: Vec::new(),
-    }
+    /// For [`SchemaDialect::OpenAiStrict`]: whether `schema` is valid for OpenAI strict mode. When
+    /// false, send the tool with `strict: false` (the warnings say why). False for other dialects.
+    pub strict: bool,
 }

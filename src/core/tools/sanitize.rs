@@ -1,0 +1,1257 @@
+//! Makes an MCP tool's `inputSchema` acceptable to a provider, in two passes.
+//!
+//! 1. Base rules, for every dialect: booleans become schemas, local `$ref`s are inlined (with a
+//!    guard against recursion and blow-up; remote ones are never fetched), missing `type`s are
+//!    inferred, contradictory `default: null` is dropped, OpenAPI `nullable` becomes a type array,
+//!    malformed keywords are removed, and the root becomes an object schema.
+//! 2. The dialect's rewrite ([`SchemaDialect::OpenAiStrict`], [`SchemaDialect::Gemini`]); OpenAI
+//!    non-strict and Anthropic take the base result as is.
+//!
+//! Every change that loses information is reported as a warning. The output is a fixed point:
+//! sanitizing it again for the same dialect gives it back unchanged. Arguments are validated
+//! against the ORIGINAL schema (see [`super::validate_arguments`]), so a lossy rewrite here only
+//! lets the model propose values that the validator then catches.
+
+use serde_json::{json, Map, Value};
+
+use super::refs::{resolve_ref, RefTarget};
+use super::{SanitizedSchema, SchemaDialect};
+
+const TYPE_NAMES: [&str; 7] = [
+    "string", "number", "integer", "boolean", "object", "array", "null",
+];
+/// How many times one `$ref` may be expanded inside itself: a recursive type is unrolled this
+/// deep, then cut to `{}` with a warning.
+const MAX_RECURSIVE_REF_DEPTH: usize = 3;
+/// `$ref` expansions per schema, so that nested references cannot blow the output up.
+const MAX_REF_EXPANSIONS: usize = 256;
+/// OpenAI strict mode limits (structured outputs documentation).
+const STRICT_MAX_OBJECT_NESTING: usize = 10;
+const STRICT_MAX_PROPERTIES: usize = 5000;
+const STRICT_KEYWORDS: [&str; 18] = [
+    "type",
+    "description",
+    "title",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "anyOf",
+    "enum",
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+];
+const STRICT_FORMATS: [&str; 9] = [
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+/// The fields of Gemini's `Schema` object (an OpenAPI 3.0 subset) this sanitizer emits.
+const GEMINI_KEYWORDS: [&str; 19] = [
+    "type",
+    "format",
+    "title",
+    "description",
+    "nullable",
+    "enum",
+    "minItems",
+    "maxItems",
+    "properties",
+    "required",
+    "minProperties",
+    "maxProperties",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "anyOf",
+    "items",
+    "minimum",
+    "maximum",
+];
+/// Keywords that keep a schema without `type` untyped: they constrain the value by themselves.
+const UNTYPED_KEYWORDS: [&str; 10] = [
+    "enum", "const", "$ref", "anyOf", "oneOf", "allOf", "not", "if", "then", "else",
+];
+const OBJECT_KEYWORDS: [&str; 5] = [
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "propertyNames",
+    "required",
+];
+const ARRAY_KEYWORDS: [&str; 3] = ["items", "prefixItems", "contains"];
+
+/// Makes `schema` acceptable as function parameters for `dialect`, without mutating the input.
+pub fn sanitize_schema(schema: &Value, dialect: SchemaDialect) -> SanitizedSchema {
+    let mut sanitizer = Sanitizer {
+        root: schema,
+        dialect,
+        warnings: Vec::new(),
+        ref_stack: Vec::new(),
+        ref_expansions: 0,
+        strict_compatible: true,
+        strict_property_count: 0,
+    };
+    let base = match schema {
+        Value::Null => Value::Object(Map::new()),
+        _ => sanitizer.base(schema, "#"),
+    };
+    let base = sanitizer.object_root(base);
+    let schema = match dialect {
+        SchemaDialect::OpenAi | SchemaDialect::Anthropic => base,
+        SchemaDialect::OpenAiStrict => {
+            let root = sanitizer.strict(base, "#", 0);
+            sanitizer.flatten_root_union(root)
+        }
+        SchemaDialect::Gemini => {
+            let root = sanitizer.gemini(base, "#");
+            let mut root = sanitizer.flatten_root_union(root);
+            if let Value::Object(root) = &mut root {
+                // The arguments are always an object: a nullable root means nothing.
+                root.remove("nullable");
+            }
+            root
+        }
+    };
+    SanitizedSchema {
+        schema,
+        strict: dialect == SchemaDialect::OpenAiStrict && sanitizer.strict_compatible,
+        warnings: sanitizer.warnings,
+    }
+}
+
+struct Sanitizer<'a> {
+    root: &'a Value,
+    dialect: SchemaDialect,
+    warnings: Vec<String>,
+    ref_stack: Vec<String>,
+    ref_expansions: usize,
+    strict_compatible: bool,
+    strict_property_count: usize,
+}
+
+fn type_list(node: &Map<String, Value>) -> Option<Vec<&str>> {
+    match node.get("type")? {
+        Value::String(type_name) => Some(vec![type_name.as_str()]),
+        Value::Array(type_names) => Some(type_names.iter().filter_map(Value::as_str).collect()),
+        _ => None,
+    }
+}
+
+fn has_type(node: &Map<String, Value>, type_name: &str) -> bool {
+    type_list(node).is_some_and(|types| types.contains(&type_name))
+}
+
+/// Whether `null` can be valid under the node, as far as its own keywords tell.
+fn accepts_null(node: &Map<String, Value>) -> bool {
+    if let Some(types) = type_list(node) {
+        return types.contains(&"null");
+    }
+    if let Some(Value::Array(values)) = node.get("enum") {
+        return values.contains(&Value::Null);
+    }
+    if let Some(value) = node.get("const") {
+        return value.is_null();
+    }
+    true
+}
+
+/// The schema `false` becomes: valid JSON Schema that no value matches.
+fn never_schema() -> Value {
+    json!({"not": {}})
+}
+
+fn is_never(schema: &Value) -> bool {
+    *schema == never_schema()
+}
+
+/// Gives a node without `type` the one its keywords imply (issue rules): `object`, `array`, else
+/// `string`; `{}` and nodes whose keywords constrain the value by themselves stay untyped.
+fn infer_type(node: &mut Map<String, Value>) {
+    if node.is_empty()
+        || node.contains_key("type")
+        || UNTYPED_KEYWORDS.iter().any(|key| node.contains_key(*key))
+    {
+        return;
+    }
+    let inferred = if OBJECT_KEYWORDS.iter().any(|key| node.contains_key(*key)) {
+        "object"
+    } else if ARRAY_KEYWORDS.iter().any(|key| node.contains_key(*key)) {
+        "array"
+    } else {
+        "string"
+    };
+    node.insert("type".to_owned(), json!(inferred));
+}
+
+fn set_types(node: &mut Map<String, Value>, types: Vec<String>) {
+    match types.len() {
+        0 => {
+            node.remove("type");
+        }
+        1 => {
+            node.insert("type".to_owned(), json!(types[0]));
+        }
+        _ => {
+            node.insert("type".to_owned(), json!(types));
+        }
+    }
+}
+
+fn child_location(location: &str, keyword: &str, key: &str) -> String {
+    format!("{location}/{keyword}/{key}")
+}
+
+impl Sanitizer<'_> {
+    fn warn(&mut self, location: &str, message: String) {
+        self.warnings.push(format!("{location}: {message}"));
+    }
+
+    fn not_strict(&mut self, location: &str, reason: &str) {
+        self.strict_compatible = false;
+        self.warn(
+            location,
+            format!("{reason}; send this tool with `strict: false`"),
+        );
+    }
+
+    // ---- base rules ----
+
+    fn base(&mut self, schema: &Value, location: &str) -> Value {
+        match schema {
+            Value::Bool(true) => json!({}),
+            Value::Bool(false) => {
+                self.warn(
+                    location,
+                    "`false` schema kept as `{\"not\": {}}`, which no value matches".to_owned(),
+                );
+                never_schema()
+            }
+            Value::Object(map) => self.base_object(map, location),
+            _ => {
+                self.warn(
+                    location,
+                    "not a schema: replaced by {} (any value)".to_owned(),
+                );
+                json!({})
+            }
+        }
+    }
+
+    fn base_object(&mut self, map: &Map<String, Value>, location: &str) -> Value {
+        if let Some(reference) = map.get("$ref") {
+            return self.inline_ref(map, reference, location);
+        }
+        let mut node = Map::new();
+        for (key, value) in map {
+            let sanitized = match key.as_str() {
+                "$defs" | "definitions" => continue,
+                "properties" | "patternProperties" | "dependentSchemas" => match value {
+                    Value::Object(members) => Value::Object(
+                        members
+                            .iter()
+                            .map(|(name, member)| {
+                                let member_location = child_location(location, key, name);
+                                (name.clone(), self.base(member, &member_location))
+                            })
+                            .collect(),
+                    ),
+                    _ => {
+                        self.warn(location, format!("`{key}` is not an object: removed"));
+                        continue;
+                    }
+                },
+                "additionalProperties"
+                | "unevaluatedProperties"
+                | "additionalItems"
+                | "unevaluatedItems" => match value {
+                    Value::Bool(_) => value.clone(),
+                    Value::Object(_) => self.base(value, &format!("{location}/{key}")),
+                    _ => {
+                        self.warn(location, format!("`{key}` is not a schema: removed"));
+                        continue;
+                    }
+                },
+                "items" if value.is_array() => self.base_list(value, key, location),
+                "prefixItems" | "anyOf" | "oneOf" | "allOf" => match value {
+                    Value::Array(members) if !members.is_empty() => {
+                        self.base_list(value, key, location)
+                    }
+                    _ => {
+                        self.warn(
+                            location,
+                            format!("`{key}` is not a non-empty list: removed"),
+                        );
+                        continue;
+                    }
+                },
+                "items" | "propertyNames" | "contains" | "not" | "if" | "then" | "else" => {
+                    self.base(value, &format!("{location}/{key}"))
+                }
+                _ => value.clone(),
+            };
+            node.insert(key.clone(), sanitized);
+        }
+        self.normalize(&mut node, location);
+        Value::Object(node)
+    }
+
+    fn base_list(&mut self, list: &Value, keyword: &str, location: &str) -> Value {
+        let members = list.as_array().map(Vec::as_slice).unwrap_or_default();
+        Value::Array(
+            members
+                .iter()
+                .enumerate()
+                .map(|(index, member)| {
+                    self.base(
+                        member,
+                        &child_location(location, keyword, &index.to_string()),
+                    )
+                })
+                .collect(),
+        )
+    }
+
+    fn inline_ref(&mut self, map: &Map<String, Value>, reference: &Value, location: &str) -> Value {
+        let siblings: Map<String, Value> = map
+            .iter()
+            .filter(|(key, _)| *key != "$ref")
+            .map(|(key, value)| (key.clone(), value.clone()))
+            .collect();
+        let Value::String(reference) = reference else {
+            self.warn(location, "`$ref` is not a string: removed".to_owned());
+            return self.base_object(&siblings, location);
+        };
+        let target = match resolve_ref(self.root, reference) {
+            RefTarget::Found(target) => target,
+            RefTarget::Remote => {
+                self.warn(
+                    location,
+                    format!(
+                        "remote `$ref` `{reference}` is not fetched: replaced by {{}} (any value)"
+                    ),
+                );
+                return json!({});
+            }
+            RefTarget::Dangling => {
+                self.warn(
+                    location,
+                    format!("`$ref` `{reference}` names nothing in this schema: replaced by {{}} (any value)"),
+                );
+                return json!({});
+            }
+        };
+        let repeats = self
+            .ref_stack
+            .iter()
+            .filter(|seen| *seen == reference)
+            .count();
+        if repeats >= MAX_RECURSIVE_REF_DEPTH {
+            self.warn(
+                location,
+                format!("recursive `$ref` `{reference}` cut after {MAX_RECURSIVE_REF_DEPTH} levels: replaced by {{}} (any value)"),
+            );
+            return json!({});
+        }
+        if self.ref_expansions >= MAX_REF_EXPANSIONS {
+            self.warn(
+                location,
+                format!("more than {MAX_REF_EXPANSIONS} `$ref` expansions: `{reference}` replaced by {{}} (any value)"),
+            );
+            return json!({});
+        }
+        self.ref_expansions += 1;
+        // Keywords next to `$ref` (a description, a default) refine the target.
+        let merged = match target {
+            Value::Object(target_map) => {
+                let mut merged = target_map.clone();
+                merged.extend(siblings);
+                Value::Object(merged)
+            }
+            Value::Bool(true) => Value::Object(siblings),
+            other => other.clone(),
+        };
+        self.ref_stack.push(reference.clone());
+        let inlined = self.base(&merged, location);
+        self.ref_stack.pop();
+        inlined
+    }
+
+    /// The base rules that look at one node, its children being sanitized already.
+    fn normalize(&mut self, node: &mut Map<String, Value>, location: &str) {
+        if !matches!(node.get("enum"), None | Some(Value::Array(_)))
+            || node
+                .get("enum")
+                .and_then(Value::as_array)
+                .is_some_and(Vec::is_empty)
+        {
+            node.remove("enum");
+            self.warn(
+                location,
+                "`enum` is not a non-empty list: removed".to_owned(),
+            );
+        }
+        match node.get("type") {
+            None => {}
+            Some(Value::String(type_name)) if TYPE_NAMES.contains(&type_name.as_str()) => {}
+            Some(type_value) => {
+                let listed: Vec<&Value> = match type_value {
+                    Value::Array(listed) => listed.iter().collect(),
+                    other => vec![other],
+                };
+                let mut types: Vec<String> = Vec::new();
+                let mut dropped = Vec::new();
+                for listed_type in listed {
+                    match listed_type.as_str() {
+                        Some(name) if TYPE_NAMES.contains(&name) => {
+                            if !types.iter().any(|kept| kept == name) {
+                                types.push(name.to_owned());
+                            }
+                        }
+                        _ => dropped.push(listed_type.to_string()),
+                    }
+                }
+                if !dropped.is_empty() {
+                    self.warn(
+                        location,
+                        format!("unknown type {} removed", dropped.join(", ")),
+                    );
+                }
+                set_types(node, types);
+            }
+        }
+        infer_type(node);
+        if let Some(nullable) = node.remove("nullable") {
+            if nullable == Value::Bool(true) {
+                self.add_null(node);
+            }
+        }
+        if node.get("default") == Some(&Value::Null) && !accepts_null(node) {
+            node.remove("default");
+        }
+        match node.get("required") {
+            None => {}
+            Some(Value::Array(names)) => {
+                let mut unique: Vec<Value> = Vec::new();
+                for name in names.iter().filter(|name| name.is_string()) {
+                    if !unique.contains(name) {
+                        unique.push(name.clone());
+                    }
+                }
+                if unique.len() != names.len() {
+                    node.insert("required".to_owned(), Value::Array(unique));
+                }
+            }
+            Some(_) => {
+                node.remove("required");
+                self.warn(
+                    location,
+                    "`required` is not a list of names: removed".to_owned(),
+                );
+            }
+        }
+    }
+
+    /// Lets `null` through a node, the way OpenAPI's `nullable: true` did.
+    fn add_null(&self, node: &mut Map<String, Value>) {
+        if let Some(mut types) = type_list(node).map(|types| {
+            types
+                .into_iter()
+                .map(str::to_owned)
+                .collect::<Vec<String>>()
+        }) {
+            if !types.iter().any(|name| name == "null") {
+                types.push("null".to_owned());
+            }
+            set_types(node, types);
+        } else if let Some(Value::Array(branches)) = node.get_mut("anyOf") {
+            let null_branch = json!({"type": "null"});
+            if !branches.contains(&null_branch) {
+                branches.push(null_branch);
+            }
+        } else if let Some(value) = node.remove("const") {
+            node.insert("enum".to_owned(), json!([value, null]));
+            return;
+        }
+        if let Some(Value::Array(values)) = node.get_mut("enum") {
+            if !values.contains(&Value::Null) {
+                values.push(Value::Null);
+            }
+        }
+    }
+
+    fn object_root(&mut self, root: Value) -> Value {
+        let mut node = match root {
+            Value::Object(node) => node,
+            _ => Map::new(),
+        };
+        let types = type_list(&node).map(|types| {
+            types
+                .into_iter()
+                .map(str::to_owned)
+                .collect::<Vec<String>>()
+        });
+        match types {
+            None => {
+                if !node.is_empty() {
+                    self.warn(
+                        "#",
+                        "the root schema has no `type`: set to `object`".to_owned(),
+                    );
+                }
+                node.insert("type".to_owned(), json!("object"));
+            }
+            Some(types) if types == ["object"] => {}
+            Some(types) if types.iter().any(|name| name == "object") => {
+                self.warn("#", "the root type is narrowed to `object`".to_owned());
+                node.insert("type".to_owned(), json!("object"));
+            }
+            Some(types) => {
+                self.warn(
+                    "#",
+                    format!(
+                        "the root schema is a {}, not an object: replaced by an empty object schema",
+                        types.join(" or ")
+                    ),
+                );
+                node = Map::new();
+                node.insert("type".to_owned(), json!("object"));
+            }
+        }
+        if node.get("default") == Some(&Value::Null) {
+            node.remove("default");
+        }
+        node.entry("properties")
+            .or_insert_with(|| Value::Object(Map::new()));
+        Value::Object(node)
+    }
+
+    // ---- shared rewrites ----
+
+    /// Removes properties no value may have (`false` schemas) from an object node.
+    fn drop_never_properties(&mut self, node: &mut Map<String, Value>, location: &str) {
+        let Some(Value::Object(properties)) = node.get_mut("properties") else {
+            return;
+        };
+        let never: Vec<String> = properties
+            .iter()
+            .filter(|(_, schema)| is_never(schema))
+            .map(|(name, _)| name.clone())
+            .collect();
+        if never.is_empty() {
+            return;
+        }
+        properties.retain(|name, _| !never.contains(name));
+        if let Some(Value::Array(required)) = node.get_mut("required") {
+            required.retain(|name| {
+                !name
+                    .as_str()
+                    .is_some_and(|name| never.contains(&name.to_owned()))
+            });
+        }
+        self.warn(
+            location,
+            format!(
+                "properties that accept no value removed: {}",
+                never.join(", ")
+            ),
+        );
+    }
+
+    fn drop_keywords_outside(
+        &mut self,
+        node: &mut Map<String, Value>,
+        allowed: &[&str],
+        location: &str,
+    ) {
+        let removed: Vec<String> = node
+            .keys()
+            .filter(|key| !allowed.contains(&key.as_str()))
+            .cloned()
+            .collect();
+        if removed.is_empty() {
+            return;
+        }
+        for key in &removed {
+            node.remove(key);
+        }
+        self.warn(
+            location,
+            format!(
+                "removed {} (not supported by {})",
+                removed
+                    .iter()
+                    .map(|key| format!("`{key}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                self.dialect.name()
+            ),
+        );
+    }
+
+    fn rewrite_one_of(&mut self, node: &mut Map<String, Value>, location: &str) {
+        let Some(one_of) = node.remove("oneOf") else {
+            return;
+        };
+        if node.contains_key("anyOf") {
+            self.warn(location, "`oneOf` next to `anyOf` removed".to_owned());
+        } else {
+            node.insert("anyOf".to_owned(), one_of);
+            self.warn(
+                location,
+                "`oneOf` rewritten as `anyOf` (exclusivity not enforced)".to_owned(),
+            );
+        }
+    }
+
+    /// Folds `allOf` into the node; `Err` with the conflict when it cannot.
+    fn rewrite_all_of(
+        &mut self,
+        node: Map<String, Value>,
+        location: &str,
+    ) -> Result<Map<String, Value>, String> {
+        if !node.contains_key("allOf") {
+            return Ok(node);
+        }
+        let dialect = self.dialect;
+        let dialect_keeps = move |key: &str| match dialect {
+            SchemaDialect::Gemini => GEMINI_KEYWORDS.contains(&key) || key == "const",
+            _ => {
+                STRICT_KEYWORDS.contains(&key)
+                    || ["const", "patternProperties", "prefixItems"].contains(&key)
+            }
+        };
+        let merged = merge_all_of(node, &dialect_keeps)?;
+        self.warn(location, "`allOf` merged into one schema".to_owned());
+        Ok(merged)
+    }
+
+    /// Strict mode and Gemini want a plain object at the root, not a union: a root `anyOf` whose
+    /// branches are all objects becomes one object with every branch's properties, optional
+    /// (nullable for strict) unless the root itself requires them. Runs on the rewritten root,
+    /// so that the branches already have their final shape.
+    fn flatten_root_union(&mut self, root: Value) -> Value {
+        let Value::Object(mut root) = root else {
+            return root;
+        };
+        let Some(Value::Array(branches)) = root.get("anyOf") else {
+            return Value::Object(root);
+        };
+        if !branches.iter().all(|branch| {
+            branch
+                .as_object()
+                .is_some_and(|branch| has_type(branch, "object"))
+        }) {
+            if self.dialect == SchemaDialect::OpenAiStrict {
+                self.not_strict("#", "the root is a union, not a single object");
+            } else {
+                root.remove("anyOf");
+                self.warn(
+                    "#",
+                    "the root `anyOf` is not a union of objects: removed".to_owned(),
+                );
+            }
+            return Value::Object(root);
+        }
+        let Some(Value::Array(branches)) = root.remove("anyOf") else {
+            return Value::Object(root);
+        };
+        let mut added = Vec::new();
+        let properties = root
+            .entry("properties")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(properties) = properties {
+            for branch in branches {
+                let Some(Value::Object(branch_properties)) = branch.get("properties") else {
+                    continue;
+                };
+                for (name, schema) in branch_properties {
+                    if !properties.contains_key(name) {
+                        let mut schema = schema.clone();
+                        if self.dialect == SchemaDialect::OpenAiStrict {
+                            if let Value::Object(schema) = &mut schema {
+                                self.add_null(schema);
+                            }
+                        }
+                        properties.insert(name.clone(), schema);
+                        added.push(json!(name));
+                    }
+                }
+            }
+        }
+        if self.dialect == SchemaDialect::OpenAiStrict {
+            if let Some(Value::Array(required)) = root.get_mut("required") {
+                required.extend(added);
+            }
+        }
+        self.warn(
+            "#",
+            "the root `anyOf` of objects is flattened into one object whose properties are all optional (the alternatives are not enforced)"
+                .to_owned(),
+        );
+        Value::Object(root)
+    }
+
+    fn strict(&mut self, node: Value, location: &str, nesting: usize) -> Value {
+        let Value::Object(original) = node else {
+            return node;
+        };
+        let mut node = original.clone();
+        self.rewrite_one_of(&mut node, location);
+        if let Some(value) = node.remove("const") {
+            node.insert("enum".to_owned(), json!([value]));
+        }
+        let mut node = match self.rewrite_all_of(node, location) {
+            Ok(node) => node,
+            Err(conflict) => {
+                // Left as the base rules made it, for a non-strict request: rewriting it half
+                // way would make the `allOf` unsatisfiable or the output unstable.
+                self.not_strict(location, &format!("`allOf` cannot be merged ({conflict})"));
+                return Value::Object(original);
+            }
+        };
+        if let Some(Value::String(format)) = node.get("format") {
+            if !STRICT_FORMATS.contains(&format.as_str()) {
+                self.warn(
+                    location,
+                    format!("format `{format}` is not supported by openai-strict: removed"),
+                );
+                node.remove("format");
+            }
+        }
+        self.drop_never_properties(&mut node, location);
+        let mut allowed: Vec<&str> = STRICT_KEYWORDS.to_vec();
+        let free_form_map = matches!(node.get("additionalProperties"), Some(Value::Object(_)))
+            || node.contains_key("patternProperties");
+        if free_form_map {
+            allowed.push("patternProperties");
+            self.not_strict(location, "an object with free-form keys (a map)");
+        }
+        let tuple =
+            node.contains_key("prefixItems") || node.get("items").is_some_and(Value::is_array);
+        if tuple {
+            allowed.push("prefixItems");
+            self.not_strict(location, "a tuple (positional items)");
+        }
+        self.drop_keywords_outside(&mut node, &allowed, location);
+        let is_object = has_type(&node, "object");
+        let object_nesting = nesting + usize::from(is_object);
+        if is_object && object_nesting == STRICT_MAX_OBJECT_NESTING + 1 {
+            self.not_strict(
+                location,
+                &format!("objects nest deeper than {STRICT_MAX_OBJECT_NESTING} levels"),
+            );
+        }
+        for (keyword, child) in node.iter_mut() {
+            match keyword.as_str() {
+                "properties" | "patternProperties" => {
+                    if let Value::Object(members) = child {
+                        for (name, member) in members.iter_mut() {
+                            let member_location = child_location(location, keyword, name);
+                            *member = self.strict(member.take(), &member_location, object_nesting);
+                        }
+                    }
+                }
+                "items" | "additionalProperties" if child.is_object() => {
+                    *child = self.strict(
+                        child.take(),
+                        &format!("{location}/{keyword}"),
+                        object_nesting,
+                    );
+                }
+                "items" | "prefixItems" | "anyOf" => {
+                    if let Value::Array(members) = child {
+                        for (index, member) in members.iter_mut().enumerate() {
+                            let member_location =
+                                child_location(location, keyword, &index.to_string());
+                            *member = self.strict(member.take(), &member_location, object_nesting);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        infer_type(&mut node);
+        if is_object || has_type(&node, "object") {
+            self.strict_object(&mut node, location);
+        }
+        if has_type(&node, "array") && !node.contains_key("items") && !tuple {
+            self.not_strict(location, "an array without `items`");
+        }
+        if node.is_empty() {
+            self.not_strict(location, "a schema without `type` (any value)");
+        }
+        Value::Object(node)
+    }
+
+    /// Every property listed in `required`, the optional ones made nullable, no extra keys.
+    fn strict_object(&mut self, node: &mut Map<String, Value>, location: &str) {
+        let originally_required: Vec<Value> = node
+            .get("required")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let properties = node
+            .entry("properties")
+            .or_insert_with(|| Value::Object(Map::new()));
+        let Value::Object(properties) = properties else {
+            return;
+        };
+        let mut required = Vec::with_capacity(properties.len());
+        for (name, schema) in properties.iter_mut() {
+            if !originally_required.contains(&json!(name)) {
+                if let Value::Object(schema) = schema {
+                    self.add_null(schema);
+                }
+            }
+            required.push(json!(name));
+        }
+        self.strict_property_count += properties.len();
+        let too_many = self.strict_property_count > STRICT_MAX_PROPERTIES
+            && self.strict_property_count - properties.len() <= STRICT_MAX_PROPERTIES;
+        node.insert("required".to_owned(), Value::Array(required));
+        if !matches!(node.get("additionalProperties"), Some(Value::Object(_))) {
+            node.insert("additionalProperties".to_owned(), json!(false));
+        }
+        if too_many {
+            self.not_strict(
+                location,
+                &format!("more than {STRICT_MAX_PROPERTIES} properties in all"),
+            );
+        }
+    }
+
+    // ---- gemini ----
+
+    fn gemini(&mut self, node: Value, location: &str) -> Value {
+        let Value::Object(mut node) = node else {
+            return node;
+        };
+        self.rewrite_one_of(&mut node, location);
+        if let Some(value) = node.remove("const") {
+            node.insert("enum".to_owned(), json!([value]));
+        }
+        let mut node = match self.rewrite_all_of(node.clone(), location) {
+            Ok(merged) => merged,
+            Err(conflict) => {
+                node.remove("allOf");
+                self.warn(
+                    location,
+                    format!("`allOf` cannot be merged ({conflict}): removed"),
+                );
+                node
+            }
+        };
+        self.gemini_tuple(&mut node, location);
+        self.gemini_null_branches(&mut node);
+        self.gemini_types(&mut node, location);
+        self.gemini_enum(&mut node, location);
+        if let Some(Value::String(format)) = node.get("format") {
+            let allowed = match node.get("type").and_then(Value::as_str) {
+                Some("string") => ["date-time", "enum"].contains(&format.as_str()),
+                Some("integer") => ["int32", "int64"].contains(&format.as_str()),
+                Some("number") => ["float", "double"].contains(&format.as_str()),
+                _ => false,
+            };
+            if !allowed {
+                self.warn(
+                    location,
+                    format!("format `{format}` is not supported by gemini: removed"),
+                );
+                node.remove("format");
+            }
+        }
+        self.drop_never_properties(&mut node, location);
+        self.drop_keywords_outside(&mut node, &GEMINI_KEYWORDS, location);
+        for (keyword, child) in node.iter_mut() {
+            match (keyword.as_str(), child) {
+                ("properties", Value::Object(members)) => {
+                    for (name, member) in members.iter_mut() {
+                        let member_location = child_location(location, keyword, name);
+                        *member = self.gemini(member.take(), &member_location);
+                    }
+                }
+                ("items", child) => {
+                    *child = self.gemini(child.take(), &format!("{location}/items"));
+                }
+                ("anyOf", Value::Array(members)) => {
+                    for (index, member) in members.iter_mut().enumerate() {
+                        let member_location = child_location(location, keyword, &index.to_string());
+                        *member = self.gemini(member.take(), &member_location);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if node.get("type").and_then(Value::as_str) == Some("object") {
+            let names: Vec<Value> = node
+                .get("properties")
+                .and_then(Value::as_object)
+                .map(|properties| properties.keys().map(|name| json!(name)).collect())
+                .unwrap_or_default();
+            if let Some(Value::Array(required)) = node.get_mut("required") {
+                let before = required.len();
+                required.retain(|name| names.contains(name));
+                if required.len() != before {
+                    self.warn(
+                        location,
+                        "`required` names that are not properties removed".to_owned(),
+                    );
+                }
+            }
+        } else if node.contains_key("properties") || node.contains_key("required") {
+            node.remove("properties");
+            node.remove("required");
+            self.warn(
+                location,
+                "`properties`/`required` on a non-object schema removed".to_owned(),
+            );
+        }
+        infer_type(&mut node);
+        if let Some(folded) = self.gemini_fold_single_branch(&node, location) {
+            return self.gemini(Value::Object(folded), location);
+        }
+        Value::Object(node)
+    }
+
+    /// `anyOf: [X, {type: null}]` (pydantic's `Optional[X]`): the `null` branch becomes
+    /// `nullable: true`.
+    fn gemini_null_branches(&mut self, node: &mut Map<String, Value>) {
+        let Some(Value::Array(branches)) = node.get_mut("anyOf") else {
+            return;
+        };
+        let before = branches.len();
+        branches.retain(|branch| *branch != json!({"type": "null"}));
+        let remaining = branches.len();
+        if remaining != before {
+            node.insert("nullable".to_owned(), json!(true));
+        }
+        if remaining == 0 {
+            node.remove("anyOf");
+        }
+    }
+
+    /// An `anyOf` left with one (rewritten) branch is folded into the node, as Gemini has no use
+    /// for a one-way union. `None` when there is nothing to fold or the two disagree.
+    fn gemini_fold_single_branch(
+        &mut self,
+        node: &Map<String, Value>,
+        location: &str,
+    ) -> Option<Map<String, Value>> {
+        let Some(Value::Array(branches)) = node.get("anyOf") else {
+            return None;
+        };
+        let [Value::Object(only)] = branches.as_slice() else {
+            return None;
+        };
+        let mut merged = node.clone();
+        merged.remove("anyOf");
+        for (key, value) in only.clone() {
+            if key == "description" || key == "title" {
+                merged.entry(key).or_insert(value);
+                continue;
+            }
+            if merge_keyword(&mut merged, key, value).is_err() {
+                self.warn(
+                    location,
+                    "a single-branch `anyOf` could not be folded into its parent".to_owned(),
+                );
+                return None;
+            }
+        }
+        Some(merged)
+    }
+
+    /// One `type` per node: `["string", "null"]` becomes `string` + `nullable`, several types an
+    /// `anyOf`; a lone `null` type, which OpenAPI 3.0 lacks, a nullable string.
+    fn gemini_types(&mut self, node: &mut Map<String, Value>, location: &str) {
+        let Some(types) = type_list(node).map(|types| {
+            types
+                .into_iter()
+                .map(str::to_owned)
+                .collect::<Vec<String>>()
+        }) else {
+            return;
+        };
+        let mut non_null: Vec<String> = types
+            .iter()
+            .filter(|name| *name != "null")
+            .cloned()
+            .collect();
+        if non_null.len() != types.len() {
+            node.insert("nullable".to_owned(), json!(true));
+        }
+        match non_null.len() {
+            0 => {
+                self.warn(
+                    location,
+                    "a `null`-only type becomes a nullable string".to_owned(),
+                );
+                node.insert("type".to_owned(), json!("string"));
+            }
+            1 => {
+                node.insert("type".to_owned(), json!(non_null.remove(0)));
+            }
+            _ if node.contains_key("anyOf") => {
+                node.remove("type");
+                self.warn(location, "a type list next to `anyOf` removed".to_owned());
+            }
+            _ => {
+                node.remove("type");
+                let branches: Vec<Value> =
+                    non_null.iter().map(|name| json!({"type": name})).collect();
+                node.insert("anyOf".to_owned(), Value::Array(branches));
+                self.warn(location, "a type list becomes an `anyOf`".to_owned());
+            }
+        }
+    }
+
+    /// Gemini's `enum` lists strings; `null` becomes `nullable`, other values move to the
+    /// description so the model still sees them.
+    fn gemini_enum(&mut self, node: &mut Map<String, Value>, location: &str) {
+        let Some(Value::Array(values)) = node.get("enum").cloned() else {
+            return;
+        };
+        let non_null: Vec<Value> = values
+            .iter()
+            .filter(|value| !value.is_null())
+            .cloned()
+            .collect();
+        if non_null.len() != values.len() {
+            node.insert("nullable".to_owned(), json!(true));
+        }
+        if !non_null.is_empty() && non_null.iter().all(Value::is_string) {
+            node.insert("enum".to_owned(), Value::Array(non_null.clone()));
+            if !node.contains_key("type") {
+                node.insert("type".to_owned(), json!("string"));
+            }
+            if node.get("type") == Some(&json!("string")) {
+                return;
+            }
+        }
+        node.remove("enum");
+        if non_null.is_empty() {
+            return;
+        }
+        let listed = non_null
+            .iter()
+            .map(Value::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let note = format!("Allowed values: {listed}.");
+        let description = match node.get("description").and_then(Value::as_str) {
+            Some(existing) if !existing.is_empty() => format!("{existing} {note}"),
+            _ => note,
+        };
+        node.insert("description".to_owned(), json!(description));
+        if !node.contains_key("type") {
+            let kind = if non_null
+                .iter()
+                .all(|value| value.as_i64().is_some() || value.as_u64().is_some())
+            {
+                Some("integer")
+            } else if non_null.iter().all(Value::is_number) {
+                Some("number")
+            } else if non_null.iter().all(Value::is_boolean) {
+                Some("boolean")
+            } else {
+                None
+            };
+            if let Some(kind) = kind {
+                node.insert("type".to_owned(), json!(kind));
+            }
+        }
+        self.warn(
+            location,
+            "non-string `enum` values moved to the description".to_owned(),
+        );
+    }
+
+    /// Positional items (`prefixItems`, `items: [..]`) become one `items` schema.
+    fn gemini_tuple(&mut self, node: &mut Map<String, Value>, location: &str) {
+        let positional = match (node.remove("prefixItems"), node.get("items")) {
+            (Some(Value::Array(prefix)), _) => Some(prefix),
+            (None, Some(Value::Array(items))) => Some(items.clone()),
+            _ => None,
+        };
+        let Some(mut positional) = positional else {
+            return;
+        };
+        positional.dedup();
+        let items = if positional.len() == 1 {
+            positional.remove(0)
+        } else {
+            json!({ "anyOf": positional })
+        };
+        node.insert("items".to_owned(), items);
+        self.warn(
+            location,
+            "positional items merged into one `items` schema".to_owned(),
+        );
+    }
+}
+
+/// Folds `allOf` into the node. `Err` names the first conflict. Keywords of the members that
+/// `dialect_keeps` rejects are left out: the dialect would drop them anyway, and they must not
+/// decide whether the merge succeeds.
+fn merge_all_of(
+    mut node: Map<String, Value>,
+    dialect_keeps: &dyn Fn(&str) -> bool,
+) -> Result<Map<String, Value>, String> {
+    let Some(Value::Array(members)) = node.remove("allOf") else {
+        return Ok(node);
+    };
+    for member in members {
+        let Value::Object(member) = member else {
+            return Err("a member is not an object schema".to_owned());
+        };
+        for (key, value) in merge_all_of(member, dialect_keeps)? {
+            // Both dialects that merge `allOf` also turn `oneOf` into `anyOf` and `const` into
+            // a one-value `enum`, before merging.
+            let (key, value) = match key.as_str() {
+                "oneOf" => ("anyOf".to_owned(), value),
+                "const" => ("enum".to_owned(), json!([value])),
+                _ => (key, value),
+            };
+            if !dialect_keeps(&key) {
+                continue;
+            }
+            merge_keyword(&mut node, key, value)?;
+        }
+    }
+    infer_type(&mut node);
+    Ok(node)
+}
+
+/// Merges one keyword of an `allOf` member (or a folded branch) into `node`.
+fn merge_keyword(node: &mut Map<String, Value>, key: String, value: Value) -> Result<(), String> {
+    match node.get_mut(&key) {
+        None => {
+            node.insert(key, value);
+            Ok(())
+        }
+        Some(existing) if *existing == value => Ok(()),
+        Some(Value::Object(existing)) if key == "properties" => {
+            let Value::Object(added) = value else {
+                return Err("`properties` is not an object".to_owned());
+            };
+            for (name, schema) in added {
+                match existing.get(&name) {
+                    Some(present) if *present != schema => {
+                        return Err(format!("property `{name}` is defined twice"));
+                    }
+                    _ => {
+                        existing.insert(name, schema);
+                    }
+                }
+            }
+            Ok(())
+        }
+        Some(Value::Array(existing)) if key == "required" => {
+            for name in value.as_array().into_iter().flatten() {
+                if !existing.contains(name) {
+                    existing.push(name.clone());
+                }
+            }
+            Ok(())
+        }
+        Some(existing) if key == "additionalProperties" => {
+            // Both must hold: `false` wins, then a schema over `true`.
+            if *existing == Value::Bool(true) || value == Value::Bool(false) {
+                *existing = value;
+            }
+            Ok(())
+        }
+        Some(Value::Array(existing)) if key == "enum" => {
+            let Value::Array(wanted) = value else {
+                return Err("`enum` is not a list".to_owned());
+            };
+            existing.retain(|candidate| wanted.contains(candidate));
+            if existing.is_empty() {
+                return Err("the `enum`s have no value in common".to_owned());
+            }
+            Ok(())
+        }
+        Some(Value::Number(existing))
+            if [
+                "minimum",
+                "exclusiveMinimum",
+                "minItems",
+                "minLength",
+                "minProperties",
+            ]
+            .contains(&key.as_str()) =>
+        {
+            if value.as_f64() > existing.as_f64() {
+                if let Value::Number(tighter) = value {
+                    *existing = tighter;
+                }
+            }
+            Ok(())
+        }
+        Some(Value::Number(existing))
+            if [
+                "maximum",
+                "exclusiveMaximum",
+                "maxItems",
+                "maxLength",
+                "maxProperties",
+            ]
+            .contains(&key.as_str()) =>
+        {
+            if value
+                .as_f64()
+                .is_some_and(|value| Some(value) < existing.as_f64())
+            {
+                if let Value::Number(tighter) = value {
+                    *existing = tighter;
+                }
+            }
+            Ok(())
+        }
+        Some(_)
+            if ["description", "title", "default", "examples", "$comment"]
+                .contains(&key.as_str()) =>
+        {
+            Ok(())
+        }
+        Some(existing) if key == "type" => {
+            let as_list = |value: &Value| -> Vec<Value> {
+                match value {
+                    Value::Array(values) => values.clone(),
+                    other => vec![other.clone()],
+                }
+            };
+            let wanted = as_list(&value);
+            let common: Vec<Value> = as_list(existing)
+                .into_iter()
+                .filter(|type_name| wanted.contains(type_name))
+                .collect();
+            match common.len() {
+                0 => Err("the types do not overlap".to_owned()),
+                1 => {
+                    *existing = common[0].clone();
+                    Ok(())
+                }
+                _ => {
+                    *existing = Value::Array(common);
+                    Ok(())
+                }
+            }
+        }
+        Some(_) => Err(format!("`{key}` differs")),
+    }
+}

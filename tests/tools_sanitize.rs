@@ -1,0 +1,901 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! The schema sanitizer: real-world schemas per dialect (table), and properties over generated
+//! schemas (never panics, idempotent, output valid for the dialect by an independent checker).
+
+use mcp_agent_wasm::core::tools::{sanitize_schema, SchemaDialect};
+use proptest::prelude::*;
+use serde_json::{json, Map, Value};
+
+const DIALECTS: [SchemaDialect; 4] = [
+    SchemaDialect::OpenAi,
+    SchemaDialect::OpenAiStrict,
+    SchemaDialect::Gemini,
+    SchemaDialect::Anthropic,
+];
+
+// The dialect checker: what each dialect accepts, written independently of the sanitizer so that the tests can check
+// its output against it. The rules follow the providers' documentation: OpenAI structured
+// outputs ("Supported schemas"), Gemini's `Schema` object (OpenAPI 3.0 subset), and plain JSON
+// Schema with an object root for OpenAI non-strict and Anthropic.
+
+const TYPES: [&str; 7] = [
+    "string", "number", "integer", "boolean", "object", "array", "null",
+];
+const UNTYPED: [&str; 10] = [
+    "enum", "const", "$ref", "anyOf", "oneOf", "allOf", "not", "if", "then", "else",
+];
+const STRICT_KEYS: [&str; 18] = [
+    "type",
+    "description",
+    "title",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "anyOf",
+    "enum",
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+];
+const STRICT_FORMATS: [&str; 9] = [
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+const GEMINI_KEYS: [&str; 19] = [
+    "type",
+    "format",
+    "title",
+    "description",
+    "nullable",
+    "enum",
+    "minItems",
+    "maxItems",
+    "properties",
+    "required",
+    "minProperties",
+    "maxProperties",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "anyOf",
+    "items",
+    "minimum",
+    "maximum",
+];
+
+/// Every rule `schema` breaks as tool parameters for `dialect`; for `openai-strict`, the strict
+/// rules are checked only when `strict` is claimed (otherwise the tool is sent non-strict).
+pub fn dialect_violations(schema: &Value, dialect: SchemaDialect, strict: bool) -> Vec<String> {
+    let mut found = Vec::new();
+    match schema.as_object() {
+        Some(root)
+            if root.get("type") == Some(&Value::from("object"))
+                && root.get("properties").is_some_and(Value::is_object) => {}
+        _ => found.push("#: the root is not an object schema with properties".to_owned()),
+    }
+    if dialect == SchemaDialect::OpenAiStrict && strict && schema.get("anyOf").is_some() {
+        found.push("#: a root `anyOf`".to_owned());
+    }
+    check_node(schema, dialect, strict, "#", 0, &mut found);
+    found
+}
+
+fn check_node(
+    schema: &Value,
+    dialect: SchemaDialect,
+    strict: bool,
+    at: &str,
+    object_depth: usize,
+    found: &mut Vec<String>,
+) {
+    let Some(node) = schema.as_object() else {
+        found.push(format!("{at}: a schema that is not an object"));
+        return;
+    };
+    common_rules(node, at, found);
+    if dialect != SchemaDialect::Gemini && node.contains_key("nullable") {
+        found.push(format!("{at}: OpenAPI `nullable` is not JSON Schema"));
+    }
+    let is_object = type_names(node).contains(&"object");
+    let object_depth = object_depth + usize::from(is_object);
+    match dialect {
+        SchemaDialect::OpenAiStrict if strict => strict_rules(node, at, object_depth, found),
+        SchemaDialect::Gemini => gemini_rules(node, at, found),
+        _ => {}
+    }
+    for (key, value) in node {
+        match key.as_str() {
+            "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
+                for (name, member) in value.as_object().into_iter().flatten() {
+                    let child = format!("{at}/{key}/{name}");
+                    check_node(member, dialect, strict, &child, object_depth, found);
+                }
+            }
+            "anyOf" | "oneOf" | "allOf" | "prefixItems" => match value.as_array() {
+                Some(members) if !members.is_empty() => {
+                    for (index, member) in members.iter().enumerate() {
+                        let child = format!("{at}/{key}/{index}");
+                        check_node(member, dialect, strict, &child, object_depth, found);
+                    }
+                }
+                _ => found.push(format!("{at}: `{key}` is not a non-empty list")),
+            },
+            "items" if value.is_array() => {
+                for member in value.as_array().into_iter().flatten() {
+                    check_node(
+                        member,
+                        dialect,
+                        strict,
+                        &format!("{at}/items"),
+                        object_depth,
+                        found,
+                    );
+                }
+            }
+            "items" | "not" | "contains" | "propertyNames" | "if" | "then" | "else" => {
+                check_node(
+                    value,
+                    dialect,
+                    strict,
+                    &format!("{at}/{key}"),
+                    object_depth,
+                    found,
+                );
+            }
+            "additionalProperties" if !value.is_boolean() => {
+                check_node(
+                    value,
+                    dialect,
+                    strict,
+                    &format!("{at}/{key}"),
+                    object_depth,
+                    found,
+                );
+            }
+            _ => {}
+        }
+    }
+}
+
+fn type_names(node: &Map<String, Value>) -> Vec<&str> {
+    match node.get("type") {
+        Some(Value::String(name)) => vec![name.as_str()],
+        Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn common_rules(node: &Map<String, Value>, at: &str, found: &mut Vec<String>) {
+    for key in ["$ref", "$defs", "definitions"] {
+        if node.contains_key(key) {
+            found.push(format!("{at}: `{key}` left in the output"));
+        }
+    }
+    match node.get("type") {
+        None => {
+            let constrained = UNTYPED.iter().any(|key| node.contains_key(*key));
+            if !node.is_empty() && !constrained {
+                found.push(format!("{at}: a schema with keywords but no `type`"));
+            }
+        }
+        Some(Value::String(name)) if TYPES.contains(&name.as_str()) => {}
+        Some(Value::Array(names))
+            if names.len() > 1
+                && names
+                    .iter()
+                    .all(|name| name.as_str().is_some_and(|name| TYPES.contains(&name)))
+                && (1..names.len()).all(|later| !names[..later].contains(&names[later])) => {}
+        Some(other) => found.push(format!("{at}: bad `type` {other}")),
+    }
+    if let Some(required) = node.get("required") {
+        let names: Option<Vec<&str>> = required
+            .as_array()
+            .and_then(|names| names.iter().map(Value::as_str).collect());
+        match names {
+            Some(names)
+                if (1..names.len()).all(|later| !names[..later].contains(&names[later])) => {}
+            _ => found.push(format!("{at}: bad `required` {required}")),
+        }
+    }
+    if let Some(values) = node.get("enum") {
+        if values.as_array().is_none_or(|values| values.is_empty()) {
+            found.push(format!("{at}: bad `enum` {values}"));
+        }
+    }
+    let types = type_names(node);
+    if node.get("default") == Some(&Value::Null) && !types.is_empty() && !types.contains(&"null") {
+        found.push(format!("{at}: `default: null` contradicts the type"));
+    }
+}
+
+fn strict_rules(node: &Map<String, Value>, at: &str, object_depth: usize, found: &mut Vec<String>) {
+    for key in node.keys() {
+        if !STRICT_KEYS.contains(&key.as_str()) {
+            found.push(format!("{at}: `{key}` is not allowed in strict mode"));
+        }
+    }
+    let types = type_names(node);
+    if types.is_empty() && !node.contains_key("anyOf") && !node.contains_key("enum") {
+        found.push(format!("{at}: strict mode needs a `type`"));
+    }
+    if let Some(format) = node.get("format").and_then(Value::as_str) {
+        if !STRICT_FORMATS.contains(&format) {
+            found.push(format!(
+                "{at}: format `{format}` is not supported in strict mode"
+            ));
+        }
+    }
+    if types.contains(&"array") && !node.get("items").is_some_and(Value::is_object) {
+        found.push(format!("{at}: a strict array needs one `items` schema"));
+    }
+    if types.contains(&"object") {
+        if object_depth > 10 {
+            found.push(format!("{at}: objects nest deeper than 10"));
+        }
+        if node.get("additionalProperties") != Some(&Value::Bool(false)) {
+            found.push(format!(
+                "{at}: a strict object needs `additionalProperties: false`"
+            ));
+        }
+        let mut property_names: Vec<&str> = node
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|properties| properties.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        let mut required: Vec<&str> = node
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|names| names.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        property_names.sort_unstable();
+        required.sort_unstable();
+        if !node.contains_key("properties") || property_names != required {
+            found.push(format!(
+                "{at}: a strict object must require all of its properties"
+            ));
+        }
+    }
+}
+
+fn gemini_rules(node: &Map<String, Value>, at: &str, found: &mut Vec<String>) {
+    for key in node.keys() {
+        if !GEMINI_KEYS.contains(&key.as_str()) {
+            found.push(format!("{at}: `{key}` is not in Gemini's schema subset"));
+        }
+    }
+    let type_name = match node.get("type") {
+        None => None,
+        Some(Value::String(name)) if name != "null" && TYPES.contains(&name.as_str()) => {
+            Some(name.as_str())
+        }
+        Some(other) => {
+            found.push(format!(
+                "{at}: Gemini needs one non-null `type`, got {other}"
+            ));
+            None
+        }
+    };
+    if node
+        .get("nullable")
+        .is_some_and(|nullable| !nullable.is_boolean())
+    {
+        found.push(format!("{at}: `nullable` is not a boolean"));
+    }
+    if let Some(values) = node.get("enum") {
+        let strings = values
+            .as_array()
+            .is_some_and(|values| values.iter().all(Value::is_string));
+        if !strings || type_name != Some("string") {
+            found.push(format!(
+                "{at}: Gemini enums are lists of strings on a string"
+            ));
+        }
+    }
+    let is_object = type_name == Some("object");
+    if !is_object && (node.contains_key("properties") || node.contains_key("required")) {
+        found.push(format!("{at}: `properties`/`required` on a non-object"));
+    }
+    let property_names: Vec<&String> = node
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|properties| properties.keys().collect())
+        .unwrap_or_default();
+    for name in node
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        if !name
+            .as_str()
+            .is_some_and(|name| property_names.iter().any(|known| *known == name))
+        {
+            found.push(format!(
+                "{at}: `required` names {name}, which is not a property"
+            ));
+        }
+    }
+    if node.get("items").is_some_and(|items| !items.is_object()) {
+        found.push(format!("{at}: Gemini `items` must be one schema"));
+    }
+    if let Some(format) = node.get("format").and_then(Value::as_str) {
+        let allowed = match type_name {
+            Some("string") => ["date-time", "enum"].contains(&format),
+            Some("integer") => ["int32", "int64"].contains(&format),
+            Some("number") => ["float", "double"].contains(&format),
+            _ => false,
+        };
+        if !allowed {
+            found.push(format!(
+                "{at}: format `{format}` on {type_name:?} is not accepted by Gemini"
+            ));
+        }
+    }
+}
+
+struct Case {
+    name: &'static str,
+    dialect: SchemaDialect,
+    input: Value,
+    expected: Value,
+    /// Each must appear in some warning.
+    warnings: &'static [&'static str],
+    strict: bool,
+}
+
+fn recursive_node(children: Value) -> Value {
+    json!({"type": "object", "properties": {"name": {"type": "string"}, "children": {"type": "array", "items": children}}})
+}
+
+/// Real-world shapes: pydantic v2 / FastMCP (`Optional[str] = None`, nested models with `$defs`,
+/// `allOf` around a `$ref`), the .NET MCP SDK (boolean property schemas), hand-written servers
+/// (`{description, default: null}` without a type, type arrays, `format: uri`).
+fn cases() -> Vec<Case> {
+    use SchemaDialect::*;
+    let pydantic_optional = json!({
+        "type": "object", "title": "searchArguments",
+        "properties": {"query": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": null, "title": "Query"}}
+    });
+    let nested_model = json!({
+        "$defs": {"Address": {"properties": {"city": {"title": "City", "type": "string"}}, "required": ["city"], "title": "Address", "type": "object"}},
+        "properties": {"address": {"$ref": "#/$defs/Address"}}, "required": ["address"], "type": "object"
+    });
+    let gemini_rejects = json!({
+        "$schema": "http://json-schema.org/draft-07/schema#", "$id": "urn:example:tool", "type": "object",
+        "properties": {
+            "mode": {"const": "fast"},
+            "count": {"type": "integer", "exclusiveMinimum": 0, "default": 1, "examples": [3]},
+            "tags": {"type": "object", "additionalProperties": {"type": "string"}, "patternProperties": {"^x": {"type": "string"}}, "propertyNames": {"pattern": "^[a-z]+$"}},
+            "level": {"enum": [1, 2, 3]},
+            "site": {"type": "string", "format": "uri"},
+            "when": {"type": "string", "format": "date-time"}
+        },
+        "required": ["mode", "ghost"], "additionalProperties": false
+    });
+    vec![
+        Case {
+            name: "pydantic Optional[str] = None is valid as is",
+            dialect: OpenAi,
+            input: pydantic_optional.clone(),
+            expected: pydantic_optional.clone(),
+            warnings: &[],
+            strict: false,
+        },
+        Case {
+            name: "pydantic Optional[str] = None under gemini",
+            dialect: Gemini,
+            input: pydantic_optional.clone(),
+            expected: json!({"type": "object", "title": "searchArguments", "properties": {"query": {"type": "string", "nullable": true, "title": "Query"}}}),
+            warnings: &["#/properties/query: removed `default`"],
+            strict: false,
+        },
+        Case {
+            name: "pydantic Optional[str] = None under openai-strict",
+            dialect: OpenAiStrict,
+            input: pydantic_optional,
+            expected: json!({
+                "type": "object", "title": "searchArguments", "additionalProperties": false, "required": ["query"],
+                "properties": {"query": {"anyOf": [{"type": "string"}, {"type": "null"}], "title": "Query"}}
+            }),
+            warnings: &["#/properties/query: removed `default` (not supported by openai-strict)"],
+            strict: true,
+        },
+        Case {
+            name: ".NET boolean property schemas",
+            dialect: OpenAi,
+            input: json!({"type": "object", "properties": {"quantity": true, "name": {"type": "string"}, "legacy": false}, "required": ["name"]}),
+            expected: json!({"type": "object", "properties": {"quantity": {}, "name": {"type": "string"}, "legacy": {"not": {}}}, "required": ["name"]}),
+            warnings: &["#/properties/legacy: `false` schema kept"],
+            strict: false,
+        },
+        Case {
+            name: ".NET boolean property schemas under openai-strict",
+            dialect: OpenAiStrict,
+            input: json!({"type": "object", "properties": {"quantity": true, "name": {"type": "string"}, "legacy": false}, "required": ["name"]}),
+            expected: json!({"type": "object", "properties": {"quantity": {}, "name": {"type": "string"}}, "required": ["name", "quantity"], "additionalProperties": false}),
+            warnings: &["#: properties that accept no value removed: legacy", "#/properties/quantity: a schema without `type` (any value); send this tool with `strict: false`"],
+            strict: false,
+        },
+        Case {
+            name: "{description, default: null} without a type",
+            dialect: Anthropic,
+            input: json!({"type": "object", "properties": {"note": {"description": "Optional note", "default": null}}}),
+            expected: json!({"type": "object", "properties": {"note": {"description": "Optional note", "type": "string"}}}),
+            warnings: &[],
+            strict: false,
+        },
+        Case {
+            name: "$defs and $ref inlined",
+            dialect: OpenAi,
+            input: nested_model.clone(),
+            expected: json!({
+                "properties": {"address": {"properties": {"city": {"title": "City", "type": "string"}}, "required": ["city"], "title": "Address", "type": "object"}},
+                "required": ["address"], "type": "object"
+            }),
+            warnings: &[],
+            strict: false,
+        },
+        Case {
+            name: "$defs and $ref under openai-strict",
+            dialect: OpenAiStrict,
+            input: nested_model,
+            expected: json!({
+                "properties": {"address": {"properties": {"city": {"title": "City", "type": "string"}}, "required": ["city"], "title": "Address", "type": "object", "additionalProperties": false}},
+                "required": ["address"], "type": "object", "additionalProperties": false
+            }),
+            warnings: &[],
+            strict: true,
+        },
+        Case {
+            name: "recursive $ref unrolled three levels",
+            dialect: OpenAi,
+            input: json!({
+                "$defs": {"Node": {"type": "object", "properties": {"name": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}}},
+                "type": "object", "properties": {"tree": {"$ref": "#/$defs/Node"}}
+            }),
+            expected: json!({"type": "object", "properties": {"tree": recursive_node(recursive_node(recursive_node(json!({}))))}}),
+            warnings: &["recursive `$ref` `#/$defs/Node` cut after 3 levels"],
+            strict: false,
+        },
+        Case {
+            name: "$ref to the root",
+            dialect: OpenAi,
+            input: json!({"type": "object", "properties": {"next": {"$ref": "#"}}}),
+            expected: json!({"type": "object", "properties": {"next": {"type": "object", "properties": {"next": {"type": "object", "properties": {"next": {"type": "object", "properties": {"next": {}}}}}}}}}),
+            warnings: &["recursive `$ref` `#` cut after 3 levels"],
+            strict: false,
+        },
+        Case {
+            name: "remote $ref never fetched",
+            dialect: OpenAi,
+            input: json!({"type": "object", "properties": {"geo": {"$ref": "https://example.com/geo.json", "description": "GeoJSON"}, "x": {"$ref": "#/$defs/Missing"}}}),
+            expected: json!({"type": "object", "properties": {"geo": {}, "x": {}}}),
+            warnings: &["remote `$ref` `https://example.com/geo.json` is not fetched", "`$ref` `#/$defs/Missing` names nothing"],
+            strict: false,
+        },
+        Case {
+            name: "{} stays any value",
+            dialect: Anthropic,
+            input: json!({"type": "object", "properties": {"payload": {}}}),
+            expected: json!({"type": "object", "properties": {"payload": {}}}),
+            warnings: &[],
+            strict: false,
+        },
+        Case {
+            name: "type arrays kept for openai",
+            dialect: OpenAi,
+            input: json!({"type": "object", "properties": {"limit": {"type": ["integer", "null"]}, "id": {"type": ["string", "integer", "string"]}}}),
+            expected: json!({"type": "object", "properties": {"limit": {"type": ["integer", "null"]}, "id": {"type": ["string", "integer"]}}}),
+            warnings: &[],
+            strict: false,
+        },
+        Case {
+            name: "type arrays converted for gemini",
+            dialect: Gemini,
+            input: json!({"type": "object", "properties": {"limit": {"type": ["integer", "null"]}, "id": {"type": ["string", "integer"]}}}),
+            expected: json!({"type": "object", "properties": {"limit": {"type": "integer", "nullable": true}, "id": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}}),
+            warnings: &["#/properties/id: a type list becomes an `anyOf`"],
+            strict: false,
+        },
+        Case {
+            name: "OpenAPI nullable becomes a type array",
+            dialect: OpenAi,
+            input: json!({"type": "object", "properties": {"n": {"type": "number", "nullable": true}, "s": {"enum": ["a"], "nullable": true}}}),
+            expected: json!({"type": "object", "properties": {"n": {"type": ["number", "null"]}, "s": {"enum": ["a", null]}}}),
+            warnings: &[],
+            strict: false,
+        },
+        Case {
+            name: "format uri under openai-strict, optional properties nullable",
+            dialect: OpenAiStrict,
+            input: json!({"type": "object", "properties": {"url": {"type": "string", "format": "uri"}, "when": {"type": "string", "format": "date-time"}}, "required": ["url"]}),
+            expected: json!({
+                "type": "object", "additionalProperties": false, "required": ["url", "when"],
+                "properties": {"url": {"type": "string"}, "when": {"type": ["string", "null"], "format": "date-time"}}
+            }),
+            warnings: &["#/properties/url: format `uri` is not supported by openai-strict: removed"],
+            strict: true,
+        },
+        Case {
+            name: "nested optional object under openai-strict",
+            dialect: OpenAiStrict,
+            input: json!({"type": "object", "properties": {"filter": {"type": "object", "properties": {"from": {"type": "string", "format": "date"}, "to": {"type": "string", "minLength": 1}}, "required": ["from"]}}}),
+            expected: json!({
+                "type": "object", "additionalProperties": false, "required": ["filter"],
+                "properties": {"filter": {
+                    "type": ["object", "null"], "additionalProperties": false, "required": ["from", "to"],
+                    "properties": {"from": {"type": "string", "format": "date"}, "to": {"type": ["string", "null"]}}
+                }}
+            }),
+            warnings: &["#/properties/filter/properties/to: removed `minLength`"],
+            strict: true,
+        },
+        Case {
+            name: "allOf around a $ref merged under openai-strict",
+            dialect: OpenAiStrict,
+            input: json!({"type": "object", "$defs": {"Unit": {"type": "string", "enum": ["c", "f"]}}, "properties": {"unit": {"allOf": [{"$ref": "#/$defs/Unit"}], "description": "Unit"}}, "required": ["unit"]}),
+            expected: json!({"type": "object", "additionalProperties": false, "required": ["unit"], "properties": {"unit": {"type": "string", "enum": ["c", "f"], "description": "Unit"}}}),
+            warnings: &["#/properties/unit: `allOf` merged into one schema"],
+            strict: true,
+        },
+        Case {
+            name: "unsupported keywords under openai-strict",
+            dialect: OpenAiStrict,
+            input: json!({
+                "type": "object",
+                "properties": {"a": {"type": "string", "not": {"const": "x"}}, "b": {"type": "integer"}},
+                "if": {"required": ["a"]}, "then": {"required": ["b"]}, "dependentRequired": {"a": ["b"]}
+            }),
+            expected: json!({
+                "type": "object", "additionalProperties": false, "required": ["a", "b"],
+                "properties": {"a": {"type": ["string", "null"]}, "b": {"type": ["integer", "null"]}}
+            }),
+            warnings: &["#: removed `dependentRequired`, `if`, `then` (not supported by openai-strict)", "#/properties/a: removed `not`"],
+            strict: true,
+        },
+        Case {
+            name: "a free-form map cannot be strict",
+            dialect: OpenAiStrict,
+            input: json!({"type": "object", "properties": {"headers": {"type": "object", "additionalProperties": {"type": "string"}}}, "required": ["headers"]}),
+            expected: json!({
+                "type": "object", "additionalProperties": false, "required": ["headers"],
+                "properties": {"headers": {"type": "object", "additionalProperties": {"type": "string"}, "properties": {}, "required": []}}
+            }),
+            warnings: &["#/properties/headers: an object with free-form keys (a map); send this tool with `strict: false`"],
+            strict: false,
+        },
+        Case {
+            name: "root oneOf of objects flattened for openai-strict",
+            dialect: OpenAiStrict,
+            input: json!({"oneOf": [{"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}, {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}]}),
+            expected: json!({
+                "type": "object", "additionalProperties": false, "required": ["id", "name"],
+                "properties": {"id": {"type": ["string", "null"]}, "name": {"type": ["string", "null"]}}
+            }),
+            warnings: &["#: the root schema has no `type`", "the root `anyOf` of objects is flattened"],
+            strict: true,
+        },
+        Case {
+            name: "everything gemini rejects",
+            dialect: Gemini,
+            input: gemini_rejects.clone(),
+            expected: json!({
+                "type": "object", "required": ["mode"],
+                "properties": {
+                    "mode": {"type": "string", "enum": ["fast"]},
+                    "count": {"type": "integer"},
+                    "tags": {"type": "object"},
+                    "level": {"type": "integer", "description": "Allowed values: 1, 2, 3."},
+                    "site": {"type": "string"},
+                    "when": {"type": "string", "format": "date-time"}
+                }
+            }),
+            warnings: &[
+                "#: removed `$id`, `$schema`, `additionalProperties` (not supported by gemini)",
+                "#/properties/count: removed `default`, `examples`, `exclusiveMinimum`",
+                "#/properties/tags: removed `additionalProperties`, `patternProperties`, `propertyNames`",
+                "#/properties/site: format `uri` is not supported by gemini",
+                "#/properties/level: non-string `enum` values moved to the description",
+                "#: `required` names that are not properties removed",
+            ],
+            strict: false,
+        },
+        Case {
+            name: "the same schema is kept for openai, `propertyNames` typed",
+            dialect: OpenAi,
+            input: gemini_rejects.clone(),
+            expected: {
+                let mut expected = gemini_rejects;
+                expected["properties"]["tags"]["propertyNames"]["type"] = json!("string");
+                expected
+            },
+            warnings: &[],
+            strict: false,
+        },
+        Case {
+            name: "no schema at all",
+            dialect: Anthropic,
+            input: Value::Null,
+            expected: json!({"type": "object", "properties": {}}),
+            warnings: &[],
+            strict: false,
+        },
+        Case {
+            name: "empty schema under openai-strict",
+            dialect: OpenAiStrict,
+            input: json!({}),
+            expected: json!({"type": "object", "properties": {}, "required": [], "additionalProperties": false}),
+            warnings: &[],
+            strict: true,
+        },
+        Case {
+            name: "a root that is not an object",
+            dialect: OpenAi,
+            input: json!({"type": "string"}),
+            expected: json!({"type": "object", "properties": {}}),
+            warnings: &["#: the root schema is a string, not an object"],
+            strict: false,
+        },
+        Case {
+            name: "a nullable object root",
+            dialect: Anthropic,
+            input: json!({"type": ["object", "null"], "properties": {"a": {"type": "boolean"}}}),
+            expected: json!({"type": "object", "properties": {"a": {"type": "boolean"}}}),
+            warnings: &["#: the root type is narrowed to `object`"],
+            strict: false,
+        },
+    ]
+}
+
+#[test]
+fn real_world_schemas_per_dialect() {
+    for case in cases() {
+        let sanitized = sanitize_schema(&case.input, case.dialect);
+        assert_eq!(
+            sanitized.schema, case.expected,
+            "case `{}`: {:#?}",
+            case.name, sanitized.warnings
+        );
+        for expected in case.warnings {
+            assert!(
+                sanitized
+                    .warnings
+                    .iter()
+                    .any(|warning| warning.contains(expected)),
+                "case `{}`: no warning contains {expected:?} in {:#?}",
+                case.name,
+                sanitized.warnings
+            );
+        }
+        if case.warnings.is_empty() {
+            assert_eq!(
+                sanitized.warnings,
+                Vec::<String>::new(),
+                "case `{}`",
+                case.name
+            );
+        }
+        assert_eq!(
+            sanitized.strict, case.strict,
+            "case `{}`: {:#?}",
+            case.name, sanitized.warnings
+        );
+        let violations = dialect_violations(&sanitized.schema, case.dialect, sanitized.strict);
+        assert_eq!(violations, Vec::<String>::new(), "case `{}`", case.name);
+        let again = sanitize_schema(&sanitized.schema, case.dialect);
+        assert_eq!(
+            again.schema, sanitized.schema,
+            "case `{}` is not idempotent",
+            case.name
+        );
+    }
+}
+
+#[test]
+fn the_input_is_not_mutated_and_the_checker_catches_raw_schemas() {
+    let raw = json!({"type": "object", "properties": {"a": {"type": ["string", "null"], "format": "uri", "default": 1}}, "$defs": {}});
+    let copy = raw.clone();
+    for dialect in DIALECTS {
+        sanitize_schema(&raw, dialect);
+    }
+    assert_eq!(raw, copy);
+    assert_eq!(
+        dialect_violations(&raw, SchemaDialect::OpenAi, false),
+        ["#: `$defs` left in the output"]
+    );
+    assert_eq!(
+        dialect_violations(&raw, SchemaDialect::Gemini, false),
+        [
+            "#: `$defs` left in the output",
+            "#: `$defs` is not in Gemini's schema subset",
+            "#/properties/a: `default` is not in Gemini's schema subset",
+            "#/properties/a: Gemini needs one non-null `type`, got [\"string\",\"null\"]",
+            "#/properties/a: format `uri` on None is not accepted by Gemini",
+        ]
+    );
+    assert_eq!(
+        dialect_violations(&raw, SchemaDialect::OpenAiStrict, true),
+        [
+            "#: `$defs` left in the output",
+            "#: `$defs` is not allowed in strict mode",
+            "#: a strict object needs `additionalProperties: false`",
+            "#: a strict object must require all of its properties",
+            "#/properties/a: `default` is not allowed in strict mode",
+            "#/properties/a: format `uri` is not supported in strict mode",
+        ]
+    );
+}
+
+fn property_name() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("a".to_owned()),
+        Just("b".to_owned()),
+        Just("c d".to_owned()),
+        Just("$x".to_owned())
+    ]
+}
+
+fn scalar() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        (-3i64..4).prop_map(Value::from),
+        Just(json!(1.5)),
+        Just(json!("x")),
+        Just(json!("y")),
+    ]
+}
+
+fn type_value() -> impl Strategy<Value = Value> {
+    let name = prop_oneof![
+        Just("string"),
+        Just("number"),
+        Just("integer"),
+        Just("boolean"),
+        Just("object"),
+        Just("array"),
+        Just("null"),
+        Just("any"),
+    ];
+    prop_oneof![
+        name.clone().prop_map(Value::from),
+        prop::collection::vec(name, 0..4).prop_map(Value::from),
+        Just(json!(7)),
+    ]
+}
+
+/// Schema-shaped JSON, including the malformed shapes servers send.
+fn schema() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(json!(true)),
+        Just(json!(false)),
+        Just(json!({})),
+        Just(Value::Null),
+        Just(json!(3)),
+        type_value().prop_map(|type_value| json!({ "type": type_value })),
+        prop_oneof![
+            Just("#/$defs/A"),
+            Just("#/$defs/B"),
+            Just("#"),
+            Just("#/$defs/None"),
+            Just("https://example.com/s.json"),
+            Just("#anchor")
+        ]
+        .prop_map(|reference| json!({ "$ref": reference })),
+    ];
+    leaf.prop_recursive(4, 48, 6, |inner| {
+        let members = prop::collection::vec(inner.clone(), 0..3).prop_map(Value::from);
+        let keyword = prop_oneof![
+            type_value().prop_map(|value| ("type", value)),
+            prop::collection::btree_map(property_name(), inner.clone(), 0..4).prop_map(
+                |properties| (
+                    "properties",
+                    Value::Object(properties.into_iter().collect())
+                )
+            ),
+            prop::collection::btree_map(Just("^x".to_owned()), inner.clone(), 0..2).prop_map(
+                |properties| (
+                    "patternProperties",
+                    Value::Object(properties.into_iter().collect())
+                )
+            ),
+            prop_oneof![Just(json!(true)), Just(json!(false)), inner.clone()]
+                .prop_map(|value| ("additionalProperties", value)),
+            prop::collection::vec(
+                prop_oneof![property_name().prop_map(Value::from), Just(json!(1))],
+                0..4
+            )
+            .prop_map(|names| ("required", Value::from(names))),
+            inner.clone().prop_map(|value| ("items", value)),
+            members.clone().prop_map(|value| ("items", value)),
+            members.clone().prop_map(|value| ("prefixItems", value)),
+            members.clone().prop_map(|value| ("anyOf", value)),
+            members.clone().prop_map(|value| ("oneOf", value)),
+            members.prop_map(|value| ("allOf", value)),
+            inner.clone().prop_map(|value| ("not", value)),
+            inner.clone().prop_map(|value| ("if", value)),
+            inner.prop_map(|value| ("propertyNames", value)),
+            prop::collection::vec(scalar(), 0..4).prop_map(|values| ("enum", Value::from(values))),
+            scalar().prop_map(|value| ("const", value)),
+            scalar().prop_map(|value| ("default", value)),
+            any::<bool>().prop_map(|value| ("nullable", Value::from(value))),
+            prop_oneof![
+                Just("uri"),
+                Just("date-time"),
+                Just("email"),
+                Just("int32"),
+                Just("enum")
+            ]
+            .prop_map(|format| ("format", Value::from(format))),
+            prop_oneof![
+                Just("minLength"),
+                Just("maximum"),
+                Just("exclusiveMinimum"),
+                Just("minItems"),
+                Just("maxProperties"),
+                Just("multipleOf")
+            ]
+            .prop_map(|keyword| (keyword, json!(2))),
+            prop_oneof![
+                Just("description"),
+                Just("title"),
+                Just("$schema"),
+                Just("$id"),
+                Just("examples")
+            ]
+            .prop_map(|keyword| (keyword, json!("text"))),
+        ];
+        prop::collection::vec(keyword, 0..6).prop_map(|entries| {
+            Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(key, value)| (key.to_owned(), value))
+                    .collect::<Map<_, _>>(),
+            )
+        })
+    })
+}
+
+/// A generated schema with `$defs` that its `$ref`s may point into (and that may point into each
+/// other, recursively).
+fn tool_schema() -> impl Strategy<Value = Value> {
+    (schema(), schema(), schema()).prop_map(|(root, a, b)| match root {
+        Value::Object(mut root) => {
+            root.insert("$defs".to_owned(), json!({"A": a, "B": b}));
+            Value::Object(root)
+        }
+        other => other,
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn sanitized_output_is_valid_for_its_dialect_and_a_fixed_point(input in tool_schema()) {
+        for dialect in DIALECTS {
+            let sanitized = sanitize_schema(&input, dialect);
+            let violations = dialect_violations(&sanitized.schema, dialect, sanitized.strict);
+            prop_assert!(violations.is_empty(), "{dialect:?}: {violations:#?}\ninput {input}\noutput {}", sanitized.schema);
+            let again = sanitize_schema(&sanitized.schema, dialect);
+            prop_assert_eq!(&again.schema, &sanitized.schema, "{:?} not idempotent for {}", dialect, input);
+            if dialect != SchemaDialect::OpenAiStrict {
+                prop_assert!(!sanitized.strict);
+            }
+        }
+    }
+}
