@@ -12,18 +12,25 @@ use mcp_agent_wasm::core::message::{
 use mcp_agent_wasm::core::provider::{ProviderConfig, ResolvedProvider, ResponseMode};
 use mcp_agent_wasm::core::tools::{sanitize_schema, SchemaDialect, ToolEntry};
 
-/// The tools as the OpenAI wire carries them: the sanitizer decides the schema; `strict` is set
-/// where the provider supports it and the sanitizer kept the schema whole.
-fn expected_tools(dialect: SchemaDialect, provider_strict: bool) -> Vec<Value> {
+/// The tools as the OpenAI wire carries them: the sanitizer decides the schema and whether it
+/// can be strict; a provider without strict mode, or a schema that cannot be strict, gets the
+/// plain dialect.
+fn expected_tools(provider_strict: bool) -> Vec<Value> {
     tools()
         .iter()
         .map(|entry| {
-            let sanitized = sanitize_schema(&entry.input_schema, dialect);
-            let mut function = json!({"name": entry.function_name, "parameters": sanitized.schema});
+            let strict = sanitize_schema(&entry.input_schema, SchemaDialect::OpenAiStrict);
+            let (parameters, strict) = if provider_strict && strict.strict {
+                (strict.schema, true)
+            } else {
+                let plain = sanitize_schema(&entry.input_schema, SchemaDialect::OpenAi);
+                (plain.schema, false)
+            };
+            let mut function = json!({"name": entry.function_name, "parameters": parameters});
             if let Some(description) = &entry.description {
                 function["description"] = json!(description);
             }
-            if provider_strict && sanitized.warnings.is_empty() {
+            if strict {
                 function["strict"] = json!(true);
             }
             json!({"type": "function", "function": function})
@@ -144,7 +151,7 @@ fn openai_body_streams_with_usage_and_strict_tools() {
             "stream_options": {"include_usage": true},
             "max_completion_tokens": 256,
             "tool_choice": "auto",
-            "tools": expected_tools(SchemaDialect::OpenAiStrict, true),
+            "tools": expected_tools(true),
             "messages": [
                 {"role": "system", "content": "Be brief."},
                 {"role": "user", "content": "Weather in Paris, and the time?"},
@@ -178,16 +185,7 @@ fn compatibles_differ_only_where_their_row_says() {
             &tool_round(),
             ResponseMode::Streaming,
         );
-        let dialect = if strict {
-            SchemaDialect::OpenAiStrict
-        } else {
-            SchemaDialect::OpenAi
-        };
-        assert_eq!(
-            body["tools"],
-            json!(expected_tools(dialect, strict)),
-            "{id}"
-        );
+        assert_eq!(body["tools"], json!(expected_tools(strict)), "{id}");
         assert_eq!(body.get("stream_options").is_some(), usage, "{id}");
         assert_eq!(body[max_field], 100, "{id}");
         let assistant = &body["messages"][2];
@@ -525,4 +523,43 @@ fn a_plain_generation_sends_no_tools() {
         assert!(body.get("tool_choice").is_none(), "{id}");
         assert!(built.warnings.is_empty(), "{id}");
     }
+}
+
+#[test]
+fn a_tool_that_cannot_be_strict_goes_plain_with_the_reason_as_a_warning() {
+    let map_tool = ToolEntry {
+        function_name: "tags_set".into(),
+        server: "notes".into(),
+        tool: "set".into(),
+        description: None,
+        // A map (free-form keys) has no strict-mode equivalent.
+        input_schema: json!({
+            "type": "object",
+            "properties": {"tags": {"type": "object", "additionalProperties": {"type": "string"}}},
+            "required": ["tags"]
+        }),
+        annotations: None,
+    };
+    let built = provider("openai")
+        .chat_request(
+            &[ChatMessage::text(Role::User, "tag it")],
+            std::slice::from_ref(&map_tool),
+            ResponseMode::Streaming,
+        )
+        .unwrap();
+    let body: Value = serde_json::from_str(&built.request.body).unwrap();
+    let function = &body["tools"][0]["function"];
+    assert!(function.get("strict").is_none());
+    assert_eq!(
+        function["parameters"],
+        sanitize_schema(&map_tool.input_schema, SchemaDialect::OpenAi).schema
+    );
+    assert!(
+        built
+            .warnings
+            .iter()
+            .any(|warning| warning.starts_with("tags_set: not strict: ")),
+        "{:?}",
+        built.warnings
+    );
 }

@@ -78,7 +78,8 @@ pub(super) fn body(
 }
 
 /// Tools as `{type: "function", function: {name, description, parameters}}`, strict where the
-/// provider supports it and the sanitizer could make the schema strict without losing anything.
+/// provider supports it and the sanitizer says the schema can be strict. A tool that cannot be
+/// strict is sent in the plain dialect (keeping its original meaning), and the warnings say why.
 pub(super) fn function_tools(
     provider: &ResolvedProvider,
     tools: &[ToolEntry],
@@ -87,21 +88,24 @@ pub(super) fn function_tools(
     tools
         .iter()
         .map(|entry| {
+            let mut note = |warning: &String| {
+                warnings.push(format!("{}: {warning}", entry.function_name));
+            };
             let strict = provider
                 .spec
                 .strict_tools
-                .then(|| sanitize_schema(&entry.input_schema, SchemaDialect::OpenAiStrict))
-                .filter(|sanitized| sanitized.warnings.is_empty());
+                .then(|| sanitize_schema(&entry.input_schema, SchemaDialect::OpenAiStrict));
             let (parameters, strict) = match strict {
-                Some(sanitized) => (sanitized.schema, true),
-                None => {
+                Some(sanitized) if sanitized.strict => {
+                    sanitized.warnings.iter().for_each(&mut note);
+                    (sanitized.schema, true)
+                }
+                attempt => {
+                    for warning in attempt.iter().flat_map(|attempt| &attempt.warnings) {
+                        note(&format!("not strict: {warning}"));
+                    }
                     let sanitized = sanitize_schema(&entry.input_schema, SchemaDialect::OpenAi);
-                    warnings.extend(
-                        sanitized
-                            .warnings
-                            .iter()
-                            .map(|warning| format!("{}: {warning}", entry.function_name)),
-                    );
+                    sanitized.warnings.iter().for_each(&mut note);
                     (sanitized.schema, false)
                 }
             };
