@@ -27,8 +27,10 @@
 //   hangAfter=BYTES       send that many body bytes, then never end the response
 //
 // Control routes:
-//   GET  /__requests   every recorded model call: {method, url, headers, body, json, at}
-//   POST /__reset      forget records, fault counters and the script; end hanging responses
+//   GET  /__requests   every recorded model call: {method, url, path, headers, body, json, at}
+//   GET  /__preflights every CORS preflight: {url, origin, method, headers (requested), at}
+//   POST /__reset      forget records, preflights, fault counters and the script; end hanging
+//                      responses
 //   POST /__script     {"rounds": [...]}: answer the next model calls in turn. A round is
 //                      {text?, reasoning?, toolCalls?: [{id?, name, arguments}], finishReason?,
 //                       usage?: {prompt_tokens, completion_tokens}} or a fault {status, retryAfter?,
@@ -86,6 +88,7 @@ const OPTION_NAMES = [
 ];
 
 let records = [];
+let preflights = [];
 let faultCounters = new Map();
 let script = [];
 const hanging = new Set();
@@ -350,6 +353,13 @@ const server = http.createServer(async (request, response) => {
   const url = new URL(request.url, `http://${HOST}`);
   try {
     if (request.method === "OPTIONS") {
+      preflights.push({
+        url: url.pathname + url.search,
+        origin: request.headers.origin ?? null,
+        method: request.headers["access-control-request-method"] ?? null,
+        headers: request.headers["access-control-request-headers"] ?? null,
+        at: Date.now(),
+      });
       response.writeHead(204);
       response.end();
       return;
@@ -358,9 +368,14 @@ const server = http.createServer(async (request, response) => {
       sendJson(response, 200, records);
       return;
     }
+    if (request.method === "GET" && url.pathname === "/__preflights") {
+      sendJson(response, 200, preflights);
+      return;
+    }
     if (request.method === "POST" && url.pathname === "/__reset") {
       await readBody(request);
       records = [];
+      preflights = [];
       faultCounters = new Map();
       script = [];
       for (const open of hanging) open.socket?.destroy();

@@ -43,7 +43,9 @@ extern "C" {
 }
 
 fn server() -> &'static str {
-    SERVER.expect("PROVIDER_SERVER_URL must name the running testing/provider-server.mjs")
+    SERVER
+        .filter(|url| !url.is_empty())
+        .expect("PROVIDER_SERVER_URL must name the running testing/provider-server.mjs")
 }
 
 thread_local! {
@@ -77,6 +79,16 @@ async fn recorded(tag: &str) -> Vec<Value> {
     let text = response_text(fetch_url(&format!("{}/__requests", server()))).await;
     let all: Vec<Value> = serde_json::from_str(&text).unwrap();
     // Every options string ends with `&`, so a tag cannot match a longer tag.
+    let marker = format!("tag%3D{tag}%26");
+    all.into_iter()
+        .filter(|record| record["url"].as_str().unwrap_or_default().contains(&marker))
+        .collect()
+}
+
+/// The CORS preflights the server answered for URLs carrying `tag`.
+async fn preflights(tag: &str) -> Vec<Value> {
+    let text = response_text(fetch_url(&format!("{}/__preflights", server()))).await;
+    let all: Vec<Value> = serde_json::from_str(&text).unwrap();
     let marker = format!("tag%3D{tag}%26");
     all.into_iter()
         .filter(|record| record["url"].as_str().unwrap_or_default().contains(&marker))
@@ -274,6 +286,16 @@ async fn every_provider_streams_its_fixture_and_sends_the_right_request() {
             "anthropic" => {
                 assert_eq!(key_headers, ["x-api-key"]);
                 assert_eq!(headers["anthropic-dangerous-direct-browser-access"], "true");
+                // The browser asked first, and the answer let these headers through.
+                let asked = preflights(&tag).await;
+                let requested = asked[0]["headers"].as_str().unwrap_or_default();
+                for name in [
+                    "anthropic-dangerous-direct-browser-access",
+                    "anthropic-version",
+                    "x-api-key",
+                ] {
+                    assert!(requested.contains(name), "{requested}");
+                }
             }
             "google" => assert_eq!(key_headers, ["x-goog-api-key"]),
             "azure_openai" => assert_eq!(key_headers, ["api-key"]),

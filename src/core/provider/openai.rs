@@ -16,7 +16,7 @@ use crate::core::tools::{sanitize_schema, SchemaDialect, ToolEntry};
 /// Azure's `api-version` when the caller gives none: the latest GA data-plane inference version.
 pub const AZURE_DEFAULT_API_VERSION: &str = "2024-10-21";
 
-pub(super) fn url(provider: &ResolvedProvider, _mode: ResponseMode) -> String {
+pub(super) fn url(provider: &ResolvedProvider) -> String {
     match provider.spec.endpoint {
         Endpoint::AzureDeployment => format!(
             "{}/openai/deployments/{}/chat/completions?api-version={}",

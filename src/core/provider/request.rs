@@ -83,7 +83,7 @@ impl ResolvedProvider {
             Endpoint::ChatCompletions | Endpoint::AzureDeployment => {
                 let body = openai::body(self, messages, tools, mode, &mut warnings)?;
                 (
-                    openai::url(self, mode),
+                    openai::url(self),
                     openai::auth_headers(self),
                     Value::Object(body),
                 )
