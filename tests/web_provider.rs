@@ -714,3 +714,44 @@ async fn a_scripted_round_comes_back_whole_through_the_non_streaming_path() {
     let recorded = recorded(&tag("whole-call")).await;
     assert_eq!(recorded[0]["json"]["stream"], false);
 }
+
+#[wasm_bindgen_test]
+async fn watsonx_exchanges_its_key_once_and_reuses_the_token() {
+    let tag = tag("watsonx-reuse");
+    let base = base_url(&format!("fixture=openai/text.chunks.txt&tag={tag}&"));
+    let mut config = config("ibm", base.clone());
+    config.iam_url = Some(format!("{base}/identity/token"));
+    let policy = RetryPolicy::default();
+    let provider = authorize(&config.resolve().unwrap(), &policy, None)
+        .await
+        .unwrap();
+    for _ in 0..2 {
+        let (mut stream, _) = stream_model_call(
+            &provider,
+            &[ChatMessage::text(Role::User, "hi")],
+            &[],
+            &policy,
+            None,
+        )
+        .await
+        .unwrap();
+        while stream.next_event().await.unwrap().is_some() {}
+    }
+    let records = recorded(&tag).await;
+    let paths: Vec<&str> = records
+        .iter()
+        .map(|record| record["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "/identity/token",
+            "/ml/v1/text/chat_stream?version=2025-02-11",
+            "/ml/v1/text/chat_stream?version=2025-02-11",
+        ]
+    );
+    let token = format!("Bearer {}", provider.access_token.as_deref().unwrap());
+    assert_eq!(records[1]["headers"]["authorization"], token.as_str());
+    assert_eq!(records[2]["headers"]["authorization"], token.as_str());
+    assert_eq!(records[1]["json"]["project_id"], "project-42");
+}

@@ -197,15 +197,17 @@ pub async fn send(
     }
 }
 
-/// For watsonx: exchanges the API key at IAM and returns the settings carrying the token. Other
-/// providers come back unchanged.
+/// For watsonx: exchanges the API key at IAM and returns the settings carrying the token (IAM
+/// tokens last an hour: authorize once per run and reuse the result). Settings that already carry
+/// a token, and other providers, come back unchanged.
 pub async fn authorize(
     provider: &ResolvedProvider,
     policy: &RetryPolicy,
     signal: Option<&AbortSignal>,
 ) -> Result<ResolvedProvider, ProviderError> {
-    let Some(exchange) = provider.token_request() else {
-        return Ok(provider.clone());
+    let exchange = match provider.token_request() {
+        Some(exchange) if provider.access_token.is_none() => exchange,
+        _ => return Ok(provider.clone()),
     };
     let body = send(provider, &exchange, policy, signal)
         .await?
