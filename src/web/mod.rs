@@ -6,6 +6,8 @@ pub mod provider;
 
 use wasm_bindgen::prelude::*;
 
+pub mod tools_api;
+
 /// The package version, as built.
 #[wasm_bindgen]
 pub fn version() -> String {
