@@ -6,6 +6,7 @@ pub mod mcp;
 pub mod message;
 pub mod model_event;
 pub mod ndjson;
+pub mod provider;
 pub mod sse;
 pub mod stream;
 pub mod think_split;

@@ -3,10 +3,10 @@
 pub mod error;
 pub mod http;
 pub mod mcp;
+pub mod provider;
+pub mod tools_api;
 
 use wasm_bindgen::prelude::*;
-
-pub mod tools_api;
 
 /// The package version, as built.
 #[wasm_bindgen]
