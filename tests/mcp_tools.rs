@@ -256,3 +256,27 @@ fn cache_evicts_the_least_recently_used_not_the_oldest_fetched() {
     cache.record(key(2), &Ok(vec![tool("u")]), 2_003.0);
     assert_eq!(cache.len(), TOOLS_CACHE_MAX_ENTRIES);
 }
+
+/// Fixture: tests/fixtures/schemas/server-everything-2026.8.31.tools-list.json, a `tools/list`
+/// result captured from @modelcontextprotocol/server-everything 2026.8.31 (one page).
+#[test]
+fn a_real_listing_keeps_every_tool_and_schema_as_sent() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/schemas/server-everything-2026.8.31.tools-list.json"
+    );
+    let text = std::fs::read_to_string(path).expect("fixture present");
+    let result: Value = serde_json::from_str(&text).expect("fixture is JSON");
+    let mut listing = ToolListing::new();
+    assert_eq!(listing.handle_page(&result), Ok(None), "a single page");
+    let tools = listing.into_tools();
+    let sent = result["tools"].as_array().expect("tools array");
+    assert_eq!(tools.len(), sent.len());
+    for (tool, sent) in tools.iter().zip(sent) {
+        assert_eq!(tool.name, sent["name"].as_str().unwrap_or_default());
+        assert_eq!(tool.input_schema, sent["inputSchema"], "{}", tool.name);
+    }
+    assert!(tools
+        .iter()
+        .any(|tool| tool.name == "trigger-long-running-operation"));
+}
