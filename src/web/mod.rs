@@ -3,6 +3,9 @@
 pub mod agent;
 pub mod error;
 pub mod http;
+pub mod mcp;
+pub mod provider;
+pub mod tools_api;
 mod types;
 
 use wasm_bindgen::prelude::*;

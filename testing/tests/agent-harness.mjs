@@ -1,0 +1,100 @@
+// Shared pieces of the Agent tests: a Chromium page with the package loaded, the scripted
+// provider's control routes, and event collection. All traffic stays on 127.0.0.1.
+import { chromium } from "playwright-core";
+
+export const env = {
+  demoUrl: process.env.DEMO_URL,
+  providerUrl: process.env.PROVIDER_SERVER_URL,
+  everythingUrl: process.env.MCP_EVERYTHING_URL,
+};
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_BINARY,
+    args: process.env.CHROMIUM_ARGS.split(" "),
+  });
+}
+
+/** A page on the static server with the web package imported as `window.agentWasm`. */
+export async function openPackagePage(browser) {
+  const page = await browser.newPage();
+  page.on("pageerror", (error) => console.error("page error:", error.message));
+  await page.goto(env.demoUrl);
+  await page.evaluate(async () => {
+    const module = await import("/pkg/mcp_agent_wasm.js");
+    await module.default();
+    window.agentWasm = module;
+  });
+  await page.addScriptTag({ content: `${collectSource}\nwindow.collect = collect;` });
+  return page;
+}
+
+/** Scripts the provider's next model calls (OpenAI SSE wire format, as in the fixtures). */
+export async function scriptProvider(rounds) {
+  await fetch(`${env.providerUrl}/__reset`, { method: "POST" });
+  const response = await fetch(`${env.providerUrl}/__script`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ rounds }),
+  });
+  if (!response.ok) throw new Error(`scripting the provider failed: ${response.status}`);
+}
+
+/** Every model call the provider recorded since the last reset. */
+export async function providerRequests() {
+  const response = await fetch(`${env.providerUrl}/__requests`);
+  return response.json();
+}
+
+/** Base URL of an OpenAI-compatible provider on the scripted server, with replay options. */
+export function providerBaseUrl(options) {
+  const prefix = options ? `/_/${encodeURIComponent(new URLSearchParams(options).toString())}` : "";
+  return `${env.providerUrl}${prefix}/v1`;
+}
+
+export function agentConfig(overrides = {}) {
+  return {
+    provider: { id: "openai_compatible", apiKey: "test-key-123", model: "scripted", baseUrl: providerBaseUrl() },
+    mcpServers: [{ name: "everything", url: env.everythingUrl }],
+    allowInsecureLocalUrls: true,
+    toolPrompt: false,
+    ...overrides,
+  };
+}
+
+/**
+ * The source of a function run in the page (or a worker): runs the agent and returns its events,
+ * or the error the stream ended with. `stopWhen(event)` aborts the run when it returns true, and
+ * `abortedAt`/`finalAt` measure how fast the final event follows the abort.
+ */
+export const collectSource = `
+async function collect(agentWasm, config, messages, plan = {}) {
+  const agent = new agentWasm.Agent(config);
+  const controller = new AbortController();
+  const events = [];
+  let abortedAt, finalAt, error;
+  try {
+    const stream = agent.run(messages, { signal: controller.signal });
+    for await (const event of stream) {
+      events.push(event);
+      if (event.type === "final") finalAt = performance.now();
+      if (plan.abortOn && plan.abortOn.includes(event.type) && abortedAt === undefined) {
+        abortedAt = performance.now();
+        controller.abort();
+      }
+      if (plan.breakOn && plan.breakOn.includes(event.type)) break;
+    }
+  } catch (thrown) {
+    error = { code: thrown.code, message: thrown.message, messages: thrown.messages };
+  }
+  agent.free();
+  return { events, error, abortMs: abortedAt === undefined ? undefined : finalAt - abortedAt };
+}
+`;
+
+export async function runInPage(page, config, messages, plan) {
+  return page.evaluate(
+    ({ config, messages, plan }) => window.collect(window.agentWasm, config, messages, plan),
+    { config, messages, plan },
+  );
+}

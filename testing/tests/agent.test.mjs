@@ -1,0 +1,189 @@
+// Full agent runs in headless Chromium: the built web package, the scripted provider (OpenAI SSE
+// wire format as in ../shared/fixtures) and the real server-everything MCP server on 127.0.0.1.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import {
+  agentConfig,
+  collectSource,
+  env,
+  launchBrowser,
+  openPackagePage,
+  providerBaseUrl,
+  providerRequests,
+  runInPage,
+  scriptProvider,
+} from "./agent-harness.mjs";
+
+let browser;
+let page;
+before(async () => {
+  browser = await launchBrowser();
+  page = await openPackagePage(browser);
+});
+after(async () => browser?.close());
+
+const question = [{ role: "user", content: "Add 2 and 3, and echo hi." }];
+const eventsOf = (run, type) => run.events.filter((event) => event.type === type);
+
+test("a two-round run: parallel calls report in completion order, tool messages keep call order", async () => {
+  await scriptProvider([
+    {
+      toolCalls: [
+        { id: "call_slow", name: "trigger-long-running-operation", arguments: { duration: 1, steps: 2 } },
+        { id: "call_fast", name: "echo", arguments: { message: "hi" } },
+      ],
+    },
+    { text: "The operation finished and the echo said hi." },
+  ]);
+  const run = await runInPage(page, agentConfig(), question);
+  assert.equal(run.error, undefined, JSON.stringify(run.error));
+  const types = run.events.map((event) => event.type);
+  assert.deepEqual(types.slice(0, 3), ["round", "toolCall", "toolCall"]);
+  const results = eventsOf(run, "toolResult");
+  assert.deepEqual(results.map((event) => event.id), ["call_fast", "call_slow"], "completion order");
+  assert.match(results[0].text, /hi/);
+  assert.ok(eventsOf(run, "toolProgress").some((event) => event.id === "call_slow"), "progress of the slow call");
+  const final = run.events.at(-1);
+  assert.equal(final.type, "final");
+  assert.equal(final.reason, "completed");
+  assert.equal(final.text, "The operation finished and the echo said hi.");
+  assert.deepEqual(
+    final.messages.map((message) => [message.role, message.tool_call_id ?? null]),
+    [
+      ["user", null],
+      ["assistant", null],
+      ["tool", "call_slow"],
+      ["tool", "call_fast"],
+      ["assistant", null],
+    ],
+  );
+  const requests = await providerRequests();
+  assert.equal(requests.length, 2);
+  assert.deepEqual(
+    requests[0].json.tools.map((tool) => tool.function.name).filter((name) => ["echo", "get-sum"].includes(name)),
+    ["echo", "get-sum"],
+  );
+  assert.equal(requests[1].json.messages.filter((message) => message.role === "tool").length, 2);
+});
+
+test("abort during the model stream ends the run with reason aborted within 200 ms", async () => {
+  await fetch(`${env.providerUrl}/__reset`, { method: "POST" });
+  const config = agentConfig({
+    provider: {
+      id: "openai_compatible",
+      apiKey: "k",
+      model: "scripted",
+      baseUrl: providerBaseUrl({ fixture: "openai/text.chunks.txt", chunk: "40", delay: "100" }),
+    },
+  });
+  const run = await runInPage(page, config, question, { abortOn: ["text"] });
+  const final = run.events.at(-1);
+  assert.equal(final.type, "final");
+  assert.equal(final.reason, "aborted");
+  assert.ok(run.abortMs < 200, `final came ${run.abortMs} ms after the abort`);
+  assert.deepEqual(final.messages[0], question[0], "the conversation is kept");
+});
+
+test("abort during a long tool call ends the run within 200 ms with complete messages", async () => {
+  await scriptProvider([
+    { toolCalls: [{ id: "call_long", name: "trigger-long-running-operation", arguments: { duration: 20, steps: 20 } }] },
+    { text: "never asked for" },
+  ]);
+  const run = await runInPage(page, agentConfig(), question, { abortOn: ["toolProgress"] });
+  const final = run.events.at(-1);
+  assert.equal(final.reason, "aborted");
+  assert.ok(run.abortMs < 200, `final came ${run.abortMs} ms after the abort`);
+  const toolMessage = final.messages.find((message) => message.role === "tool");
+  assert.equal(toolMessage.tool_call_id, "call_long");
+  assert.match(toolMessage.content, /^Error: /);
+  assert.equal((await providerRequests()).length, 1, "no model call after the abort");
+});
+
+test("break out of for-await cancels the run", async () => {
+  await scriptProvider([
+    { toolCalls: [{ id: "call_long", name: "trigger-long-running-operation", arguments: { duration: 1, steps: 2 } }] },
+    { text: "never asked for" },
+  ]);
+  const run = await runInPage(page, agentConfig(), question, { breakOn: ["toolCall"] });
+  assert.equal(run.events.at(-1).type, "toolCall");
+  // The tool takes 1 s; had the run gone on, the model would have been called again by now.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  assert.equal((await providerRequests()).length, 1, "the cancelled run made no further model call");
+});
+
+test("the round cap makes one last call without tools and ends exhausted", async () => {
+  await scriptProvider([
+    { toolCalls: [{ id: "call_1", name: "echo", arguments: { message: "one" } }] },
+    { text: "Here is what I found." },
+  ]);
+  const run = await runInPage(page, agentConfig({ maxRounds: 1 }), question);
+  const final = run.events.at(-1);
+  assert.equal(final.reason, "exhausted");
+  assert.equal(final.text, "Here is what I found.");
+  const requests = await providerRequests();
+  assert.equal(requests.length, 2);
+  assert.ok(requests[0].json.tools.length > 0);
+  assert.equal(requests[1].json.tools, undefined, "the last call has no tools");
+});
+
+test("an auth failure errors the stream with a code and the conversation", async () => {
+  const config = agentConfig({
+    provider: { id: "openai_compatible", apiKey: "wrong-key", model: "m", baseUrl: providerBaseUrl({ status: "401" }) },
+  });
+  const run = await runInPage(page, config, question);
+  assert.equal(run.error?.code, "provider_auth");
+  assert.deepEqual(run.error.messages, question);
+  assert.ok(!run.error.message.includes("wrong-key"), "the key never appears in errors");
+});
+
+test("two runs of one Agent in flight at once", async () => {
+  await scriptProvider([{ text: "first answer" }, { text: "second answer" }]);
+  const finals = await page.evaluate(async (config) => {
+    const agent = new window.agentWasm.Agent(config);
+    const finish = async (stream) => {
+      let last;
+      for await (const event of stream) last = event;
+      return last;
+    };
+    const both = await Promise.all([
+      finish(agent.run([{ role: "user", content: "one" }])),
+      finish(agent.run([{ role: "user", content: "two" }])),
+    ]);
+    agent.free();
+    return both.map((event) => event.text).sort();
+  }, agentConfig({ mcpServers: [] }));
+  assert.deepEqual(finals, ["first answer", "second answer"]);
+});
+
+test("a full run inside a dedicated Web Worker", async () => {
+  await scriptProvider([
+    { toolCalls: [{ id: "call_sum", name: "get-sum", arguments: { a: 2, b: 3 } }] },
+    { text: "2 + 3 = 5" },
+  ]);
+  const run = await page.evaluate(
+    async ({ source, config, messages }) => {
+      const code = `
+        ${source}
+        self.onmessage = async ({ data }) => {
+          const agentWasm = await import(data.packageUrl);
+          await agentWasm.default();
+          self.postMessage({ hasWindow: typeof window !== "undefined", ...(await collect(agentWasm, data.config, data.messages)) });
+        };`;
+      const worker = new Worker(URL.createObjectURL(new Blob([code], { type: "text/javascript" })), { type: "module" });
+      const packageUrl = new URL("/pkg/mcp_agent_wasm.js", location.href).href;
+      const result = await new Promise((resolve, reject) => {
+        worker.onmessage = ({ data }) => resolve(data);
+        worker.onerror = (error) => reject(new Error(error.message));
+        worker.postMessage({ packageUrl, config, messages });
+      });
+      worker.terminate();
+      return result;
+    },
+    { source: collectSource, config: agentConfig(), messages: question },
+  );
+  assert.equal(run.hasWindow, false);
+  assert.equal(run.error, undefined, JSON.stringify(run.error));
+  const result = run.events.find((event) => event.type === "toolResult");
+  assert.match(result.text, /5/);
+  assert.equal(run.events.at(-1).text, "2 + 3 = 5");
+});
