@@ -13,7 +13,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use js_sys::{Array, Promise, Reflect};
+use js_sys::{Promise, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -21,8 +21,7 @@ use web_sys::AbortSignal;
 
 use crate::core::agent_loop::{LoopConfig, MissingIdStrategy};
 use crate::core::message::ChatMessage;
-use crate::core::provider::retry::RetryPolicy;
-use crate::core::provider::ResolvedProvider;
+use crate::core::provider::{ResolvedProvider, RetryPolicy};
 use crate::core::tools::{sanitize_schema, SchemaDialect, ToolTable};
 use crate::web::error::js_error;
 use crate::web::mcp::{McpClient, McpServerConfig};
@@ -115,6 +114,7 @@ impl Agent {
                 headers: server.headers.into_iter().collect(),
                 transport: server.transport,
                 allow_insecure_local_urls: options.allow_insecure_local_urls,
+                accept_elicitation_defaults: false,
             })?;
             servers.push((server.name, client));
         }
@@ -253,7 +253,7 @@ fn zone_formatter(time_zone: Option<&str>) -> Result<DateTimeFormat, JsValue> {
         Reflect::set(&options, &key.into(), &value.into())?;
     }
     Reflect::set(&options, &"hourCycle".into(), &"h23".into())?;
-    new_date_time_format("en-CA", &options)
+    DateTimeFormat::new_date_time_format("en-CA", &options)
 }
 
 fn checked_time_zone(zone: &str) -> Result<String, JsValue> {
@@ -279,9 +279,4 @@ pub(crate) fn local_now(time_zone: &str) -> String {
     zone_formatter(Some(time_zone))
         .map(|format| format.format(&js_sys::Date::new_0()))
         .unwrap_or_default()
-}
-
-/// JS arrays of strings, for error details.
-pub(crate) fn string_array(items: &[String]) -> Array {
-    items.iter().map(|item| JsValue::from_str(item)).collect()
 }
