@@ -5,6 +5,7 @@ pub mod error;
 pub mod http;
 pub mod mcp;
 pub mod provider;
+pub mod timer;
 pub mod tools_api;
 mod types;
 

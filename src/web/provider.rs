@@ -8,14 +8,13 @@
 
 use std::collections::VecDeque;
 
-use js_sys::{Function, Promise};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
 
 use super::error::{js_error, set_property};
 use super::http::{fetch, HttpError, HttpRequest as FetchRequest, HttpResponse};
+use super::timer::sleep_unless_aborted;
 use crate::core::message::ChatMessage;
 use crate::core::model_event::ModelEvent;
 use crate::core::provider::{
@@ -24,12 +23,6 @@ use crate::core::provider::{
 };
 use crate::core::stream::ModelStreamDecoder;
 use crate::core::tools::ToolEntry;
-
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_name = setTimeout)]
-    fn set_timeout(handler: &Function, milliseconds: i32) -> JsValue;
-}
 
 #[wasm_bindgen(typescript_custom_section)]
 const PROVIDER_INFO_TS: &str = r#"
@@ -80,27 +73,6 @@ fn from_http(provider: &ResolvedProvider, error: HttpError) -> ProviderError {
             message: provider.redact(&other.to_string()),
         },
     }
-}
-
-/// Waits `milliseconds`; `false` when `signal` aborted first (the wait then ends at once).
-async fn sleep(milliseconds: u64, signal: Option<&AbortSignal>) -> bool {
-    if signal.is_some_and(AbortSignal::aborted) {
-        return false;
-    }
-    let delay = i32::try_from(milliseconds).unwrap_or(i32::MAX);
-    let mut on_abort: Option<Function> = None;
-    let wait = Promise::new(&mut |resolve, reject| {
-        set_timeout(&resolve, delay);
-        if let Some(signal) = signal {
-            let _ = signal.add_event_listener_with_callback("abort", &reject);
-            on_abort = Some(reject);
-        }
-    });
-    let completed = JsFuture::from(wait).await.is_ok();
-    if let (Some(signal), Some(on_abort)) = (signal, on_abort) {
-        let _ = signal.remove_event_listener_with_callback("abort", &on_abort);
-    }
-    completed
 }
 
 /// A successful answer whose body is still to be read. Dropping it cancels the read and the
@@ -188,7 +160,7 @@ pub async fn send(
         match decision {
             RetryDecision::Fail(error) => return Err(error),
             RetryDecision::Retry { delay_ms } => {
-                if !sleep(delay_ms, signal).await {
+                if !sleep_unless_aborted(delay_ms, signal).await {
                     return Err(from_http(provider, HttpError::Aborted));
                 }
                 retries_done += 1;

@@ -87,6 +87,7 @@ async function collect(agentWasm, config, messages, plan = {}) {
   } catch (thrown) {
     error = { code: thrown.code, message: thrown.message, messages: thrown.messages };
   }
+  await agent.close();
   agent.free();
   return { events, error, abortMs: abortedAt === undefined ? undefined : finalAt - abortedAt };
 }

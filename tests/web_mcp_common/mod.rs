@@ -43,8 +43,12 @@ pub fn client_for(url: &str, transport: TransportMode) -> McpClient {
 /// What the test server received in this run on paths starting with `prefix`.
 pub async fn server_log(prefix: &str) -> Vec<Value> {
     let url = format!("{}/__log?path={}", test_server(), run_path(prefix));
-    let response = gloo_net::http::Request::get(&url)
-        .send()
+    let request = mcp_agent_wasm::web::http::HttpRequest {
+        method: "GET",
+        url: &url,
+        ..Default::default()
+    };
+    let mut response = mcp_agent_wasm::web::http::fetch(&request, None)
         .await
         .expect("the test server answers /__log");
     let text = response.text().await.expect("a log body");

@@ -10,8 +10,19 @@ pub fn assemble(root: &Path) -> Result<(), String> {
     let pkg = root.join("pkg");
     let version = crate_version(root)?;
     let exports = exported_names(&pkg.join(format!("nodejs/{CRATE}.d.ts")))?;
+    // wasm-pack writes a `.gitignore` of `*` into each target folder, which `npm pack` obeys.
+    for target in ["web", "bundler", "nodejs"] {
+        let ignore = pkg.join(target).join(".gitignore");
+        if ignore.exists() {
+            std::fs::remove_file(&ignore)
+                .map_err(|error| format!("cannot remove {}: {error}", ignore.display()))?;
+        }
+    }
     // The nodejs target is CommonJS; the package root is ESM.
-    write(&pkg.join("nodejs/package.json"), "{\"type\": \"commonjs\"}\n")?;
+    write(
+        &pkg.join("nodejs/package.json"),
+        "{\"type\": \"commonjs\"}\n",
+    )?;
     write(
         &pkg.join("node.mjs"),
         &format!(

@@ -91,8 +91,13 @@ fn wasm_pack_build(root: &Path, config: &Config, target: &str) -> Result<(), Str
 pub fn build(root: &Path) -> Result<(), String> {
     let config = Config::load(root)?;
     ensure_tools(root, &config)?;
+    build_package(root, &config)
+}
+
+/// Every wasm-pack target of wasm-pack.toml, then the npm package around them in pkg/.
+fn build_package(root: &Path, config: &Config) -> Result<(), String> {
     for target in &config.build.targets {
-        wasm_pack_build(root, &config, target)?;
+        wasm_pack_build(root, config, target)?;
     }
     crate::package::assemble(root)
 }
@@ -224,8 +229,8 @@ pub fn test(root: &Path) -> Result<(), String> {
     phases.run("cargo test (native)", || {
         cargo(root, &["test", "--workspace"])
     })?;
-    phases.run("wasm-pack build --release (web)", || {
-        wasm_pack_build(root, &config, "web")?;
+    phases.run("npm package (release build of every target)", || {
+        build_package(root, &config)?;
         check_size(root, &config)
     })?;
 

@@ -106,15 +106,10 @@ pub async fn list_all_tools(
     if signal.is_some_and(AbortSignal::aborted) {
         return Err(js_error("aborted", "listing tools was aborted").into());
     }
-    let listings = join_all(
-        shared
-            .servers
-            .iter()
-            .map(|(name, client)| {
-                let cache = tools_cache();
-                async move { (name.clone(), client.list_tools_cached(&cache).await) }
-            }),
-    )
+    let listings = join_all(shared.servers.iter().map(|(name, client)| {
+        let cache = tools_cache();
+        async move { (name.clone(), client.list_tools_cached(&cache).await) }
+    }))
     .await;
     let mut listed: Vec<(String, Vec<McpTool>)> = Vec::new();
     let mut failures = Vec::new();
@@ -280,7 +275,8 @@ impl Run<'_> {
                 self.start_queued_tools();
             }
             Action::CancelTools(ids) => {
-                self.queued_tools.retain(|call| !ids.contains(&call.call_id));
+                self.queued_tools
+                    .retain(|call| !ids.contains(&call.call_id));
                 self.tool_aborts.retain(|(id, _)| !ids.contains(id));
             }
             Action::Emit(event) => self.emit(&event),
@@ -314,9 +310,15 @@ impl Run<'_> {
         };
         let inputs = self.inputs.clone();
         wasm_bindgen_futures::spawn_local(async move {
-            let result =
-                model_call(&shared, &request.messages, &tools, request.stream, &signal, &inputs)
-                    .await;
+            let result = model_call(
+                &shared,
+                &request.messages,
+                &tools,
+                request.stream,
+                &signal,
+                &inputs,
+            )
+            .await;
             let input = match result {
                 Ok(()) => Input::ModelDone,
                 // Cancelled on the loop's request: it wants nothing more from this call.

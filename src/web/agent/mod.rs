@@ -97,15 +97,19 @@ impl Agent {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "AgentConfig")] config: JsValue,
     ) -> Result<Agent, JsValue> {
-        let options: AgentOptions = serde_wasm_bindgen::from_value(config)
-            .map_err(|error| js_error("invalid_config", &format!("invalid Agent config: {error}")))?;
+        let options: AgentOptions = serde_wasm_bindgen::from_value(config).map_err(|error| {
+            js_error("invalid_config", &format!("invalid Agent config: {error}"))
+        })?;
         let provider = options.provider.resolve()?;
         let mut servers: Vec<(String, McpClient)> = Vec::new();
         for server in options.mcp_servers {
             if servers.iter().any(|(name, _)| *name == server.name) {
                 return Err(js_error(
                     "invalid_config",
-                    &format!("two MCP servers are named `{}`: names must be unique", server.name),
+                    &format!(
+                        "two MCP servers are named `{}`: names must be unique",
+                        server.name
+                    ),
                 )
                 .into());
             }
@@ -167,11 +171,25 @@ impl Agent {
         #[wasm_bindgen(unchecked_param_type = "ChatMessage[]")] messages: JsValue,
         #[wasm_bindgen(unchecked_param_type = "RunOptions | undefined")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let messages: Vec<ChatMessage> = serde_wasm_bindgen::from_value(messages).map_err(|error| {
-            js_error("invalid_messages", &format!("invalid messages: {error}"))
-        })?;
+        let messages: Vec<ChatMessage> = serde_wasm_bindgen::from_value(messages)
+            .map_err(|error| js_error("invalid_messages", &format!("invalid messages: {error}")))?;
         let signal = abort_signal_of(&options)?;
-        Ok(stream::start_run(self.shared.clone(), messages, signal))
+        stream::start_run(self.shared.clone(), messages, signal).map(JsValue::from)
+    }
+}
+
+#[wasm_bindgen(js_class = Agent)]
+impl Agent {
+    /// Ends every MCP session (DELETE, streams closed). Later runs fail with `mcp_closed`. Call it
+    /// before `free()` where an open server stream would keep the process alive (Node).
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+    pub fn close(&self) -> Promise {
+        let shared = self.shared.clone();
+        wasm_bindgen_futures::future_to_promise(async move {
+            futures::future::join_all(shared.servers.iter().map(|(_, client)| client.close()))
+                .await;
+            Ok(JsValue::UNDEFINED)
+        })
     }
 }
 
@@ -220,9 +238,10 @@ fn abort_signal_of(options: &JsValue) -> Result<Option<AbortSignal>, JsValue> {
     if signal.is_undefined() || signal.is_null() {
         return Ok(None);
     }
-    signal.dyn_into::<AbortSignal>().map(Some).map_err(|_| {
-        js_error("invalid_options", "options.signal must be an AbortSignal").into()
-    })
+    signal
+        .dyn_into::<AbortSignal>()
+        .map(Some)
+        .map_err(|_| js_error("invalid_options", "options.signal must be an AbortSignal").into())
 }
 
 #[wasm_bindgen]
@@ -257,13 +276,15 @@ fn zone_formatter(time_zone: Option<&str>) -> Result<DateTimeFormat, JsValue> {
 }
 
 fn checked_time_zone(zone: &str) -> Result<String, JsValue> {
-    zone_formatter(Some(zone)).map(|_| zone.to_owned()).map_err(|_| {
-        js_error(
-            "invalid_time_zone",
-            &format!("unknown time zone `{zone}`: use an IANA name such as Europe/Paris"),
-        )
-        .into()
-    })
+    zone_formatter(Some(zone))
+        .map(|_| zone.to_owned())
+        .map_err(|_| {
+            js_error(
+                "invalid_time_zone",
+                &format!("unknown time zone `{zone}`: use an IANA name such as Europe/Paris"),
+            )
+            .into()
+        })
 }
 
 fn browser_time_zone() -> String {

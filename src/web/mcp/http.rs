@@ -1,11 +1,5 @@
 //! What the MCP client adds to the shared fetch path (`web::http`): its errors as `McpError`,
-//! response bodies read as SSE events, timers and abort signals. `setTimeout` is bound as a
-//! global so that the same code runs in pages, workers and Node.
-
-use js_sys::Promise;
-use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
-use web_sys::AbortSignal;
+//! response bodies read as SSE events.
 
 use crate::core::mcp::McpError;
 use crate::core::sse::{SseDecoder, SseEvent};
@@ -14,33 +8,8 @@ use crate::web::http::{fetch, HttpError, HttpRequest, HttpResponse};
 /// An event larger than this (a huge base64 image, a runaway stream) ends the stream.
 const MAX_SSE_EVENT_BYTES: usize = 32 * 1024 * 1024;
 
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_name = setTimeout)]
-    fn set_timeout(handler: &js_sys::Function, milliseconds: f64) -> JsValue;
-}
-
 pub fn now_ms() -> f64 {
     js_sys::Date::now()
-}
-
-pub async fn sleep(milliseconds: u64) {
-    let promise = Promise::new(&mut |resolve, _reject| {
-        set_timeout(&resolve, milliseconds as f64);
-    });
-    let _ = JsFuture::from(promise).await;
-}
-
-/// Resolves once `signal` is aborted (at once if it already is).
-pub async fn aborted(signal: &AbortSignal) {
-    if signal.aborted() {
-        return;
-    }
-    let promise = Promise::new(&mut |resolve, _reject| {
-        // A listener rather than `onabort`, which would replace the caller's own handler.
-        let _ = signal.add_event_listener_with_callback("abort", &resolve);
-    });
-    let _ = JsFuture::from(promise).await;
 }
 
 fn mcp_error(error: HttpError) -> McpError {

@@ -29,7 +29,8 @@ use crate::core::mcp::McpError;
 use crate::core::tools::McpTool;
 use crate::core::url_policy::{check_legacy_endpoint, check_server_url, CheckedUrl};
 
-use http::{aborted, now_ms, send, sleep, Reply};
+use crate::web::timer::{aborted, sleep};
+use http::{now_ms, send, Reply};
 
 /// How to reach one MCP server.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,0 +1,107 @@
+//! Waiting in JS time: timers and abort signals as futures that clean up when dropped.
+//!
+//! A wait that loses a race (a call that answered before its timeout, a retry cut short by an
+//! abort) is dropped; dropping clears its `setTimeout` and removes its `abort` listener, so an
+//! abandoned wait never keeps Node's event loop alive nor piles listeners on a signal.
+//! `setTimeout`/`clearTimeout` are bound as globals: pages, workers and Node alike.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use js_sys::{Function, Promise};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::AbortSignal;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_name = setTimeout)]
+    fn set_timeout(handler: &Function, milliseconds: f64) -> JsValue;
+    #[wasm_bindgen(js_name = clearTimeout)]
+    fn clear_timeout(id: &JsValue);
+}
+
+/// Resolves after a delay; the timer is cleared when this is dropped first.
+pub struct Sleep {
+    fired: JsFuture,
+    timer: JsValue,
+}
+
+pub fn sleep(milliseconds: u64) -> Sleep {
+    let mut timer = JsValue::UNDEFINED;
+    let promise = Promise::new(&mut |resolve, _reject| {
+        timer = set_timeout(&resolve, milliseconds as f64);
+    });
+    Sleep {
+        fired: JsFuture::from(promise),
+        timer,
+    }
+}
+
+impl Future for Sleep {
+    type Output = ();
+
+    fn poll(mut self: Pin<&mut Self>, context: &mut Context<'_>) -> Poll<()> {
+        Pin::new(&mut self.fired).poll(context).map(drop)
+    }
+}
+
+impl Drop for Sleep {
+    fn drop(&mut self) {
+        clear_timeout(&self.timer);
+    }
+}
+
+/// Resolves once a signal is aborted (at once if it already is); its listener is removed when
+/// this is dropped.
+pub struct Aborted {
+    fired: JsFuture,
+    listener: Option<(AbortSignal, Function)>,
+}
+
+pub fn aborted(signal: &AbortSignal) -> Aborted {
+    let mut listener = None;
+    let promise = Promise::new(&mut |resolve, _reject| {
+        if signal.aborted() {
+            let _ = resolve.call0(&JsValue::UNDEFINED);
+        } else {
+            // A listener rather than `onabort`, which would replace the caller's own handler.
+            let _ = signal.add_event_listener_with_callback("abort", &resolve);
+            listener = Some((signal.clone(), resolve));
+        }
+    });
+    Aborted {
+        fired: JsFuture::from(promise),
+        listener,
+    }
+}
+
+impl Future for Aborted {
+    type Output = ();
+
+    fn poll(mut self: Pin<&mut Self>, context: &mut Context<'_>) -> Poll<()> {
+        Pin::new(&mut self.fired).poll(context).map(drop)
+    }
+}
+
+impl Drop for Aborted {
+    fn drop(&mut self) {
+        if let Some((signal, listener)) = &self.listener {
+            let _ = signal.remove_event_listener_with_callback("abort", listener);
+        }
+    }
+}
+
+/// Waits `milliseconds` unless `signal` aborts first; `false` when it did.
+pub async fn sleep_unless_aborted(milliseconds: u64, signal: Option<&AbortSignal>) -> bool {
+    let Some(signal) = signal else {
+        sleep(milliseconds).await;
+        return true;
+    };
+    if signal.aborted() {
+        return false;
+    }
+    let wait = futures::future::select(sleep(milliseconds), aborted(signal)).await;
+    matches!(wait, futures::future::Either::Left(_))
+}

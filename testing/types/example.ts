@@ -1,0 +1,61 @@
+// Type-checked by `tsc --noEmit --strict` in testing/tests/package.test.mjs: a consumer that
+// handles every event type of the public API, with no `any`.
+import init, { Agent, listProviders, sanitizeJsonSchema, buildToolNames, validateToolArguments } from "mcp-agent-wasm";
+import type { AgentConfig, AgentError, AgentEvent, ChatMessage, ToolInfo } from "mcp-agent-wasm";
+
+function describe(event: AgentEvent): string {
+  switch (event.type) {
+    case "round":
+      return `round ${event.round}`;
+    case "text":
+    case "reasoning":
+      return event.text;
+    case "toolCall":
+      return `${event.name} on ${event.server}/${event.tool} with ${JSON.stringify(event.arguments)}`;
+    case "toolEta":
+      return `${event.id} in ~${event.etaMs} ms`;
+    case "toolProgress":
+      return `${event.id}: ${event.progress}/${event.total ?? "?"} ${event.message ?? ""}`;
+    case "toolResult":
+      return `${event.id}: ${event.text} (${event.content.length} blocks, error: ${event.isError})`;
+    case "toolError":
+      return `${event.id} failed: ${event.message}`;
+    case "usage":
+      return `${event.inputTokens} in, ${event.outputTokens} out`;
+    case "serverError":
+      return `${event.server}: ${event.code} ${event.message}`;
+    case "final": {
+      const messages: ChatMessage[] = event.messages;
+      return `${event.reason}: ${event.text} after ${messages.length} messages`;
+    }
+  }
+}
+
+export async function main(signal: AbortSignal): Promise<ChatMessage[]> {
+  await init();
+  const providers = listProviders().map((provider) => provider.id);
+  const config: AgentConfig = {
+    provider: { id: providers[0] ?? "openai", apiKey: "key", model: "gpt-4o-mini" },
+    mcpServers: [{ name: "everything", url: "https://example.invalid/mcp", transport: "auto" }],
+    maxRounds: 3,
+  };
+  const agent = new Agent(config);
+  const tools: ToolInfo[] = await agent.listTools({ signal });
+  const names = buildToolNames(tools.map((tool) => ({ server: tool.server, name: tool.tool })));
+  const checked = validateToolArguments(tools[0]?.parameters ?? {}, {});
+  const sanitized = sanitizeJsonSchema({ type: "object" }, "openai-strict");
+  console.log(names.length, checked.ok, sanitized.warnings.length);
+  try {
+    for await (const event of agent.run([{ role: "user", content: "hi" }], { signal })) {
+      console.log(describe(event));
+      if (event.type === "final") return event.messages;
+    }
+  } catch (error) {
+    const failure = error as AgentError;
+    return failure.messages ?? [];
+  } finally {
+    await agent.close();
+    agent.free();
+  }
+  return [];
+}
