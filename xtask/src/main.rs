@@ -6,6 +6,7 @@
 //! - `setup`: only installs the tools.
 
 mod config;
+mod conformance;
 mod package;
 mod process;
 mod servers;

@@ -286,6 +286,9 @@ pub fn test(root: &Path) -> Result<(), String> {
             .envs(env.iter().map(|(name, value)| (name, value))))
     })?;
     drop(servers);
+    phases.run("MCP conformance harness (client scenarios)", || {
+        crate::conformance::run_scenarios(root)
+    })?;
     phases.report();
     Ok(())
 }
