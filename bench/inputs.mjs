@@ -48,7 +48,7 @@ export function fixtureBodies() {
 /** Characters of argument text, chosen to exercise escapes (quote, backslash, newline) and non-ASCII. */
 const ARGUMENT_TEXT = 'Lorem ipsum "dolor" sit amet, café \\ naïve\nconsectetur adipiscing elit. ';
 
-function sseChunk(delta, finishReason = null) {
+export function sseChunk(delta, finishReason = null) {
   const payload = {
     id: "chatcmpl-generated",
     object: "chat.completion.chunk",

@@ -56,9 +56,24 @@ export function addEvent(summary, event) {
   }
 }
 
-/** One model round over `bytes`; the round cap of 1 stops the loop before any tool would run. */
+/** An empty final answer, for the loop's closing model call after a round with tool calls. */
+const EMPTY_ANSWER = new TextEncoder().encode(
+  'data: {"choices":[{"index":0,"delta":{"content":""},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n',
+);
+
+/**
+ * One model round over `bytes`. With no MCP server, every call in it is answered with an
+ * "unknown tool" error; the round cap of 1 then makes the loop close with one last model call
+ * without tools, which gets an empty answer.
+ */
 export async function ours(module, bytes) {
-  const restore = installFetch(replayFetch(bytes));
+  const firstRound = replayFetch(bytes);
+  const closingCall = replayFetch(EMPTY_ANSWER);
+  let requests = 0;
+  const restore = installFetch((input, init) => {
+    requests += 1;
+    return requests === 1 ? firstRound(input, init) : closingCall(input, init);
+  });
   const agent = newAgent(module, { maxRounds: 1 });
   const summary = emptySummary();
   try {

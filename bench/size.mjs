@@ -16,6 +16,7 @@ if (!webPackageDir || !outputPath) {
 const PEERS = [
   {
     name: "ai@7 + @ai-sdk/openai@4 + @ai-sdk/mcp@2",
+    short: "AI SDK: ai + openai + mcp",
     entry: [
       'export { streamText, jsonSchema } from "ai";',
       'export { createOpenAI } from "@ai-sdk/openai";',
@@ -24,6 +25,7 @@ const PEERS = [
   },
   {
     name: "@modelcontextprotocol/sdk Client + Streamable HTTP + SSE transports",
+    short: "MCP TypeScript SDK: Client + 2 transports",
     entry: [
       'export { Client } from "@modelcontextprotocol/sdk/client/index.js";',
       'export { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";',
@@ -60,6 +62,7 @@ if (existsSync(wasmPath) && existsSync(gluePath)) {
   rows.push({ name: "this package: JS glue (as shipped)", ours: true, ...sizes(glue) });
   rows.push({
     name: "this package: wasm + glue (as shipped)",
+    short: "this package: wasm + JS glue",
     ours: true,
     total: true,
     raw: wasm.length + glue.length,
@@ -75,7 +78,7 @@ if (existsSync(wasmPath) && existsSync(gluePath)) {
   console.log(`no release build in ${webPackageDir}: measuring the peers only`);
 }
 for (const peer of PEERS) {
-  rows.push({ name: peer.name, ours: false, ...sizes(await bundle(peer.entry)) });
+  rows.push({ name: peer.name, short: peer.short, ours: false, ...sizes(await bundle(peer.entry)) });
 }
 for (const row of rows) {
   console.log(`${row.name.padEnd(70)} ${String(row.raw).padStart(9)} raw ${String(row.gzip).padStart(8)} gzip -9`);
