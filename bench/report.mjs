@@ -174,6 +174,10 @@ const machine = `${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Node 
   .map((value) => value.toFixed(1))
   .join(" / ")} when the report was written`;
 
+/** Hand-written reading of the figures (where the time goes), kept apart from the generated ones. */
+const analysisPath = join(root, "bench/analysis.md");
+const analysis = existsSync(analysisPath) ? `\n${readFileSync(analysisPath, "utf8").trim()}\n` : "";
+
 const markdown = `# Benchmarks
 
 This package side by side with what a web developer would use instead, measured in one run on one
@@ -231,7 +235,7 @@ come from \`valgrind --tool=callgrind\` on one run of the workload (a run that p
 minus one that only prepares it): they do not depend on the machine's load, so a regression shows.
 "decode+assemble" is SSE framing, provider JSON parsing into model events, and tool-call assembly.
 
-${nativeSection()}
+${nativeSection()}${analysis}
 ## Reproduce
 
 \`\`\`sh
