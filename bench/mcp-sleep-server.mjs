@@ -20,9 +20,14 @@ function readBody(request) {
   });
 }
 
+/** Calls seen since the last reset; times are `performance.now()` of this process. */
+function emptyStats() {
+  return { calls: 0, inFlight: 0, maxInFlight: 0, firstCallStarted: undefined, lastCallStarted: 0, lastCallEnded: 0 };
+}
+
 /** Starts the server on a free loopback port; `close()` stops it. */
 export async function startSleepServer({ delayMs }) {
-  const stats = { calls: 0, inFlight: 0, maxInFlight: 0 };
+  const stats = emptyStats();
 
   async function answer(message) {
     switch (message.method) {
@@ -37,11 +42,15 @@ export async function startSleepServer({ delayMs }) {
       case "tools/list":
         return { tools: [SLEEP_TOOL] };
       case "tools/call": {
+        const started = performance.now();
+        stats.firstCallStarted ??= started;
+        stats.lastCallStarted = started;
         stats.calls += 1;
         stats.inFlight += 1;
         stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
         await new Promise((resolve) => setTimeout(resolve, delayMs));
         stats.inFlight -= 1;
+        stats.lastCallEnded = performance.now();
         return { content: [{ type: "text", text: `slept ${delayMs} ms` }], isError: false };
       }
       default:
@@ -77,7 +86,7 @@ export async function startSleepServer({ delayMs }) {
     url: `http://127.0.0.1:${port}/mcp`,
     stats,
     resetStats() {
-      Object.assign(stats, { calls: 0, inFlight: 0, maxInFlight: 0 });
+      Object.assign(stats, emptyStats());
     },
     close() {
       server.closeAllConnections();

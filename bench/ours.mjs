@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { emptySummary, PROVIDER_BASE_URL, replayFetch } from "./consumers.mjs";
+import { startSleepServer } from "./mcp-sleep-server.mjs";
 
 /** The Node build of the package (`cargo xtask build` → pkg/nodejs), or null when absent or without `Agent`. */
 export function loadPackage(packageDir) {
@@ -62,27 +63,39 @@ const EMPTY_ANSWER = new TextEncoder().encode(
 );
 
 /**
- * One model round over `bytes`. With no MCP server, every call in it is answered with an
- * "unknown tool" error; the round cap of 1 then makes the loop close with one last model call
- * without tools, which gets an empty answer.
+ * This package as a stream consumer: one Agent, reused by every run, with one MCP server whose
+ * single tool (`sleep`) makes the Agent offer tools, so that the model's calls are assembled and
+ * announced (`toolCall`). The streams call other tool names, so each call is answered at once with
+ * an "unknown tool" error and nothing runs; the round cap of 1 then closes the loop with one last
+ * model call without tools, which gets an empty answer. No MCP traffic happens during runs: the
+ * tool listing is fetched once, here.
  */
-export async function ours(module, bytes) {
-  const firstRound = replayFetch(bytes);
+export async function oursConsumer(module) {
+  const server = await startSleepServer({ delayMs: 0 });
+  const agent = newAgent(module, { maxRounds: 1, mcpServers: [{ name: "bench", url: server.url }] });
+  await agent.listTools();
   const closingCall = replayFetch(EMPTY_ANSWER);
-  let requests = 0;
-  const restore = installFetch((input, init) => {
-    requests += 1;
-    return requests === 1 ? firstRound(input, init) : closingCall(input, init);
-  });
-  const agent = newAgent(module, { maxRounds: 1 });
-  const summary = emptySummary();
-  try {
-    for await (const event of agent.run([{ role: "user", content: "benchmark" }])) {
-      addEvent(summary, event);
-    }
-  } finally {
-    agent.free();
-    restore();
-  }
-  return summary;
+  return {
+    async run(bytes) {
+      const firstRound = replayFetch(bytes);
+      let requests = 0;
+      const restore = installFetch((input, init) => {
+        requests += 1;
+        return requests === 1 ? firstRound(input, init) : closingCall(input, init);
+      });
+      const summary = emptySummary();
+      try {
+        for await (const event of agent.run([{ role: "user", content: "benchmark" }])) {
+          addEvent(summary, event);
+        }
+      } finally {
+        restore();
+      }
+      return summary;
+    },
+    async close() {
+      agent.free();
+      await server.close();
+    },
+  };
 }

@@ -1,6 +1,7 @@
 // Part 3: N tool calls in one round, each taking L ms on a local MCP server: wall time of the tool
 // phase (first `toolCall` event to last `toolResult` event) divided by L, run in parallel as the
-// Agent does by default, and one after another (`maxConcurrentTools: 1`).
+// Agent does by default, and one after another (`maxConcurrentTools: 1`). Each Agent is warmed
+// up by one run first (tools listed, MCP session open), as in a conversation's later rounds.
 // Usage: node bench/parallel.mjs <package dir (pkg/nodejs)> <output .json>
 import { writeFileSync } from "node:fs";
 import { sseChunk } from "./inputs.mjs";
@@ -56,71 +57,82 @@ function scriptedProvider(functionName, callCount) {
   };
 }
 
-async function toolPhase(server, callCount, extraConfig) {
+/** An Agent on the sleep server, its tools listed and its MCP session opened by one warm-up run. */
+async function warmAgent(server, extraConfig) {
   const config = { mcpServers: [{ name: "sleepy", url: server.url }], maxRounds: 3, ...extraConfig };
   const agent = newAgent(agentModule, config);
-  try {
-    const tools = await agent.listTools();
-    const restore = installFetch(scriptedProvider(tools[0].name, callCount));
-    server.resetStats();
-    let firstCall;
-    let lastResult;
-    let results = 0;
-    let finalReason;
-    try {
-      for await (const event of agent.run([{ role: "user", content: "benchmark" }])) {
-        const now = performance.now();
-        if (event.type === "toolCall") firstCall ??= now;
-        if (event.type === "toolResult") {
-          lastResult = now;
-          results += 1;
-        }
-        if (event.type === "toolError") throw new Error(`tool error: ${event.message}`);
-        if (event.type === "final") finalReason = event.reason;
-      }
-    } finally {
-      restore();
-    }
-    if (results !== callCount || finalReason !== "completed") {
-      throw new Error(`expected ${callCount} results and a completed run, got ${results}, ${finalReason}`);
-    }
-    return { milliseconds: lastResult - firstCall, maxInFlight: server.stats.maxInFlight };
-  } finally {
-    agent.free();
-  }
+  const [tool] = await agent.listTools();
+  const warm = { agent, functionName: tool.name };
+  await toolPhase(server, warm, 1);
+  return warm;
 }
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+async function toolPhase(server, { agent, functionName }, callCount) {
+  const restore = installFetch(scriptedProvider(functionName, callCount));
+  server.resetStats();
+  let firstCall;
+  let lastResult;
+  let results = 0;
+  let finalReason;
+  try {
+    for await (const event of agent.run([{ role: "user", content: "benchmark" }])) {
+      const now = performance.now();
+      if (event.type === "toolCall") firstCall ??= now;
+      if (event.type === "toolResult") {
+        lastResult = now;
+        results += 1;
+      }
+      if (event.type === "toolError") throw new Error(`tool error: ${event.message}`);
+      if (event.type === "final") finalReason = event.reason;
+    }
+  } finally {
+    restore();
+  }
+  if (results !== callCount || finalReason !== "completed") {
+    throw new Error(`expected ${callCount} results and a completed run, got ${results}, ${finalReason}`);
+  }
+  const { stats } = server;
+  return {
+    milliseconds: lastResult - firstCall,
+    maxInFlight: stats.maxInFlight,
+    // Where the time beyond L goes: before the server saw every call, and after it answered the last.
+    dispatchMilliseconds: stats.lastCallStarted - firstCall,
+    deliveryMilliseconds: lastResult - stats.lastCallEnded,
+  };
 }
 
 const server = await startSleepServer({ delayMs: LATENCY_MS });
 const results = [];
+const agents = [];
 try {
-  await toolPhase(server, 1, {});
+  const parallelAgent = await warmAgent(server, {});
+  const sequentialAgent = await warmAgent(server, { maxConcurrentTools: 1 });
+  agents.push(parallelAgent.agent, sequentialAgent.agent);
   for (const callCount of CALL_COUNTS) {
-    const parallel = [];
-    let maxInFlight = 0;
+    const phases = [];
     for (let repeat = 0; repeat < PARALLEL_REPEATS; repeat += 1) {
-      const phase = await toolPhase(server, callCount, {});
-      parallel.push(phase.milliseconds);
-      maxInFlight = Math.max(maxInFlight, phase.maxInFlight);
+      phases.push(await toolPhase(server, parallelAgent, callCount));
     }
-    const sequential = await toolPhase(server, callCount, { maxConcurrentTools: 1 });
+    phases.sort((a, b) => a.milliseconds - b.milliseconds);
+    const typical = phases[Math.floor(phases.length / 2)];
+    const maxInFlight = Math.max(...phases.map((phase) => phase.maxInFlight));
+    const sequential = await toolPhase(server, sequentialAgent, callCount);
     const row = {
       calls: callCount,
-      parallelOverLatency: median(parallel) / LATENCY_MS,
+      parallelOverLatency: typical.milliseconds / LATENCY_MS,
+      parallelDispatchMilliseconds: typical.dispatchMilliseconds,
+      parallelDeliveryMilliseconds: typical.deliveryMilliseconds,
       sequentialOverLatency: sequential.milliseconds / LATENCY_MS,
       parallelMaxInFlight: maxInFlight,
       sequentialMaxInFlight: sequential.maxInFlight,
     };
     results.push(row);
     console.log(
-      `N=${String(callCount).padStart(2)}  parallel ${row.parallelOverLatency.toFixed(3)} × L (max ${maxInFlight} in flight)   one after another ${row.sequentialOverLatency.toFixed(2)} × L (max ${sequential.maxInFlight} in flight)`,
+      `N=${String(callCount).padStart(2)}  parallel ${row.parallelOverLatency.toFixed(3)} × L (max ${maxInFlight} in flight; last call reached the server after ${typical.dispatchMilliseconds.toFixed(0)} ms, last result event ${typical.deliveryMilliseconds.toFixed(0)} ms after its answer)   one after another ${row.sequentialOverLatency.toFixed(2)} × L (max ${sequential.maxInFlight} in flight)`,
     );
   }
 } finally {
+  for (const agent of agents) agent.free();
   await server.close();
 }
 writeFileSync(outputPath, JSON.stringify({ latencyMs: LATENCY_MS, results }, null, 2));

@@ -72,12 +72,12 @@ function sizeSection() {
 function parallelSection() {
   if (!parallel.results.length) return "Not measured in this run.\n";
   const lines = [
-    `| N calls × L = ${parallel.latencyMs} ms | tool phase ÷ L, parallel | most in flight | one after another ÷ L | speed-up |`,
-    "| ---: | ---: | ---: | ---: | ---: |",
+    `| N calls × L = ${parallel.latencyMs} ms | tool phase ÷ L, parallel | most in flight | last call reached the server after | last result event after its answer | one after another ÷ L | speed-up |`,
+    "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
   ];
   for (const row of parallel.results) {
     lines.push(
-      `| ${row.calls} | ${fixed(row.parallelOverLatency, 3)} | ${row.parallelMaxInFlight} | ${fixed(row.sequentialOverLatency)} | ${fixed(row.sequentialOverLatency / row.parallelOverLatency, 1)}× |`,
+      `| ${row.calls} | ${fixed(row.parallelOverLatency, 3)} | ${row.parallelMaxInFlight} | ${fixed(row.parallelDispatchMilliseconds, 0)} ms | ${fixed(row.parallelDeliveryMilliseconds, 0)} ms | ${fixed(row.sequentialOverLatency)} | ${fixed(row.sequentialOverLatency / row.parallelOverLatency, 1)}× |`,
     );
   }
   return lines.join("\n") + "\n";
@@ -198,7 +198,10 @@ ${goalRows()
 
 Each body is served from memory by a \`fetch\` replacement in ${stream.pieceBytes ?? 4096}-byte reads: no
 network. Consumers: **this package**, one model round through the public \`Agent\` (fetch body → SSE →
-provider parser → tool-call assembler → events into JS, round cap 1); the **Vercel AI SDK**
+provider parser → tool-call assembler → events into JS). One Agent serves every run; it knows one MCP
+tool, so tools are offered and the model's calls are assembled and announced as \`toolCall\` events,
+but the streams call other names, so nothing runs (each call gets an "unknown tool" error); the round
+cap of 1 then closes the run with one more, empty, model answer (bench/ours.mjs). the **Vercel AI SDK**
 (\`streamText\`, its full part stream \`stream\`, tools declared without \`execute\`) with \`@ai-sdk/openai\`'s
 chat model, and for reasoning streams also \`@ai-sdk/openai-compatible\` (the \`@ai-sdk/openai\` chat model
 ignores \`reasoning_content\` and so does less work); **plain JS**: \`eventsource-parser\`, \`JSON.parse\`
@@ -224,7 +227,9 @@ ${sizeSection()}
 A scripted provider asks for N calls of one tool in one round; the tool sleeps L = ${parallel.latencyMs} ms on a
 local MCP server (bench/mcp-sleep-server.mjs, Streamable HTTP, 127.0.0.1). The tool phase is the wall
 time from the first \`toolCall\` event to the last \`toolResult\` event (median of 3 runs), divided by L;
-"one after another" is the same run with \`maxConcurrentTools: 1\`.
+"one after another" is the same run with \`maxConcurrentTools: 1\`. Each Agent is warmed up by one run
+first (tools listed, MCP session open). The server runs in the benchmark's process; the two middle
+columns say where the time beyond L goes (dispatching the calls, and delivering the answers as events).
 
 ${parallelSection()}
 ## 4. Native core

@@ -4,7 +4,7 @@
 import { writeFileSync } from "node:fs";
 import { allBodies } from "./inputs.mjs";
 import { aiSdkOpenAi, aiSdkOpenAiCompatible, plainJs, PIECE_BYTES } from "./consumers.mjs";
-import { loadPackage, ours } from "./ours.mjs";
+import { loadPackage, oursConsumer } from "./ours.mjs";
 
 const [packageDir, outputPath] = process.argv.slice(2);
 if (!packageDir || !outputPath) {
@@ -21,17 +21,28 @@ const SINGLE_RUN_ABOVE_MS = 2000;
 const WARM_UP_MS = 3000;
 
 const agentModule = loadPackage(packageDir);
+const agentConsumer = agentModule && (await oursConsumer(agentModule));
 const consumers = [
-  agentModule && { name: "this package", run: (body) => ours(agentModule, body.bytes) },
+  agentConsumer && { name: "this package", run: (body) => agentConsumer.run(body.bytes) },
   { name: "AI SDK (@ai-sdk/openai)", run: aiSdkOpenAi, dropsReasoning: true },
   { name: "AI SDK (@ai-sdk/openai-compatible)", run: aiSdkOpenAiCompatible, reasoningOnly: true },
   { name: "plain JS (eventsource-parser)", run: (body) => plainJs(body.bytes) },
 ].filter(Boolean);
 if (!agentModule) console.log(`no Agent in ${packageDir}: measuring the other consumers only`);
 
+/** JSON with object keys sorted: serde_json (without `preserve_order`) hands objects out sorted. */
+function canonicalJson(value) {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
 /** The work every consumer must agree on; the AI SDK's openai chat model drops reasoning by design. */
 function fingerprint(summary, withReasoning) {
-  const calls = summary.toolCalls.map((call) => `${call.name}:${JSON.stringify(call.input)}`).sort();
+  const calls = summary.toolCalls.map((call) => `${call.name}:${canonicalJson(call.input)}`).sort();
   return JSON.stringify({ text: summary.text, reasoning: withReasoning ? summary.reasoning : "", calls });
 }
 
@@ -107,6 +118,7 @@ for (const body of bodies) {
   }
 }
 
+await agentConsumer?.close();
 writeFileSync(
   outputPath,
   JSON.stringify({ node: process.version, pieceBytes: PIECE_BYTES, consumers: consumers.map((c) => c.name), results }, null, 2),
