@@ -2,13 +2,13 @@
 // provider parser → assembler → events into JS), driven by the public `Agent` of the Node build.
 import { createRequire } from "node:module";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { emptySummary, PROVIDER_BASE_URL, replayFetch } from "./consumers.mjs";
 import { startSleepServer } from "./mcp-sleep-server.mjs";
 
 /** The Node build of the package (`cargo xtask build` → pkg/nodejs), or null when absent or without `Agent`. */
 export function loadPackage(packageDir) {
-  const entry = join(packageDir, "mcp_agent_wasm.js");
+  const entry = join(resolve(packageDir), "mcp_agent_wasm.js");
   if (!existsSync(entry)) return null;
   const module = createRequire(import.meta.url)(entry);
   return typeof module.Agent === "function" ? module : null;

@@ -144,11 +144,11 @@ function chart() {
   }
   const axisEnd = y;
   y += 18;
-  let legendX = labelWidth;
+  let legendX = 16;
   for (const consumer of consumers) {
     parts.push(`<rect x="${legendX}" y="${y}" width="10" height="10" fill="${COLORS[consumer] ?? "#adb5bd"}"/>`);
     parts.push(`<text x="${legendX + 14}" y="${y + 9}" font-size="10">${escapeXml(consumer)}</text>`);
-    legendX += 14 + consumer.length * 5.6 + 16;
+    legendX += 14 + consumer.length * 5.2 + 14;
   }
   y += 40;
   parts.push(`<text x="16" y="${y}" font-size="15" font-weight="bold">Shipped size, KB gzip -9 (lower is better)</text>`);
@@ -201,7 +201,7 @@ network. Consumers: **this package**, one model round through the public \`Agent
 provider parser → tool-call assembler → events into JS). One Agent serves every run; it knows one MCP
 tool, so tools are offered and the model's calls are assembled and announced as \`toolCall\` events,
 but the streams call other names, so nothing runs (each call gets an "unknown tool" error); the round
-cap of 1 then closes the run with one more, empty, model answer (bench/ours.mjs). the **Vercel AI SDK**
+cap of 1 then closes the run with one more, empty, model answer (bench/ours.mjs); the **Vercel AI SDK**
 (\`streamText\`, its full part stream \`stream\`, tools declared without \`execute\`) with \`@ai-sdk/openai\`'s
 chat model, and for reasoning streams also \`@ai-sdk/openai-compatible\` (the \`@ai-sdk/openai\` chat model
 ignores \`reasoning_content\` and so does less work); **plain JS**: \`eventsource-parser\`, \`JSON.parse\`
