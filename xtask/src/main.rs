@@ -5,6 +5,7 @@
 //! - `build`: builds the npm package for every target in wasm-pack.toml.
 //! - `setup`: only installs the tools.
 
+mod bench;
 mod config;
 mod conformance;
 mod package;
@@ -25,6 +26,7 @@ fn main() {
         "demo" => tasks::demo(&root),
         "build" => tasks::build(&root),
         "setup" => tasks::setup(&root),
+        "bench" => bench::run(&root),
         _ => Err(format!(
             "unknown task {task:?}; use one of: test, demo, build, setup"
         )),
