@@ -149,7 +149,8 @@ function summarize(sinceUser) {
     const result = sinceUser.find((message) => message.role === "tool" && message.tool_call_id === call.id);
     const text = result ? contentText(result.content).trim() : "";
     const shown = text.length > 300 ? `${text.slice(0, 300)}…` : text;
-    lines.push(`- **${call.function.name}**: ${shown || "(no text)"}`);
+    const hasImage = Array.isArray(result?.content) && result.content.some((part) => part?.type === "image_url");
+    lines.push(`- **${call.function.name}**: ${shown || (hasImage ? "an image (shown in its card)" : "no text")}`);
   }
   lines.push("", "_Scripted demo model: these lines are assembled by rules, not written by an LLM._");
   return lines.join("\n");

@@ -106,6 +106,8 @@ test("two tools in one round: both cards complete, the progress bar moves, the a
     assert.match(await turn.locator(".usage").textContent(), /^\d+ in · \d+ out tokens$/);
     assert.match(await turn.locator(".reasoning-text").textContent(), /Plan: get-sum/);
     await page.screenshot({ path: `${artifacts}demo-two-tools-done.png`, fullPage: true });
+    // The README's picture: the finished run beside the servers and the tools the model sees.
+    await page.click("#settings-panel > summary");
     await page.screenshot({ path: docsScreenshot });
     assert.deepEqual(problems, []);
   } finally {
@@ -153,6 +155,7 @@ test("adding a second MCP server lists its tools under their collision-free name
     assert.equal(await page.locator('#tools [data-tool-name="get-sum"]').getAttribute("data-server"), "everything");
     assert.equal(await page.locator('#tools [data-tool-name="get-sum_everything2"]').getAttribute("data-server"), "everything2");
     assert.match(await page.textContent('#servers [data-server="everything2"] .server-status'), new RegExp(`connected, ${firstCount} tools`));
+    await page.locator('#tools [data-server="everything2"]').first().scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${artifacts}demo-second-server.png`, fullPage: true });
 
     await page.click('#servers [aria-label="Remove server everything2"]');
