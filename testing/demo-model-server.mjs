@@ -147,7 +147,7 @@ function summarize(sinceUser) {
   const calls = sinceUser.flatMap((message) => message.tool_calls ?? []);
   for (const call of calls) {
     const result = sinceUser.find((message) => message.role === "tool" && message.tool_call_id === call.id);
-    const text = result ? contentText(result.content).trim() : "";
+    const text = result ? contentText(result.content).replace(/\s+/g, " ").trim() : "";
     const shown = text.length > 300 ? `${text.slice(0, 300)}…` : text;
     const hasImage = Array.isArray(result?.content) && result.content.some((part) => part?.type === "image_url");
     lines.push(`- **${call.function.name}**: ${shown || (hasImage ? "an image (shown in its card)" : "no text")}`);

@@ -394,7 +394,9 @@ function handleEvent(view, event, totals) {
     case "toolError": {
       const entry = view.cards.get(event.id);
       if (!entry) break;
-      finishCard(entry, "error", "failed");
+      // A call cut short by Stop is reported as a tool error too; show it as cancelled.
+      const cancelled = state.running?.signal.aborted === true;
+      finishCard(entry, cancelled ? "cancelled" : "error", cancelled ? "cancelled" : "failed");
       entry.result.replaceChildren(element("p", { className: "error", text: event.message }));
       break;
     }
