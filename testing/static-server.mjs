@@ -1,4 +1,6 @@
-// Serves the demo page on 127.0.0.1: `/` from www/, `/pkg/` from the built package (pkg/web/).
+// Serves the demo page on 127.0.0.1: `/` from www/, `/pkg/` from the built package (pkg/web/), and
+// `/demo-config.json`, the page's defaults, from the local servers' URLs in the environment
+// (MCP_EVERYTHING_URL, DEMO_MODEL_URL, as `cargo xtask demo` sets them; 404 when unset).
 // Usage: PORT=N node testing/static-server.mjs <www dir> <pkg dir>
 import http from "node:http";
 import fs from "node:fs/promises";
@@ -26,9 +28,26 @@ function resolveFile(urlPath) {
   return file.startsWith(root + path.sep) ? file : null;
 }
 
+/** The offline demo's defaults, or `null` when the local servers' URLs were not given. */
+function demoConfig() {
+  const { MCP_EVERYTHING_URL: mcpUrl, DEMO_MODEL_URL: modelUrl } = process.env;
+  if (!mcpUrl || !modelUrl) return null;
+  return { mcpServers: [{ name: "everything", url: mcpUrl }], modelUrl };
+}
+
 http
   .createServer(async (request, response) => {
-    const file = resolveFile(new URL(request.url, "http://127.0.0.1").pathname);
+    const urlPath = new URL(request.url, "http://127.0.0.1").pathname;
+    if (urlPath === "/demo-config.json") {
+      const config = demoConfig();
+      response.writeHead(config ? 200 : 404, {
+        "content-type": "application/json",
+        "cache-control": "no-store",
+      });
+      response.end(JSON.stringify(config ?? { error: "MCP_EVERYTHING_URL and DEMO_MODEL_URL unset" }));
+      return;
+    }
+    const file = resolveFile(urlPath);
     try {
       if (!file) throw new Error("outside the served folders");
       const body = await fs.readFile(file);

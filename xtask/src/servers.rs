@@ -34,6 +34,12 @@ pub const TEST_SERVERS: &[ServerSpec] = &[
         node_args: &[EVERYTHING, "sse"],
     },
     ServerSpec {
+        name: "demo-model-server",
+        url_variable: "DEMO_MODEL_URL",
+        path: "/v1",
+        node_args: &["testing/demo-model-server.mjs"],
+    },
+    ServerSpec {
         name: "mcp-test-server",
         url_variable: "MCP_TEST_SERVER_URL",
         path: "",

@@ -293,12 +293,25 @@ pub fn test(root: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// The servers the demo page uses out of the box: the real MCP server and the scripted model.
+const DEMO_SERVER_VARIABLES: &[&str] = &["MCP_EVERYTHING_URL", "DEMO_MODEL_URL"];
+
 pub fn demo(root: &Path) -> Result<(), String> {
     let config = Config::load(root)?;
     ensure_tools(root, &config)?;
     wasm_pack_build(root, &config, "web")?;
     let mut servers = Servers::default();
-    let mut env = start_all(root, &mut servers, &TEST_SERVERS[..1])?;
+    let mut env = Vec::new();
+    for spec in TEST_SERVERS
+        .iter()
+        .filter(|spec| DEMO_SERVER_VARIABLES.contains(&spec.url_variable))
+    {
+        env.extend(start_all(root, &mut servers, std::slice::from_ref(spec))?);
+    }
+    // The static server inherits these and serves them to the page as `/demo-config.json`.
+    for (variable, url) in &env {
+        std::env::set_var(variable, url);
+    }
     env.extend(start_all(root, &mut servers, &[static_server()])?);
     for (variable, url) in &env {
         println!("{variable} = {url}");

@@ -1,0 +1,225 @@
+// The demo page driven like a person would, in Debian's Chromium through playwright-core, against
+// the real local servers `cargo xtask test` starts: server-everything (MCP_EVERYTHING_URL), the
+// scripted demo model (DEMO_MODEL_URL) and the page itself (DEMO_URL). The page's defaults come
+// from /demo-config.json, which this test serves with those URLs. Screenshots of each state go
+// to artifacts/ (git-ignored); the finished two-tool run also becomes docs/demo.png.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const artifacts = fileURLToPath(new URL("../../artifacts/", import.meta.url));
+const docsScreenshot = fileURLToPath(new URL("../../docs/demo.png", import.meta.url));
+const demoConfig = {
+  mcpServers: [{ name: "everything", url: process.env.MCP_EVERYTHING_URL }],
+  modelUrl: process.env.DEMO_MODEL_URL,
+};
+
+let browser;
+
+before(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_BINARY,
+    args: process.env.CHROMIUM_ARGS.split(" "),
+  });
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** A fresh page with the demo's defaults, once the default server's tools are listed. */
+async function openDemo(viewport = { width: 1280, height: 900 }) {
+  const page = await browser.newPage({ viewport });
+  const problems = [];
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("dialog", (dialog) => {
+    problems.push(`dialog: ${dialog.message()}`);
+    dialog.dismiss();
+  });
+  await page.route("**/demo-config.json", (route) => route.fulfill({ json: demoConfig }));
+  await page.goto(process.env.DEMO_URL);
+  await page.waitForSelector('#servers [data-server="everything"][data-status="ok"]', { timeout: 30000 });
+  await page.waitForSelector('#tools [data-tool-name="get-sum"]');
+  return { page, problems };
+}
+
+async function ask(page, text) {
+  await page.fill("#prompt", text);
+  await page.press("#prompt", "Enter");
+}
+
+/** The last assistant turn, once it reached one of the end states. */
+async function waitForEnd(page, timeout = 30000) {
+  await page.waitForSelector(
+    ".turn.assistant:last-child:is([data-state=completed],[data-state=exhausted],[data-state=aborted],[data-state=error])",
+    { timeout },
+  );
+  return page.locator(".turn.assistant").last();
+}
+
+test("offline demo is the default and is labelled as a scripted model", async () => {
+  const { page, problems } = await openDemo();
+  try {
+    assert.equal(await page.inputValue("#provider"), "offline-demo");
+    assert.match(await page.textContent("#provider option:checked"), /scripted model, not an LLM/);
+    assert.equal(await page.isVisible("#mode-badge"), true);
+    assert.equal(await page.isVisible("#api-key"), false);
+    const providers = await page.$$eval("#provider option", (options) => options.map((option) => option.value));
+    assert.ok(providers.includes("openai") && providers.includes("anthropic"), providers.join(","));
+    await page.screenshot({ path: `${artifacts}demo-start.png`, fullPage: true });
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test("two tools in one round: both cards complete, the progress bar moves, the answer uses both results", async () => {
+  const { page, problems } = await openDemo();
+  try {
+    await ask(page, "add 2 and 3 and run a long operation for 2 seconds in 4 steps");
+    const longCard = page.locator('.tool-card[data-tool="trigger-long-running-operation"]');
+    await page.waitForFunction(() => {
+      const bar = document.querySelector('.tool-card[data-tool="trigger-long-running-operation"] progress');
+      return bar && !bar.hidden && bar.value > 0 && bar.value < bar.max;
+    }, null, { timeout: 20000 });
+    await page.screenshot({ path: `${artifacts}demo-progress.png`, fullPage: true });
+
+    const turn = await waitForEnd(page);
+    assert.equal(await turn.getAttribute("data-state"), "completed");
+    const sumCard = page.locator('.tool-card[data-tool="get-sum"]');
+    assert.equal(await sumCard.getAttribute("data-status"), "done");
+    assert.match(await sumCard.locator(".tool-result").textContent(), /The sum of 2 and 3 is 5/);
+    assert.match(await sumCard.locator(".tool-args pre").textContent(), /"a": 2[\s\S]*"b": 3/);
+    assert.equal(await longCard.getAttribute("data-status"), "done");
+    assert.match(await longCard.locator(".tool-result").textContent(), /Long running operation completed/);
+    assert.ok(Number(await longCard.getAttribute("data-progress-updates")) >= 2);
+    const bar = await longCard.locator("progress").evaluate((node) => [node.value, node.max]);
+    assert.deepEqual(bar, [4, 4]);
+
+    const answer = await turn.locator(".answer").last().textContent();
+    assert.match(answer, /The sum of 2 and 3 is 5/);
+    assert.match(answer, /Long running operation completed/);
+    assert.match(await turn.locator(".round").textContent(), /^Round 2$/);
+    assert.match(await turn.locator(".usage").textContent(), /^\d+ in · \d+ out tokens$/);
+    assert.match(await turn.locator(".reasoning-text").textContent(), /Plan: get-sum/);
+    await page.screenshot({ path: `${artifacts}demo-two-tools-done.png`, fullPage: true });
+    // The README's picture: the finished run beside the servers and the tools the model sees.
+    await page.click("#settings-panel > summary");
+    await page.screenshot({ path: docsScreenshot });
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
+for (const [how, stopRun] of [
+  ["the Stop button", (page) => page.click("#stop")],
+  ["the Esc key", (page) => page.keyboard.press("Escape")],
+]) {
+  test(`${how} during a long tool ends the run as aborted`, async () => {
+    const { page, problems } = await openDemo();
+    try {
+      await ask(page, "run a long operation for 30 seconds in 30 steps");
+      await page.waitForSelector('.tool-card[data-tool="trigger-long-running-operation"]:not([data-progress-updates="0"])', { timeout: 20000 });
+      const stoppedAt = Date.now();
+      await stopRun(page);
+      const turn = await waitForEnd(page, 5000);
+      const elapsed = Date.now() - stoppedAt;
+      assert.equal(await turn.getAttribute("data-state"), "aborted");
+      assert.equal(await turn.locator(".final-reason").textContent(), "aborted");
+      assert.equal(await page.locator(".tool-card").getAttribute("data-status"), "cancelled");
+      assert.ok(elapsed < 3000, `aborted after ${elapsed} ms`);
+      assert.equal(await page.isDisabled("#stop"), true);
+      assert.equal(await page.isEnabled("#send"), true);
+      await page.screenshot({ path: `${artifacts}demo-aborted-${how.replaceAll(" ", "-")}.png`, fullPage: true });
+      assert.deepEqual(problems, []);
+    } finally {
+      await page.close();
+    }
+  });
+}
+
+test("adding a second MCP server lists its tools under their collision-free names", async () => {
+  const { page, problems } = await openDemo();
+  try {
+    const firstCount = await page.locator("#tools li").count();
+    await page.fill("#server-name", "everything2");
+    await page.fill("#server-url", process.env.MCP_EVERYTHING_URL);
+    await page.click('#add-server button[type="submit"]');
+    await page.waitForSelector('#servers [data-server="everything2"][data-status="ok"]', { timeout: 30000 });
+    await page.waitForSelector('#tools [data-server="everything2"]');
+    assert.equal(await page.locator("#tools li").count(), firstCount * 2);
+    assert.equal(await page.locator('#tools [data-tool-name="get-sum"]').getAttribute("data-server"), "everything");
+    assert.equal(await page.locator('#tools [data-tool-name="get-sum_everything2"]').getAttribute("data-server"), "everything2");
+    assert.match(await page.textContent('#servers [data-server="everything2"] .server-status'), new RegExp(`connected, ${firstCount} tools`));
+    await page.locator('#tools [data-server="everything2"]').first().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${artifacts}demo-second-server.png`, fullPage: true });
+
+    await page.click('#servers [aria-label="Remove server everything2"]');
+    await page.waitForFunction(() => !document.querySelector('#tools [data-server="everything2"]'));
+    assert.equal(await page.locator("#tools li").count(), firstCount);
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test("a server that cannot be reached shows its error next to it", async () => {
+  const { page, problems } = await openDemo();
+  try {
+    await page.fill("#server-name", "nowhere");
+    await page.fill("#server-url", new URL("/no-such-mcp", process.env.DEMO_MODEL_URL).href);
+    await page.click('#add-server button[type="submit"]');
+    await page.waitForSelector('#servers [data-server="nowhere"][data-status="error"] .server-error', { timeout: 30000 });
+    assert.notEqual((await page.textContent('#servers [data-server="nowhere"] .server-error')).trim(), "");
+    assert.equal(await page.getAttribute('#servers [data-server="everything"]', "data-status"), "ok");
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test("model and tool text with HTML payloads is shown as text, never run", async () => {
+  const { page, problems } = await openDemo();
+  try {
+    const payload = "<img src=x onerror=window.__pwned=1> <script>window.__pwned=2</script> [link](javascript:window.__pwned=3)";
+    await ask(page, `echo "${payload}"`);
+    const turn = await waitForEnd(page);
+    assert.equal(await turn.getAttribute("data-state"), "completed");
+    assert.match(await page.locator(".tool-card .tool-result").textContent(), /<img src=x onerror=window.__pwned=1>/);
+    assert.match(await turn.locator(".answer").last().textContent(), /<script>window.__pwned=2<\/script>/);
+    assert.equal(await page.locator(".transcript img, .transcript script, .transcript [onerror]").count(), 0);
+    assert.equal(await page.locator('.transcript a[href^="javascript"]').count(), 0);
+    assert.equal(await page.evaluate(() => window.__pwned), undefined);
+    await page.screenshot({ path: `${artifacts}demo-safe-rendering.png`, fullPage: true });
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test("on a phone-sized window the chat comes first and a tool image is shown", async () => {
+  const { page, problems } = await openDemo({ width: 390, height: 844 });
+  try {
+    const chatBox = await page.locator(".chat").boundingBox();
+    const sidebarBox = await page.locator(".sidebar").boundingBox();
+    assert.ok(chatBox.y < sidebarBox.y, "chat above the settings");
+    assert.ok(chatBox.width <= 390);
+    await ask(page, "show the image and the weather in New York");
+    const turn = await waitForEnd(page);
+    assert.equal(await turn.getAttribute("data-state"), "completed");
+    const image = page.locator('.tool-card[data-tool="get-tiny-image"] img.tool-image');
+    assert.match(await image.getAttribute("src"), /^data:image\/png;base64,/);
+    assert.ok(await image.evaluate((node) => node.complete && node.naturalWidth > 0));
+    assert.match(await page.locator('.tool-card[data-tool="get-structured-content"] .structured pre').textContent(), /"temperature": 33/);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px`);
+    await page.screenshot({ path: `${artifacts}demo-phone.png`, fullPage: true });
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
