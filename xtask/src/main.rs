@@ -6,6 +6,7 @@
 //! - `setup`: only installs the tools.
 
 mod config;
+mod fuzz;
 mod process;
 mod servers;
 mod setup;
@@ -23,6 +24,7 @@ fn main() {
         "demo" => tasks::demo(&root),
         "build" => tasks::build(&root),
         "setup" => tasks::setup(&root),
+        "fuzz" => fuzz::fuzz(&root, std::env::args().nth(2).as_deref()),
         _ => Err(format!(
             "unknown task {task:?}; use one of: test, demo, build, setup"
         )),
