@@ -499,7 +499,13 @@ fn invalid_arguments_then_a_repaired_call() {
             tool_call_event("call_1", "web_search", "web", "search", json!(not_json)),
             tool_error_event("call_1", &parse_error),
             round(2),
-            tool_call_event("call_2", "web_search", "web", "search", json!({"q": "rust"})),
+            tool_call_event(
+                "call_2",
+                "web_search",
+                "web",
+                "search",
+                json!({"q": "rust"})
+            ),
             tool_error_event("call_2", &validation_error),
             round(3),
             tool_call_event(

@@ -2,7 +2,9 @@
 //! The schema sanitizer: real-world schemas per dialect (table), and properties over generated
 //! schemas (never panics, idempotent, output valid for the dialect by an independent checker).
 
-use mcp_agent_wasm::core::tools::{sanitize_schema, SchemaDialect};
+use mcp_agent_wasm::core::tools::{
+    build_tool_table, sanitize_schema, validate_arguments, McpTool, SchemaDialect,
+};
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
@@ -897,5 +899,182 @@ proptest! {
                 prop_assert!(!sanitized.strict);
             }
         }
+    }
+}
+
+/// `tools/list` of `@modelcontextprotocol/server-everything` 2026.8.31, captured on this project's
+/// machine over its stdio transport (initialize, notifications/initialized, tools/list).
+fn server_everything_tools() -> Vec<McpTool> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/schemas/server-everything-2026.8.31.tools-list.json"
+    );
+    let text = std::fs::read_to_string(path).expect("fixture");
+    let result: Value = serde_json::from_str(&text).expect("json");
+    serde_json::from_value(result["tools"].clone()).expect("tools")
+}
+
+#[test]
+fn a_real_servers_tools_pass_every_dialect() {
+    let tools = server_everything_tools();
+    assert_eq!(tools.len(), 13);
+    for tool in &tools {
+        let openai = sanitize_schema(&tool.input_schema, SchemaDialect::OpenAi);
+        assert_eq!(
+            openai.schema, tool.input_schema,
+            "{}: well-formed, so untouched",
+            tool.name
+        );
+        assert_eq!(openai.warnings, Vec::<String>::new(), "{}", tool.name);
+        let strict = sanitize_schema(&tool.input_schema, SchemaDialect::OpenAiStrict);
+        assert!(strict.strict, "{}: {:#?}", tool.name, strict.warnings);
+        for dialect in DIALECTS {
+            let sanitized = sanitize_schema(&tool.input_schema, dialect);
+            let violations = dialect_violations(&sanitized.schema, dialect, sanitized.strict);
+            assert_eq!(
+                violations,
+                Vec::<String>::new(),
+                "{} {dialect:?}",
+                tool.name
+            );
+        }
+    }
+}
+
+#[test]
+fn a_real_servers_calls_are_checked_and_prepared() {
+    let table = build_tool_table(&[("everything".to_owned(), server_everything_tools())]);
+    let names: Vec<&str> = table
+        .entries()
+        .iter()
+        .map(|entry| entry.function_name.as_str())
+        .collect();
+    assert!(names.contains(&"get-sum") && names.contains(&"trigger-long-running-operation"));
+    let cases = [
+        ("get-sum", json!({"a": 1, "b": 2.5}), Ok(json!({"a": 1, "b": 2.5}))),
+        (
+            "get-sum",
+            json!({"a": "1"}),
+            Err("argument `b`: required property missing; argument `a`: expected number, got string".to_owned()),
+        ),
+        (
+            "get-annotated-message",
+            json!({"messageType": "warning"}),
+            Err("argument `messageType`: must be one of \"error\", \"success\", \"debug\"".to_owned()),
+        ),
+        ("get-resource-links", json!({"count": 11}), Err("argument `count`: must be at most 10".to_owned())),
+        ("get-tiny-image", json!(""), Ok(json!({}))),
+        // The shape a strict provider sends: optional properties present as null.
+        ("trigger-long-running-operation", json!({"duration": null, "steps": 3}), Ok(json!({"steps": 3}))),
+    ];
+    for (function_name, arguments, expected) in cases {
+        assert_eq!(
+            table.prepare_arguments(function_name, &arguments),
+            expected,
+            "{function_name}"
+        );
+    }
+}
+
+/// Twenty definitions that each use the next one twice would inline to 2^20 copies: the
+/// expansion budget stops it, says so, and keeps the output small.
+#[test]
+fn exponential_ref_fan_out_is_cut() {
+    let mut definitions = Map::new();
+    for level in 0..20 {
+        let next = json!({ "$ref": format!("#/$defs/L{}", level + 1) });
+        definitions.insert(
+            format!("L{level}"),
+            json!({"type": "object", "properties": {"left": next, "right": next}}),
+        );
+    }
+    definitions.insert("L20".to_owned(), json!({"type": "string"}));
+    let schema = json!({"$defs": definitions, "$ref": "#/$defs/L0"});
+    for dialect in DIALECTS {
+        let sanitized = sanitize_schema(&schema, dialect);
+        let budget_warnings = sanitized
+            .warnings
+            .iter()
+            .filter(|warning| warning.contains("more than 256 `$ref` expansions"))
+            .count();
+        assert_eq!(budget_warnings, 1, "{dialect:?}");
+        assert!(sanitized.schema.to_string().len() < 200_000, "{dialect:?}");
+        let violations = dialect_violations(&sanitized.schema, dialect, sanitized.strict);
+        assert_eq!(violations, Vec::<String>::new(), "{dialect:?}");
+    }
+}
+
+/// Argument values, with the shapes the generated schemas talk about.
+fn argument_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        scalar(),
+        Just(json!("2026-11-30T10:15:00Z")),
+        Just(json!("https://example.com")),
+        Just(json!("")),
+    ];
+    leaf.prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+            prop::collection::btree_map(property_name(), inner, 0..4)
+                .prop_map(|members| Value::Object(members.into_iter().collect())),
+        ]
+    })
+}
+
+/// Regex-like text built from the characters that make patterns interesting.
+fn pattern_text() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        Just("a"),
+        Just("b"),
+        Just("."),
+        Just("*"),
+        Just("+"),
+        Just("?"),
+        Just("|"),
+        Just("("),
+        Just(")"),
+        Just("["),
+        Just("]"),
+        Just("^"),
+        Just("$"),
+        Just("{2,3}"),
+        Just("{"),
+        Just("\\"),
+        Just("\\d"),
+        Just("\\b"),
+        Just("-"),
+        Just("(?:"),
+        Just("(?="),
+        Just("\\1"),
+        Just("é"),
+    ];
+    prop::collection::vec(piece, 0..12).prop_map(|pieces| pieces.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Schemas and arguments come from servers and models: checking them must never panic, and
+    /// an error always names where it is.
+    #[test]
+    fn validation_never_panics(schema in tool_schema(), arguments in argument_value()) {
+        let arguments = json!({ "a": arguments });
+        for error in validate_arguments(&schema, &arguments) {
+            prop_assert!(!error.message.is_empty());
+        }
+        let table = build_tool_table(&[(
+            "s".to_owned(),
+            vec![serde_json::from_value(json!({"name": "t", "inputSchema": schema})).expect("tool")],
+        )]);
+        let _ = table.prepare_arguments("t", &arguments);
+    }
+
+    /// Any pattern, supported or not, and any text: an answer (or "not checked"), never a panic
+    /// or a hang.
+    #[test]
+    fn patterns_never_panic(pattern in pattern_text(), text in "[ab.é\\-0-9 ]{0,24}") {
+        let schema = json!({"properties": {"s": {"pattern": pattern}}});
+        let errors = validate_arguments(&schema, &json!({ "s": text }));
+        prop_assert!(errors.len() <= 1);
     }
 }

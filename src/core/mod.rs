@@ -2,10 +2,13 @@
 
 pub mod agent_loop;
 pub mod assembler;
+pub mod mcp;
 pub mod message;
 pub mod model_event;
 pub mod ndjson;
+pub mod provider;
 pub mod sse;
 pub mod stream;
 pub mod think_split;
 pub mod tools;
+pub mod url_policy;

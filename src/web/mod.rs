@@ -2,6 +2,9 @@
 
 pub mod error;
 pub mod http;
+pub mod mcp;
+pub mod provider;
+pub mod tools_api;
 
 use wasm_bindgen::prelude::*;
 

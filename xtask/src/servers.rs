@@ -34,6 +34,18 @@ pub const TEST_SERVERS: &[ServerSpec] = &[
         node_args: &[EVERYTHING, "sse"],
     },
     ServerSpec {
+        name: "mcp-test-server",
+        url_variable: "MCP_TEST_SERVER_URL",
+        path: "",
+        node_args: &["testing/mcp-test-server.mjs"],
+    },
+    ServerSpec {
+        name: "provider-server",
+        url_variable: "PROVIDER_SERVER_URL",
+        path: "",
+        node_args: &["testing/provider-server.mjs"],
+    },
+    ServerSpec {
         name: "stream-server",
         url_variable: "STREAM_SERVER_URL",
         path: "",

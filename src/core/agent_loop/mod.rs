@@ -656,10 +656,11 @@ impl AgentLoop {
                 (_, Err(_)) if truncated => Err(TRUNCATION_GAVE_UP.to_owned()),
                 (_, Err(parse_error)) => Err(parse_error),
                 (None, Ok(_)) => Err(self.unknown_tool_message(&call.name)),
+                // Dispatched as prepared: `""` as `{}`, without the nulls strict mode adds.
                 (Some(entry), Ok(arguments)) => self
                     .tools
-                    .check_arguments(&call.name, &arguments)
-                    .map(|()| (entry, arguments)),
+                    .prepare_arguments(&call.name, &arguments)
+                    .map(|prepared| (entry, prepared)),
             };
             match validated {
                 Ok((entry, arguments)) => {

@@ -3,6 +3,7 @@
 mod format;
 mod names;
 mod pattern;
+mod prompt;
 mod refs;
 mod sanitize;
 mod validate;
@@ -16,6 +17,7 @@ pub use names::{
     build_tool_names, sanitize_function_name, ToolName, FALLBACK_FUNCTION_NAME,
     MAX_FUNCTION_NAME_LENGTH,
 };
+pub use prompt::tool_prompt;
 pub use sanitize::sanitize_schema;
 pub use validate::{describe_errors, drop_optional_nulls, validate_arguments, ArgumentError};
 

@@ -367,10 +367,13 @@ impl Sanitizer<'_> {
             return json!({});
         }
         if self.ref_expansions >= MAX_REF_EXPANSIONS {
-            self.warn(
-                location,
-                format!("more than {MAX_REF_EXPANSIONS} `$ref` expansions: `{reference}` replaced by {{}} (any value)"),
-            );
+            if self.ref_expansions == MAX_REF_EXPANSIONS {
+                self.ref_expansions += 1;
+                self.warn(
+                    location,
+                    format!("more than {MAX_REF_EXPANSIONS} `$ref` expansions: this and later `$ref`s replaced by {{}} (any value)"),
+                );
+            }
             return json!({});
         }
         self.ref_expansions += 1;
@@ -556,11 +559,7 @@ impl Sanitizer<'_> {
         }
         properties.retain(|name, _| !never.contains(name));
         if let Some(Value::Array(required)) = node.get_mut("required") {
-            required.retain(|name| {
-                !name
-                    .as_str()
-                    .is_some_and(|name| never.contains(&name.to_owned()))
-            });
+            required.retain(|name| !never.iter().any(|never_name| name == never_name));
         }
         self.warn(
             location,

@@ -171,15 +171,6 @@ fn list_values(values: &[Value]) -> String {
     listed.join(", ")
 }
 
-/// A JSON number as the model would write it (`3`, not `3.0`).
-fn show_number(number: f64) -> String {
-    if number.fract() == 0.0 && number.abs() < 1e15 {
-        format!("{}", number as i64)
-    } else {
-        number.to_string()
-    }
-}
-
 /// JSON Schema equality: numbers compare by value (`1` equals `1.0`).
 fn json_equal(left: &Value, right: &Value) -> bool {
     match (left, right) {
@@ -196,8 +187,11 @@ fn json_equal(left: &Value, right: &Value) -> bool {
     }
 }
 
-fn number_keyword(schema: &Map<String, Value>, keyword: &str) -> Option<f64> {
-    schema.get(keyword).and_then(Value::as_f64)
+/// A numeric keyword's value, and its text as the schema wrote it (for messages; this avoids
+/// pulling float formatting into the wasm build).
+fn number_keyword<'v>(schema: &'v Map<String, Value>, keyword: &str) -> Option<(f64, &'v Value)> {
+    let value = schema.get(keyword)?;
+    Some((value.as_f64()?, value))
 }
 
 fn count_keyword(schema: &Map<String, Value>, keyword: &str) -> Option<usize> {
@@ -380,55 +374,36 @@ impl<'s> Validator<'s> {
         findings: &mut Vec<Finding>,
     ) {
         let draft4_exclusive = |keyword| schema.get(keyword) == Some(&Value::Bool(true));
-        if let Some(minimum) = number_keyword(schema, "minimum") {
+        if let Some((minimum, shown)) = number_keyword(schema, "minimum") {
             if draft4_exclusive("exclusiveMinimum") && number <= minimum {
-                findings.push(Finding::new(
-                    path,
-                    format!("must be greater than {}", show_number(minimum)),
-                ));
+                findings.push(Finding::new(path, format!("must be greater than {shown}")));
             } else if number < minimum {
-                findings.push(Finding::new(
-                    path,
-                    format!("must be at least {}", show_number(minimum)),
-                ));
+                findings.push(Finding::new(path, format!("must be at least {shown}")));
             }
         }
-        if let Some(maximum) = number_keyword(schema, "maximum") {
+        if let Some((maximum, shown)) = number_keyword(schema, "maximum") {
             if draft4_exclusive("exclusiveMaximum") && number >= maximum {
-                findings.push(Finding::new(
-                    path,
-                    format!("must be less than {}", show_number(maximum)),
-                ));
+                findings.push(Finding::new(path, format!("must be less than {shown}")));
             } else if number > maximum {
-                findings.push(Finding::new(
-                    path,
-                    format!("must be at most {}", show_number(maximum)),
-                ));
+                findings.push(Finding::new(path, format!("must be at most {shown}")));
             }
         }
-        if let Some(bound) = number_keyword(schema, "exclusiveMinimum") {
+        if let Some((bound, shown)) = number_keyword(schema, "exclusiveMinimum") {
             if number <= bound {
-                findings.push(Finding::new(
-                    path,
-                    format!("must be greater than {}", show_number(bound)),
-                ));
+                findings.push(Finding::new(path, format!("must be greater than {shown}")));
             }
         }
-        if let Some(bound) = number_keyword(schema, "exclusiveMaximum") {
+        if let Some((bound, shown)) = number_keyword(schema, "exclusiveMaximum") {
             if number >= bound {
-                findings.push(Finding::new(
-                    path,
-                    format!("must be less than {}", show_number(bound)),
-                ));
+                findings.push(Finding::new(path, format!("must be less than {shown}")));
             }
         }
-        if let Some(divisor) = number_keyword(schema, "multipleOf").filter(|d| *d > 0.0) {
+        if let Some((divisor, shown)) =
+            number_keyword(schema, "multipleOf").filter(|(d, _)| *d > 0.0)
+        {
             let quotient = number / divisor;
             if (quotient - quotient.round()).abs() > 1e-9 {
-                findings.push(Finding::new(
-                    path,
-                    format!("must be a multiple of {}", show_number(divisor)),
-                ));
+                findings.push(Finding::new(path, format!("must be a multiple of {shown}")));
             }
         }
     }

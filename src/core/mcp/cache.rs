@@ -1,0 +1,105 @@
+//! The cache of listed tools per server. Keyed by what determines the answer (URL and headers),
+//! not by display name: two names for one server share an entry, while one server reached with
+//! two users' tokens gets two. Entries live 60 s; the least recently used is evicted first.
+
+use std::collections::HashMap;
+
+use super::McpError;
+use crate::core::tools::McpTool;
+
+pub const TOOLS_CACHE_TTL_MS: f64 = 60_000.0;
+pub const TOOLS_CACHE_MAX_ENTRIES: usize = 1000;
+
+/// A server's identity for caching: its URL and its headers sorted by (lowercased) name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct CacheKey {
+    url: String,
+    headers: Vec<(String, String)>,
+}
+
+impl CacheKey {
+    pub fn new(url: &str, headers: &[(String, String)]) -> Self {
+        let mut headers: Vec<(String, String)> = headers
+            .iter()
+            .map(|(name, value)| (name.to_ascii_lowercase(), value.clone()))
+            .collect();
+        headers.sort();
+        CacheKey {
+            url: url.to_owned(),
+            headers,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Entry {
+    tools: Vec<McpTool>,
+    fetched_at_ms: f64,
+    last_used: u64,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct ToolsCache {
+    entries: HashMap<CacheKey, Entry>,
+    use_counter: u64,
+}
+
+impl ToolsCache {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The cached tools if fetched less than the TTL ago; a hit counts as a use.
+    pub fn get(&mut self, key: &CacheKey, now_ms: f64) -> Option<Vec<McpTool>> {
+        let fresh = self
+            .entries
+            .get(key)
+            .map(|entry| now_ms - entry.fetched_at_ms < TOOLS_CACHE_TTL_MS)?;
+        if !fresh {
+            self.entries.remove(key);
+            return None;
+        }
+        self.use_counter += 1;
+        let entry = self.entries.get_mut(key)?;
+        entry.last_used = self.use_counter;
+        Some(entry.tools.clone())
+    }
+
+    /// Records a listing. Only a success is stored: a failure must be retried next time.
+    pub fn record(&mut self, key: CacheKey, listing: &Result<Vec<McpTool>, McpError>, now_ms: f64) {
+        let Ok(tools) = listing else {
+            return;
+        };
+        if !self.entries.contains_key(&key) && self.entries.len() >= TOOLS_CACHE_MAX_ENTRIES {
+            self.evict_least_recently_used();
+        }
+        self.use_counter += 1;
+        self.entries.insert(
+            key,
+            Entry {
+                tools: tools.clone(),
+                fetched_at_ms: now_ms,
+                last_used: self.use_counter,
+            },
+        );
+    }
+
+    fn evict_least_recently_used(&mut self) {
+        let oldest = self
+            .entries
+            .iter()
+            .min_by_key(|(_, entry)| entry.last_used)
+            .map(|(key, _)| key.clone());
+        if let Some(key) = oldest {
+            self.entries.remove(&key);
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! JSON-RPC 2.0 messages as MCP uses them: building what the client sends, classifying what the
+//! server sends, and the client's answers to server requests.
+
+use serde_json::{json, Map, Value};
+
+use super::McpError;
+
+/// JSON-RPC "method not found": the answer to server requests this client does not support.
+pub const METHOD_NOT_FOUND: i64 = -32601;
+
+/// A request the client sends; `id` is what its response will carry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutgoingRequest {
+    pub id: u64,
+    pub method: String,
+    pub body: Value,
+}
+
+/// A request; `Value::Null` params are left out (strict servers refuse `"params": null`).
+pub fn request(id: u64, method: &str, params: Value) -> OutgoingRequest {
+    let body = if params.is_null() {
+        json!({"jsonrpc": "2.0", "id": id, "method": method})
+    } else {
+        json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+    };
+    OutgoingRequest {
+        id,
+        method: method.to_owned(),
+        body,
+    }
+}
+
+pub fn notification(method: &str, params: Option<Value>) -> Value {
+    match params {
+        Some(params) => json!({"jsonrpc": "2.0", "method": method, "params": params}),
+        None => json!({"jsonrpc": "2.0", "method": method}),
+    }
+}
+
+/// `notifications/cancelled` for a request given up on (abort or timeout).
+pub fn cancelled_notification(request_id: u64, reason: &str) -> Value {
+    notification(
+        "notifications/cancelled",
+        Some(json!({"requestId": request_id, "reason": reason})),
+    )
+}
+
+/// One message from the server.
+#[derive(Debug, Clone, PartialEq)]
+pub enum IncomingMessage {
+    Response {
+        id: Value,
+        outcome: Result<Value, McpError>,
+    },
+    Request {
+        id: Value,
+        method: String,
+        params: Value,
+    },
+    Notification {
+        method: String,
+        params: Value,
+    },
+}
+
+impl IncomingMessage {
+    /// True for the response to the client's request `request_id`.
+    pub fn answers(&self, request_id: u64) -> bool {
+        matches!(self, IncomingMessage::Response { id, .. } if id.as_u64() == Some(request_id))
+    }
+}
+
+/// Parses a JSON body or SSE `data`: one message or a batch.
+pub fn parse_incoming(text: &str) -> Result<Vec<IncomingMessage>, McpError> {
+    let value: Value = serde_json::from_str(text)
+        .map_err(|error| McpError::InvalidMessage(format!("not JSON: {error}")))?;
+    match value {
+        Value::Array(items) => items.into_iter().map(classify).collect(),
+        single => Ok(vec![classify(single)?]),
+    }
+}
+
+fn classify(value: Value) -> Result<IncomingMessage, McpError> {
+    let Value::Object(mut object) = value else {
+        return Err(McpError::InvalidMessage(
+            "a message must be a JSON object".to_owned(),
+        ));
+    };
+    let method = object.remove("method");
+    let id = object.remove("id");
+    let params = object.remove("params").unwrap_or(Value::Null);
+    match (method, id) {
+        (Some(Value::String(method)), Some(id)) => {
+            Ok(IncomingMessage::Request { id, method, params })
+        }
+        (Some(Value::String(method)), None) => Ok(IncomingMessage::Notification { method, params }),
+        (None, Some(id)) => Ok(IncomingMessage::Response {
+            id,
+            outcome: response_outcome(object),
+        }),
+        _ => Err(McpError::InvalidMessage(
+            "neither a request, a notification nor a response".to_owned(),
+        )),
+    }
+}
+
+fn response_outcome(mut object: Map<String, Value>) -> Result<Value, McpError> {
+    if let Some(error) = object.remove("error") {
+        return Err(McpError::JsonRpc {
+            code: error.get("code").and_then(Value::as_i64).unwrap_or(0),
+            message: error
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("(no message)")
+                .to_owned(),
+            data: error.get("data").cloned(),
+        });
+    }
+    object
+        .remove("result")
+        .ok_or_else(|| McpError::InvalidMessage("a response without result or error".to_owned()))
+}
+
+/// The client's answer to a server request: `ping` gets an empty result; sampling, elicitation,
+/// roots and anything else the client did not declare get "method not found", so that no server
+/// request is ever left hanging.
+pub fn answer_server_request(id: &Value, method: &str) -> Value {
+    if method == "ping" {
+        json!({"jsonrpc": "2.0", "id": id, "result": {}})
+    } else {
+        json!({
+            "jsonrpc": "2.0",
+            "id": id,
+            "error": {
+                "code": METHOD_NOT_FOUND,
+                "message": format!("this client does not support `{method}`"),
+            }
+        })
+    }
+}
+
+/// The answer to a form `elicitation/create` when the client accepts every field's default: the
+/// `default` of each property of `requestedSchema` (fields without one are left out). A URL-mode
+/// elicitation cannot be answered without a person, so it is declined.
+pub fn accept_elicitation_defaults(id: &Value, params: &Value) -> Value {
+    if params.get("mode").and_then(Value::as_str) == Some("url") {
+        return json!({"jsonrpc": "2.0", "id": id, "result": {"action": "decline"}});
+    }
+    let content: Map<String, Value> = params
+        .pointer("/requestedSchema/properties")
+        .and_then(Value::as_object)
+        .map(|properties| {
+            properties
+                .iter()
+                .filter_map(|(name, schema)| Some((name.clone(), schema.get("default")?.clone())))
+                .collect()
+        })
+        .unwrap_or_default();
+    json!({"jsonrpc": "2.0", "id": id, "result": {"action": "accept", "content": content}})
+}
+
+/// A `notifications/progress` for one of the client's calls.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Progress {
+    pub progress_token: Value,
+    pub progress: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+/// The progress a notification reports, when it is a well-formed `notifications/progress`.
+pub fn progress_of(message: &IncomingMessage) -> Option<Progress> {
+    let IncomingMessage::Notification { method, params } = message else {
+        return None;
+    };
+    if method != "notifications/progress" {
+        return None;
+    }
+    Some(Progress {
+        progress_token: params.get("progressToken")?.clone(),
+        progress: params.get("progress")?.as_f64()?,
+        total: params.get("total").and_then(Value::as_f64),
+        message: params
+            .get("message")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+    })
+}

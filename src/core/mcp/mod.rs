@@ -1,0 +1,79 @@
+//! The MCP client's protocol logic, without I/O: JSON-RPC messages, the session state machine,
+//! tool listing and results, and the tools cache. `web::mcp` performs the fetches it decides on.
+
+pub mod cache;
+pub mod jsonrpc;
+pub mod session;
+pub mod tools;
+
+use thiserror::Error;
+
+use super::url_policy::UrlPolicyError;
+
+/// Everything that can make an MCP operation fail, transport outcomes included, so that the
+/// session logic can decide on them and callers get one stable set of codes.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum McpError {
+    #[error("server URL refused: {0}")]
+    UrlRefused(UrlPolicyError),
+    #[error("legacy SSE endpoint refused: {0}")]
+    LegacyEndpointRefused(UrlPolicyError),
+    #[error("server answered HTTP {status}: {body}")]
+    HttpStatus { status: u16, body: String },
+    #[error("session expired (HTTP 404) and re-initializing did not help")]
+    SessionExpired,
+    #[error(
+        "HTTP {status} after an initialize whose Mcp-Session-Id header this page could not read: \
+         if the server uses sessions it must send `Access-Control-Expose-Headers: Mcp-Session-Id`"
+    )]
+    CorsHeaderMissing { status: u16 },
+    #[error("network error (server unreachable, or CORS refused): {0}")]
+    Network(String),
+    #[error("server error {code}: {message}")]
+    JsonRpc {
+        code: i64,
+        message: String,
+        data: Option<serde_json::Value>,
+    },
+    #[error("server chose protocol version `{0}`, which this client does not implement")]
+    UnsupportedProtocolVersion(String),
+    #[error("invalid message from server: {0}")]
+    InvalidMessage(String),
+    #[error("the response stream ended before the response arrived: {0}")]
+    StreamEnded(String),
+    #[error("no answer within {0} ms")]
+    Timeout(u64),
+    #[error("aborted")]
+    Aborted,
+    #[error("the client is closed")]
+    Closed,
+    #[error("tools/list returned the cursor `{0}` twice")]
+    CursorLoop(String),
+    #[error("streamable HTTP failed ({streamable_http}); legacy SSE failed too ({legacy_sse})")]
+    BothTransportsFailed {
+        streamable_http: Box<McpError>,
+        legacy_sse: Box<McpError>,
+    },
+}
+
+impl McpError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            McpError::UrlRefused(_) => "mcp_url_refused",
+            McpError::LegacyEndpointRefused(_) => "mcp_legacy_endpoint_refused",
+            McpError::HttpStatus { .. } => "mcp_http_status",
+            McpError::SessionExpired => "mcp_session_expired",
+            McpError::CorsHeaderMissing { .. } => "mcp_cors_header_missing",
+            McpError::Network(_) => "mcp_network",
+            McpError::JsonRpc { .. } => "mcp_jsonrpc_error",
+            McpError::UnsupportedProtocolVersion(_) => "mcp_unsupported_protocol_version",
+            McpError::InvalidMessage(_) => "mcp_invalid_message",
+            McpError::StreamEnded(_) => "mcp_stream_ended",
+            McpError::Timeout(_) => "mcp_timeout",
+            McpError::Aborted => "mcp_aborted",
+            McpError::Closed => "mcp_closed",
+            McpError::CursorLoop(_) => "mcp_cursor_loop",
+            McpError::BothTransportsFailed { .. } => "mcp_both_transports_failed",
+        }
+    }
+}

@@ -1,0 +1,405 @@
+//! One MCP session's state machine: initialization, the session id and protocol version headers,
+//! what to do with an HTTP failure (re-initialize, fall back to legacy SSE, or fail), stream
+//! resumption, per-call deadlines and idle pings. Time comes in as milliseconds.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use super::jsonrpc::{self, OutgoingRequest};
+use super::McpError;
+
+/// The version offered in `initialize`.
+pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";
+
+/// Versions whose client side (tools, progress, cancellation, sessions) this client implements.
+pub const SUPPORTED_PROTOCOL_VERSIONS: [&str; 4] =
+    ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+
+/// Wait before resuming a stream whose server sent no `retry:` field.
+pub const DEFAULT_RETRY_MS: u64 = 1000;
+
+/// Reconnects in a row that may bring no new event before a stream is given up.
+pub const MAX_RESUME_ATTEMPTS: u32 = 3;
+
+/// The per-call timeout when the caller gives none.
+pub const DEFAULT_CALL_TIMEOUT_MS: u64 = 120_000;
+
+/// An idle session is pinged before reuse after this long, and replaced if the ping fails.
+pub const IDLE_PING_AFTER_MS: u64 = 60_000;
+
+/// Which transport to use for a server, as configured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TransportMode {
+    /// Streamable HTTP, falling back to legacy SSE when the initialize POST gets 400, 404 or 405.
+    #[default]
+    Auto,
+    StreamableHttp,
+    Sse,
+}
+
+/// The transport a session actually runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Transport {
+    StreamableHttp,
+    LegacySse,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SessionState {
+    /// No session yet, or it was dropped (expired): the next step is `initialize`.
+    Uninitialized,
+    /// `initialize` was sent; its result is awaited.
+    Initializing {
+        request_id: u64,
+    },
+    /// Initialized: requests may flow.
+    Ready,
+    Closed,
+}
+
+/// What the server told about itself in `initialize`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ServerDescription {
+    pub protocol_version: String,
+    pub server_info: Value,
+    pub capabilities: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<String>,
+}
+
+/// What to do after an HTTP failure status.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FailureDecision {
+    /// The initialize POST was refused in a way that marks an old server: use legacy SSE.
+    FallBackToLegacySse,
+    /// The session expired: initialize a new one, then send the request once more.
+    ReinitializeAndRetry,
+    Fail(McpError),
+}
+
+/// The session logic of one client.
+#[derive(Debug, Clone)]
+pub struct Session {
+    client_name: String,
+    client_version: String,
+    mode: TransportMode,
+    transport: Transport,
+    state: SessionState,
+    session_id: Option<String>,
+    server: Option<ServerDescription>,
+    next_request_id: u64,
+    accept_elicitation_defaults: bool,
+}
+
+impl Session {
+    pub fn new(client_name: &str, client_version: &str, mode: TransportMode) -> Self {
+        let transport = match mode {
+            TransportMode::Sse => Transport::LegacySse,
+            TransportMode::Auto | TransportMode::StreamableHttp => Transport::StreamableHttp,
+        };
+        Session {
+            client_name: client_name.to_owned(),
+            client_version: client_version.to_owned(),
+            mode,
+            transport,
+            state: SessionState::Uninitialized,
+            session_id: None,
+            server: None,
+            next_request_id: 1,
+            accept_elicitation_defaults: false,
+        }
+    }
+
+    /// Opt-in: declare the elicitation capability and accept every form elicitation with the
+    /// schema's defaults (unattended use, conformance runs). Off, elicitations are refused.
+    pub fn set_accept_elicitation_defaults(&mut self, accept: bool) {
+        self.accept_elicitation_defaults = accept;
+    }
+
+    /// The client's answer to a server request (see [`jsonrpc::answer_server_request`]).
+    pub fn answer_server_request(&self, id: &Value, method: &str, params: &Value) -> Value {
+        if self.accept_elicitation_defaults && method == "elicitation/create" {
+            jsonrpc::accept_elicitation_defaults(id, params)
+        } else {
+            jsonrpc::answer_server_request(id, method)
+        }
+    }
+
+    pub fn state(&self) -> SessionState {
+        self.state
+    }
+
+    pub fn transport(&self) -> Transport {
+        self.transport
+    }
+
+    pub fn session_id(&self) -> Option<&str> {
+        self.session_id.as_deref()
+    }
+
+    pub fn server(&self) -> Option<&ServerDescription> {
+        self.server.as_ref()
+    }
+
+    /// Starts (or restarts) initialization, forgetting any previous session.
+    pub fn begin_initialize(&mut self) -> OutgoingRequest {
+        self.session_id = None;
+        self.server = None;
+        let capabilities = if self.accept_elicitation_defaults {
+            json!({"elicitation": {"form": {}}})
+        } else {
+            json!({})
+        };
+        let request = self.next_request(
+            "initialize",
+            json!({
+                "protocolVersion": LATEST_PROTOCOL_VERSION,
+                "capabilities": capabilities,
+                "clientInfo": {"name": self.client_name, "version": self.client_version},
+            }),
+        );
+        self.state = SessionState::Initializing {
+            request_id: request.id,
+        };
+        request
+    }
+
+    /// Accepts the `initialize` result and the `Mcp-Session-Id` response header (when readable)
+    /// and returns the `notifications/initialized` message to send next.
+    pub fn handle_initialize_result(
+        &mut self,
+        session_id_header: Option<&str>,
+        result: &Value,
+    ) -> Result<Value, McpError> {
+        let protocol_version = result
+            .get("protocolVersion")
+            .and_then(Value::as_str)
+            .ok_or_else(|| {
+                McpError::InvalidMessage("initialize result without protocolVersion".to_owned())
+            })?;
+        if !SUPPORTED_PROTOCOL_VERSIONS.contains(&protocol_version) {
+            self.state = SessionState::Uninitialized;
+            return Err(McpError::UnsupportedProtocolVersion(
+                protocol_version.to_owned(),
+            ));
+        }
+        self.session_id = session_id_header
+            .map(str::trim)
+            .filter(|id| !id.is_empty())
+            .map(str::to_owned);
+        self.server = Some(ServerDescription {
+            protocol_version: protocol_version.to_owned(),
+            server_info: result.get("serverInfo").cloned().unwrap_or(Value::Null),
+            capabilities: result.get("capabilities").cloned().unwrap_or(Value::Null),
+            instructions: result
+                .get("instructions")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+        });
+        self.state = SessionState::Ready;
+        Ok(jsonrpc::notification("notifications/initialized", None))
+    }
+
+    /// Numbers a request; ids are never reused within a client.
+    pub fn next_request(&mut self, method: &str, params: Value) -> OutgoingRequest {
+        let id = self.next_request_id;
+        self.next_request_id += 1;
+        jsonrpc::request(id, method, params)
+    }
+
+    /// A `tools/call` whose progress token is its own request id.
+    pub fn tool_call_request(&mut self, name: &str, arguments: Value) -> OutgoingRequest {
+        let id = self.next_request_id;
+        self.next_request(
+            "tools/call",
+            json!({"name": name, "arguments": arguments, "_meta": {"progressToken": id}}),
+        )
+    }
+
+    /// Headers of a POST carrying a message.
+    pub fn post_headers(&self) -> Vec<(&'static str, String)> {
+        let mut headers = vec![
+            ("Content-Type", "application/json".to_owned()),
+            ("Accept", "application/json, text/event-stream".to_owned()),
+        ];
+        headers.extend(self.session_headers());
+        headers
+    }
+
+    /// Headers of a GET that opens or resumes an SSE stream.
+    pub fn get_headers(&self, last_event_id: Option<&str>) -> Vec<(&'static str, String)> {
+        let mut headers = vec![("Accept", "text/event-stream".to_owned())];
+        headers.extend(self.session_headers());
+        if let Some(id) = last_event_id {
+            headers.push(("Last-Event-ID", id.to_owned()));
+        }
+        headers
+    }
+
+    /// `Mcp-Session-Id` once the server gave one; `MCP-Protocol-Version` once initialized.
+    pub fn session_headers(&self) -> Vec<(&'static str, String)> {
+        let mut headers = Vec::new();
+        if let Some(id) = &self.session_id {
+            headers.push(("Mcp-Session-Id", id.clone()));
+        }
+        if let (SessionState::Ready, Some(server)) = (self.state, &self.server) {
+            headers.push(("MCP-Protocol-Version", server.protocol_version.clone()));
+        }
+        headers
+    }
+
+    /// Decides on an HTTP failure `status` of a POST. `carried_session_id` says whether that
+    /// request sent `Mcp-Session-Id`; `already_retried` whether it is the retry after a
+    /// re-initialization.
+    pub fn on_http_failure(
+        &mut self,
+        status: u16,
+        body: &str,
+        carried_session_id: bool,
+        already_retried: bool,
+    ) -> FailureDecision {
+        let initializing = matches!(self.state, SessionState::Initializing { .. });
+        if initializing
+            && self.mode == TransportMode::Auto
+            && self.transport == Transport::StreamableHttp
+            && matches!(status, 400 | 404 | 405)
+        {
+            self.transport = Transport::LegacySse;
+            self.state = SessionState::Uninitialized;
+            return FailureDecision::FallBackToLegacySse;
+        }
+        if status == 404 && carried_session_id {
+            self.state = SessionState::Uninitialized;
+            self.session_id = None;
+            return if already_retried {
+                FailureDecision::Fail(McpError::SessionExpired)
+            } else {
+                FailureDecision::ReinitializeAndRetry
+            };
+        }
+        let answered_without_session_id = !initializing
+            && self.transport == Transport::StreamableHttp
+            && self.session_id.is_none()
+            && self.server.is_some();
+        if answered_without_session_id && matches!(status, 400 | 404) {
+            return FailureDecision::Fail(McpError::CorsHeaderMissing { status });
+        }
+        FailureDecision::Fail(McpError::HttpStatus {
+            status,
+            body: truncate(body, 500),
+        })
+    }
+
+    /// The connection carrying the session is gone (a legacy SSE stream ended): the next use
+    /// must initialize again.
+    pub fn connection_lost(&mut self) {
+        if self.state != SessionState::Closed {
+            self.state = SessionState::Uninitialized;
+            self.session_id = None;
+        }
+    }
+
+    /// Closes the session; true when the server should get a DELETE for it.
+    pub fn close(&mut self) -> bool {
+        let had_session = self.transport == Transport::StreamableHttp && self.session_id.is_some();
+        self.state = SessionState::Closed;
+        had_session
+    }
+}
+
+fn truncate(text: &str, max_chars: usize) -> String {
+    match text.char_indices().nth(max_chars) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
+    }
+}
+
+/// What to do when an SSE response stream ends before the awaited response.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ResumeDecision {
+    /// Wait `delay_ms`, then GET with `Last-Event-ID: last_event_id`.
+    Reconnect {
+        delay_ms: u64,
+        last_event_id: String,
+    },
+    GiveUp(McpError),
+}
+
+/// Tracks one response stream for resumption: the last event id and the server's `retry`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct StreamResumption {
+    last_event_id: Option<String>,
+    retry_ms: Option<u64>,
+    attempts_without_progress: u32,
+}
+
+impl StreamResumption {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Records the stream's last event id and `retry` so far (either may be absent); a new id
+    /// counts as progress.
+    pub fn observe_event(&mut self, id: Option<&str>, retry_ms: Option<u64>) {
+        if let Some(id) = id.filter(|id| self.last_event_id.as_deref() != Some(*id)) {
+            self.last_event_id = Some(id.to_owned());
+            self.attempts_without_progress = 0;
+        }
+        if let Some(retry_ms) = retry_ms {
+            self.retry_ms = Some(retry_ms);
+        }
+    }
+
+    /// The stream closed with the response still missing. Resuming needs an event id; the wait
+    /// is the server's `retry` (never sooner), and reconnects that bring nothing new are bounded.
+    pub fn on_closed_early(&mut self) -> ResumeDecision {
+        let Some(last_event_id) = self.last_event_id.clone() else {
+            return ResumeDecision::GiveUp(McpError::StreamEnded(
+                "the server sent no event id to resume from".to_owned(),
+            ));
+        };
+        if self.attempts_without_progress >= MAX_RESUME_ATTEMPTS {
+            return ResumeDecision::GiveUp(McpError::StreamEnded(format!(
+                "{MAX_RESUME_ATTEMPTS} reconnects brought no new event"
+            )));
+        }
+        self.attempts_without_progress += 1;
+        ResumeDecision::Reconnect {
+            delay_ms: self.retry_ms.unwrap_or(DEFAULT_RETRY_MS),
+            last_event_id,
+        }
+    }
+}
+
+/// A call's deadline, pushed back by each progress notification.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CallDeadline {
+    timeout_ms: u64,
+    deadline_ms: f64,
+}
+
+impl CallDeadline {
+    pub fn new(timeout_ms: u64, now_ms: f64) -> Self {
+        CallDeadline {
+            timeout_ms,
+            deadline_ms: now_ms + timeout_ms as f64,
+        }
+    }
+
+    pub fn on_progress(&mut self, now_ms: f64) {
+        self.deadline_ms = now_ms + self.timeout_ms as f64;
+    }
+
+    /// Milliseconds left; 0 once expired.
+    pub fn remaining_ms(&self, now_ms: f64) -> u64 {
+        (self.deadline_ms - now_ms).max(0.0).ceil() as u64
+    }
+}
+
+/// True when a session idle since `last_activity_ms` must be pinged before reuse.
+pub fn needs_ping_before_reuse(last_activity_ms: f64, now_ms: f64) -> bool {
+    now_ms - last_activity_ms >= IDLE_PING_AFTER_MS as f64
+}

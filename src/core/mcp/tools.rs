@@ -1,0 +1,187 @@
+//! `tools/list` pagination and `tools/call` results: the text a model gets and the blocks a UI
+//! gets.
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use super::McpError;
+use crate::core::tools::McpTool;
+
+/// Collects every page of `tools/list`, following `nextCursor` until the server sends none.
+#[derive(Debug, Clone, Default)]
+pub struct ToolListing {
+    tools: Vec<McpTool>,
+    seen_cursors: Vec<String>,
+    skipped: Vec<String>,
+}
+
+impl ToolListing {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The params of a `tools/list` request for `cursor` (`None` for the first page).
+    pub fn params(cursor: Option<&str>) -> Value {
+        match cursor {
+            Some(cursor) => json!({"cursor": cursor}),
+            None => json!({}),
+        }
+    }
+
+    /// Takes one page's result; returns the cursor of the next page, if any. Tools with an empty
+    /// name cannot be called and are skipped (see [`ToolListing::skipped`]).
+    pub fn handle_page(&mut self, result: &Value) -> Result<Option<String>, McpError> {
+        let tools = result
+            .get("tools")
+            .and_then(Value::as_array)
+            .ok_or_else(|| {
+                McpError::InvalidMessage("tools/list result without tools".to_owned())
+            })?;
+        for (index, tool) in tools.iter().enumerate() {
+            let tool: McpTool = serde_json::from_value(tool.clone()).map_err(|error| {
+                McpError::InvalidMessage(format!("tools/list entry {index}: {error}"))
+            })?;
+            if tool.name.trim().is_empty() {
+                self.skipped
+                    .push(format!("tool {index} of a page has an empty name"));
+            } else {
+                self.tools.push(tool);
+            }
+        }
+        match result.get("nextCursor").and_then(Value::as_str) {
+            Some(cursor) if self.seen_cursors.iter().any(|seen| seen == cursor) => {
+                Err(McpError::CursorLoop(cursor.to_owned()))
+            }
+            Some(cursor) => {
+                self.seen_cursors.push(cursor.to_owned());
+                Ok(Some(cursor.to_owned()))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// Why tools were left out: findings, not failures.
+    pub fn skipped(&self) -> &[String] {
+        &self.skipped
+    }
+
+    pub fn into_tools(self) -> Vec<McpTool> {
+        self.tools
+    }
+}
+
+/// A `tools/call` result, ready for both audiences.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolCallResult {
+    /// What the model reads: the text parts; structured content serialized when there is no text;
+    /// binary blocks referenced by position and type, never inlined.
+    pub model_text: String,
+    /// Every content block as the server sent it, for the UI.
+    pub blocks: Vec<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub structured_content: Option<Value>,
+    /// The tool reported failure; the result is still fed back to the model.
+    pub is_error: bool,
+}
+
+impl ToolCallResult {
+    pub fn from_result(result: &Value) -> Result<Self, McpError> {
+        if !result.is_object() {
+            return Err(McpError::InvalidMessage(
+                "tools/call result is not an object".to_owned(),
+            ));
+        }
+        let blocks = match result.get("content") {
+            Some(Value::Array(blocks)) => blocks.clone(),
+            None | Some(Value::Null) => Vec::new(),
+            Some(_) => {
+                return Err(McpError::InvalidMessage(
+                    "tools/call content is not an array".to_owned(),
+                ))
+            }
+        };
+        let structured_content = result
+            .get("structuredContent")
+            .filter(|value| !value.is_null())
+            .cloned();
+        let is_error = result
+            .get("isError")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        Ok(ToolCallResult {
+            model_text: model_text(&blocks, structured_content.as_ref()),
+            blocks,
+            structured_content,
+            is_error,
+        })
+    }
+}
+
+fn model_text(blocks: &[Value], structured_content: Option<&Value>) -> String {
+    let has_text = blocks
+        .iter()
+        .any(|block| block.get("type").and_then(Value::as_str) == Some("text"));
+    let mut parts: Vec<String> = Vec::new();
+    if let (false, Some(structured)) = (has_text, structured_content) {
+        parts.push(structured.to_string());
+    }
+    parts.extend(
+        blocks
+            .iter()
+            .enumerate()
+            .map(|(index, block)| describe_block(index, block)),
+    );
+    parts.join("\n")
+}
+
+/// A block as text for the model. Binary data is replaced by a reference the UI can resolve
+/// (the block's position), so that base64 never reaches the model as text.
+fn describe_block(index: usize, block: &Value) -> String {
+    let text_field = |field: &str| block.get(field).and_then(Value::as_str).unwrap_or_default();
+    match text_field("type") {
+        "text" => text_field("text").to_owned(),
+        "image" | "audio" => format!(
+            "[{} block {index}: {}, {} bytes, shown to the user]",
+            text_field("type"),
+            or_unknown(text_field("mimeType")),
+            base64_decoded_len(text_field("data")),
+        ),
+        "resource_link" => {
+            let name = block
+                .get("title")
+                .or_else(|| block.get("name"))
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            format!("[resource link: {name} <{}>]", text_field("uri"))
+        }
+        "resource" => {
+            let resource = block.get("resource").cloned().unwrap_or(Value::Null);
+            let field = |name: &str| resource.get(name).and_then(Value::as_str);
+            let uri = field("uri").unwrap_or_default();
+            match (field("text"), field("blob")) {
+                (Some(text), _) => format!("[resource <{uri}>]\n{text}"),
+                (None, Some(blob)) => format!(
+                    "[resource block {index} <{uri}>: {}, {} bytes, shown to the user]",
+                    or_unknown(field("mimeType").unwrap_or_default()),
+                    base64_decoded_len(blob),
+                ),
+                (None, None) => format!("[resource <{uri}>]"),
+            }
+        }
+        other => format!("[{} block {index}]", or_unknown(other)),
+    }
+}
+
+fn or_unknown(text: &str) -> &str {
+    if text.is_empty() {
+        "unknown"
+    } else {
+        text
+    }
+}
+
+fn base64_decoded_len(data: &str) -> usize {
+    let trimmed = data.trim_end_matches('=');
+    trimmed.len() * 3 / 4
+}

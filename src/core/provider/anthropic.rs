@@ -1,0 +1,298 @@
+//! Anthropic Messages: request bodies and whole-response parsing.
+//!
+//! The differences from OpenAI that matter: the system prompt is a top-level field, tool results
+//! are `tool_result` blocks in a user message (all results of a round in ONE message, since
+//! consecutive same-role messages are merged), and thinking blocks go back with their signatures.
+
+use serde_json::{json, Map, Value};
+
+use super::config::ResolvedProvider;
+use super::error::ProviderError;
+use super::request::{arguments_object, parse_data_url, ResponseMode};
+use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role, ThinkingBlock};
+use crate::core::model_event::{
+    ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta, Usage,
+};
+use crate::core::tools::{sanitize_schema, SchemaDialect, ToolEntry};
+
+pub const ANTHROPIC_VERSION: &str = "2023-06-01";
+
+/// `max_tokens` is mandatory on this API; 4096 is within every current model's output limit.
+pub const DEFAULT_MAX_TOKENS: u32 = 4096;
+
+/// Anthropic's smallest accepted thinking budget.
+const MIN_THINKING_BUDGET: u32 = 1024;
+
+pub(super) fn headers(provider: &ResolvedProvider) -> Vec<(String, String)> {
+    let mut headers = Vec::new();
+    if let Some(key) = &provider.api_key {
+        headers.push(("x-api-key".to_owned(), key.clone()));
+    }
+    headers.push(("anthropic-version".to_owned(), ANTHROPIC_VERSION.to_owned()));
+    headers.push((
+        "anthropic-dangerous-direct-browser-access".to_owned(),
+        "true".to_owned(),
+    ));
+    headers
+}
+
+pub(super) fn body(
+    provider: &ResolvedProvider,
+    messages: &[ChatMessage],
+    tools: &[ToolEntry],
+    mode: ResponseMode,
+    warnings: &mut Vec<String>,
+) -> Result<Value, ProviderError> {
+    let mut body = Map::new();
+    body.insert("model".to_owned(), json!(provider.model));
+    let thinking_budget = provider
+        .thinking_budget
+        .map(|budget| budget.max(MIN_THINKING_BUDGET));
+    let requested_max = provider.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS);
+    // The budget counts against max_tokens, which must stay above it.
+    let max_tokens = match thinking_budget {
+        Some(budget) if requested_max <= budget => budget + DEFAULT_MAX_TOKENS,
+        _ => requested_max,
+    };
+    body.insert("max_tokens".to_owned(), json!(max_tokens));
+    let system: Vec<String> = messages
+        .iter()
+        .filter(|message| message.role == Role::System)
+        .map(ChatMessage::text_content)
+        .filter(|text| !text.is_empty())
+        .collect();
+    if !system.is_empty() {
+        body.insert("system".to_owned(), json!(system.join("\n\n")));
+    }
+    body.insert(
+        "messages".to_owned(),
+        Value::Array(wire_messages(provider, messages)?),
+    );
+    if !tools.is_empty() {
+        let tools: Vec<Value> = tools
+            .iter()
+            .map(|entry| {
+                let sanitized = sanitize_schema(&entry.input_schema, SchemaDialect::Anthropic);
+                warnings.extend(
+                    sanitized
+                        .warnings
+                        .iter()
+                        .map(|warning| format!("{}: {warning}", entry.function_name)),
+                );
+                let mut tool = Map::new();
+                tool.insert("name".to_owned(), json!(entry.function_name));
+                if let Some(description) = &entry.description {
+                    tool.insert("description".to_owned(), json!(description));
+                }
+                tool.insert("input_schema".to_owned(), sanitized.schema);
+                Value::Object(tool)
+            })
+            .collect();
+        body.insert("tools".to_owned(), Value::Array(tools));
+        body.insert("tool_choice".to_owned(), json!({"type": "auto"}));
+    }
+    body.insert("stream".to_owned(), json!(mode == ResponseMode::Streaming));
+    match thinking_budget {
+        Some(budget) => {
+            // Thinking is incompatible with a changed temperature.
+            body.insert(
+                "thinking".to_owned(),
+                json!({"type": "enabled", "budget_tokens": budget}),
+            );
+        }
+        None => {
+            if let Some(temperature) = provider.temperature {
+                body.insert("temperature".to_owned(), json!(temperature));
+            }
+        }
+    }
+    Ok(Value::Object(body))
+}
+
+/// Messages with consecutive same-role turns merged (Anthropic requires alternation).
+fn wire_messages(
+    provider: &ResolvedProvider,
+    messages: &[ChatMessage],
+) -> Result<Vec<Value>, ProviderError> {
+    let mut turns: Vec<(&'static str, Vec<Value>)> = Vec::new();
+    for message in messages {
+        let (role, blocks) = match message.role {
+            Role::System => continue,
+            Role::User => ("user", user_blocks(provider, message)?),
+            Role::Assistant => ("assistant", assistant_blocks(message)),
+            Role::Tool => {
+                let id = message.tool_call_id.as_deref().ok_or_else(|| {
+                    provider.invalid_conversation("a tool message has no `tool_call_id`")
+                })?;
+                let block = json!({
+                    "type": "tool_result",
+                    "tool_use_id": id,
+                    "content": message.text_content(),
+                });
+                ("user", vec![block])
+            }
+        };
+        if blocks.is_empty() {
+            continue;
+        }
+        match turns.last_mut() {
+            Some((last_role, last_blocks)) if *last_role == role => {
+                // tool_result blocks must lead a user turn; a user text after them follows.
+                last_blocks.extend(blocks);
+            }
+            _ => turns.push((role, blocks)),
+        }
+    }
+    Ok(turns
+        .into_iter()
+        .map(|(role, content)| json!({"role": role, "content": content}))
+        .collect())
+}
+
+fn user_blocks(
+    provider: &ResolvedProvider,
+    message: &ChatMessage,
+) -> Result<Vec<Value>, ProviderError> {
+    match &message.content {
+        None => Ok(Vec::new()),
+        Some(MessageContent::Text(text)) => Ok(text_block(text).into_iter().collect()),
+        Some(MessageContent::Parts(parts)) => {
+            let mut blocks = Vec::new();
+            for part in parts {
+                match part {
+                    ContentPart::Text { text } => blocks.extend(text_block(text)),
+                    ContentPart::ImageUrl { image_url } => {
+                        provider.check_images_accepted()?;
+                        let source = match parse_data_url(&image_url.url) {
+                            Some(image) => json!({
+                                "type": "base64",
+                                "media_type": image.media_type,
+                                "data": image.base64,
+                            }),
+                            None if image_url.url.starts_with("https://") => {
+                                json!({"type": "url", "url": image_url.url})
+                            }
+                            None => {
+                                return Err(provider.images_unsupported(
+                                    "images must be base64 data URLs or https URLs",
+                                ))
+                            }
+                        };
+                        blocks.push(json!({"type": "image", "source": source}));
+                    }
+                }
+            }
+            Ok(blocks)
+        }
+    }
+}
+
+/// Empty text blocks are rejected by the API, so they are left out.
+fn text_block(text: &str) -> Option<Value> {
+    (!text.is_empty()).then(|| json!({"type": "text", "text": text}))
+}
+
+fn assistant_blocks(message: &ChatMessage) -> Vec<Value> {
+    let mut blocks: Vec<Value> = message
+        .thinking_blocks
+        .iter()
+        .flatten()
+        .map(|block| match block {
+            ThinkingBlock::Thinking {
+                thinking,
+                signature,
+            } => json!({"type": "thinking", "thinking": thinking, "signature": signature}),
+            ThinkingBlock::RedactedThinking { data } => {
+                json!({"type": "redacted_thinking", "data": data})
+            }
+        })
+        .collect();
+    blocks.extend(text_block(&message.text_content()));
+    for call in message.tool_calls.iter().flatten() {
+        blocks.push(json!({
+            "type": "tool_use",
+            "id": call.id,
+            "name": call.function.name,
+            "input": arguments_object(call),
+        }));
+    }
+    blocks
+}
+
+fn finish_reason(reason: &str) -> FinishReason {
+    match reason {
+        "end_turn" | "stop_sequence" => FinishReason::Stop,
+        "tool_use" => FinishReason::ToolCalls,
+        "max_tokens" => FinishReason::Length,
+        "refusal" => FinishReason::ContentFilter,
+        other => FinishReason::Other(other.to_owned()),
+    }
+}
+
+/// A whole (non-streaming) Messages body as model events.
+pub(super) fn response_events(body: &Value) -> Result<Vec<ModelEvent>, String> {
+    if body.get("type").and_then(Value::as_str) == Some("error") {
+        let error = body.get("error");
+        return Ok(vec![ModelEvent::Error(ProviderStreamError {
+            code: error
+                .and_then(|error| error.get("type"))
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            message: super::retry::error_message(body).unwrap_or_else(|| body.to_string()),
+        })]);
+    }
+    let blocks = body
+        .get("content")
+        .and_then(Value::as_array)
+        .ok_or("no `content` array in the response")?;
+    let mut events = Vec::new();
+    let mut call_index = 0u32;
+    for block in blocks {
+        match block.get("type").and_then(Value::as_str) {
+            Some("text") => {
+                if let Some(text) = block.get("text").and_then(Value::as_str) {
+                    events.push(ModelEvent::TextDelta(text.to_owned()));
+                }
+            }
+            Some("thinking") => {
+                if let Some(thinking) = block.get("thinking").and_then(Value::as_str) {
+                    events.push(ModelEvent::ReasoningDelta(thinking.to_owned()));
+                }
+                if let Some(signature) = block.get("signature").and_then(Value::as_str) {
+                    events.push(ModelEvent::ReasoningSignature(signature.to_owned()));
+                }
+            }
+            Some("redacted_thinking") => {
+                if let Some(data) = block.get("data").and_then(Value::as_str) {
+                    events.push(ModelEvent::RedactedReasoning(data.to_owned()));
+                }
+            }
+            Some("tool_use") => {
+                events.push(ModelEvent::ToolCallDelta(ToolCallDelta {
+                    index: Some(call_index),
+                    id: block.get("id").and_then(Value::as_str).map(str::to_owned),
+                    name: block.get("name").and_then(Value::as_str).map(str::to_owned),
+                    arguments: Some(ArgumentsDelta::Whole(
+                        block.get("input").cloned().unwrap_or_else(|| json!({})),
+                    )),
+                    thought_signature: None,
+                }));
+                call_index += 1;
+            }
+            _ => {}
+        }
+    }
+    if let Some(reason) = body.get("stop_reason").and_then(Value::as_str) {
+        events.push(ModelEvent::Finish(finish_reason(reason)));
+    }
+    if let Some(usage) = body.get("usage") {
+        let count = |field: &str| usage.get(field).and_then(Value::as_u64).unwrap_or(0);
+        events.push(ModelEvent::Usage(Usage {
+            input_tokens: count("input_tokens")
+                + count("cache_creation_input_tokens")
+                + count("cache_read_input_tokens"),
+            output_tokens: count("output_tokens"),
+        }));
+    }
+    Ok(events)
+}

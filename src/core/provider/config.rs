@@ -1,0 +1,165 @@
+//! A caller's provider settings, checked against the table before anything is built or sent.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Deserialize;
+
+use super::error::ProviderError;
+use super::table::{find_provider, Endpoint, KeyRequirement, ProviderSpec};
+
+/// What a caller passes per model call (`{ id, apiKey?, model?, baseUrl?, … }` from JS).
+#[derive(Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderConfig {
+    pub id: String,
+    #[serde(default)]
+    pub api_key: Option<String>,
+    #[serde(default)]
+    pub model: Option<String>,
+    #[serde(default)]
+    pub base_url: Option<String>,
+    #[serde(default)]
+    pub temperature: Option<f64>,
+    #[serde(default)]
+    pub max_tokens: Option<u32>,
+    /// Extra request headers; they replace built-in headers of the same name.
+    #[serde(default)]
+    pub headers: Option<BTreeMap<String, String>>,
+    /// watsonx: the project the call is billed to.
+    #[serde(default)]
+    pub project_id: Option<String>,
+    /// Azure `api-version` / watsonx `version` query value, overriding the built-in date.
+    #[serde(default)]
+    pub api_version: Option<String>,
+    /// Turns reasoning on where it is opt-in: Anthropic `thinking.budget_tokens`, Gemini
+    /// `thinkingBudget` with thoughts included, Ollama `think: true`.
+    #[serde(default)]
+    pub thinking_budget: Option<u32>,
+    /// watsonx: the IAM token endpoint (the test server stands in for IBM's).
+    #[serde(default)]
+    pub iam_url: Option<String>,
+}
+
+/// The key is never printed, not even in debug output.
+impl fmt::Debug for ProviderConfig {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter
+            .debug_struct("ProviderConfig")
+            .field("id", &self.id)
+            .field("api_key", &self.api_key.as_ref().map(|_| "[redacted]"))
+            .field("model", &self.model)
+            .field("base_url", &self.base_url)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Settings that passed validation, with the table's defaults filled in.
+#[derive(Clone, PartialEq)]
+pub struct ResolvedProvider {
+    pub spec: &'static ProviderSpec,
+    pub api_key: Option<String>,
+    /// Without a trailing slash.
+    pub base_url: String,
+    pub model: String,
+    pub temperature: Option<f64>,
+    pub max_tokens: Option<u32>,
+    pub extra_headers: Vec<(String, String)>,
+    pub project_id: Option<String>,
+    pub api_version: Option<String>,
+    pub thinking_budget: Option<u32>,
+    pub iam_url: Option<String>,
+    /// watsonx: the bearer token from the IAM exchange.
+    pub access_token: Option<String>,
+}
+
+impl fmt::Debug for ResolvedProvider {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter
+            .debug_struct("ResolvedProvider")
+            .field("provider", &self.spec.id)
+            .field("base_url", &self.base_url)
+            .field("model", &self.model)
+            .field("api_key", &self.api_key.as_ref().map(|_| "[redacted]"))
+            .finish_non_exhaustive()
+    }
+}
+
+fn non_blank(value: &Option<String>) -> Option<String> {
+    value
+        .as_deref()
+        .map(str::trim)
+        .filter(|value| !value.is_empty())
+        .map(str::to_owned)
+}
+
+impl ProviderConfig {
+    /// Checks the settings against the provider's row: an unknown id, or a missing key, base URL,
+    /// model or required setting, is an error naming the provider and the field.
+    pub fn resolve(&self) -> Result<ResolvedProvider, ProviderError> {
+        let spec = find_provider(&self.id).ok_or_else(|| ProviderError::Unknown {
+            id: self.id.clone(),
+        })?;
+        let provider = spec.id.to_owned();
+        let api_key = non_blank(&self.api_key);
+        if spec.api_key == KeyRequirement::Required && api_key.is_none() {
+            return Err(ProviderError::MissingApiKey { provider });
+        }
+        let base_url = non_blank(&self.base_url)
+            .or_else(|| spec.default_base_url.map(str::to_owned))
+            .ok_or_else(|| ProviderError::MissingBaseUrl {
+                provider: provider.clone(),
+            })?;
+        let model = non_blank(&self.model)
+            .or_else(|| spec.default_model.map(str::to_owned))
+            .ok_or_else(|| ProviderError::MissingModel {
+                provider: provider.clone(),
+            })?;
+        let project_id = non_blank(&self.project_id);
+        if spec.endpoint == Endpoint::WatsonxChat && project_id.is_none() {
+            return Err(ProviderError::MissingSetting {
+                provider,
+                field: "projectId",
+            });
+        }
+        Ok(ResolvedProvider {
+            spec,
+            api_key,
+            base_url: base_url.trim_end_matches('/').to_owned(),
+            model,
+            temperature: self.temperature,
+            max_tokens: self.max_tokens,
+            extra_headers: self
+                .headers
+                .iter()
+                .flatten()
+                .map(|(name, value)| (name.clone(), value.clone()))
+                .collect(),
+            project_id,
+            api_version: non_blank(&self.api_version),
+            thinking_budget: self.thinking_budget,
+            iam_url: non_blank(&self.iam_url),
+            access_token: None,
+        })
+    }
+}
+
+impl ResolvedProvider {
+    /// The same settings carrying the watsonx bearer token obtained from the IAM exchange.
+    pub fn with_access_token(mut self, access_token: impl Into<String>) -> Self {
+        self.access_token = Some(access_token.into());
+        self
+    }
+
+    /// Removes every secret this provider holds from `text`, so that provider bodies and
+    /// messages can be kept in errors.
+    pub fn redact(&self, text: &str) -> String {
+        let mut redacted = text.to_owned();
+        for secret in [&self.api_key, &self.access_token].into_iter().flatten() {
+            if !secret.is_empty() {
+                redacted = redacted.replace(secret.as_str(), "[redacted]");
+            }
+        }
+        redacted
+    }
+}

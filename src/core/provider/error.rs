@@ -1,0 +1,129 @@
+//! The provider layer's one error type. Messages name the provider (and the model or field
+//! where it helps) and never contain the API key: bodies are redacted before they are stored.
+
+use thiserror::Error;
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ProviderError {
+    #[error("unknown provider `{id}`")]
+    Unknown { id: String },
+
+    #[error("provider `{provider}` needs an API key (`apiKey`)")]
+    MissingApiKey { provider: String },
+
+    #[error("provider `{provider}` needs a base URL (`baseUrl`)")]
+    MissingBaseUrl { provider: String },
+
+    #[error("provider `{provider}` needs a model (`model`)")]
+    MissingModel { provider: String },
+
+    /// A provider-specific setting, such as watsonx's `projectId`.
+    #[error("provider `{provider}` needs `{field}`")]
+    MissingSetting {
+        provider: String,
+        field: &'static str,
+    },
+
+    /// A watsonx chat request was built before the IAM token exchange.
+    #[error("provider `{provider}` needs an access token from the token exchange first")]
+    AccessTokenRequired { provider: String },
+
+    #[error("provider `{provider}` cannot send this conversation: {message}")]
+    InvalidConversation { provider: String, message: String },
+
+    #[error("provider `{provider}` cannot take this image for model `{model}`: {reason}")]
+    ImagesUnsupported {
+        provider: String,
+        model: String,
+        reason: String,
+    },
+
+    #[error("provider `{provider}` rejected the credentials (HTTP {status}): {message}")]
+    Auth {
+        provider: String,
+        status: u16,
+        message: String,
+        body: String,
+    },
+
+    #[error("provider `{provider}` has no model `{model}` (HTTP {status}): {message}")]
+    ModelNotFound {
+        provider: String,
+        model: String,
+        status: u16,
+        message: String,
+        body: String,
+    },
+
+    #[error("provider `{provider}` is rate limiting (HTTP {status}): {message}")]
+    RateLimited {
+        provider: String,
+        status: u16,
+        /// The wait the provider asked for, when it named one.
+        retry_after_ms: Option<u64>,
+        message: String,
+        body: String,
+    },
+
+    #[error("provider `{provider}` answered HTTP {status}: {message}")]
+    HttpStatus {
+        provider: String,
+        status: u16,
+        message: String,
+        body: String,
+    },
+
+    #[error("provider `{provider}` could not be reached: {message}")]
+    Network { provider: String, message: String },
+
+    #[error("provider `{provider}` sent a response that does not parse: {message}")]
+    InvalidResponse { provider: String, message: String },
+
+    #[error("the request to provider `{provider}` was aborted")]
+    Aborted { provider: String },
+}
+
+impl ProviderError {
+    /// A stable code for programs (and the JS `Error.code`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            ProviderError::Unknown { .. } => "provider_unknown",
+            ProviderError::MissingApiKey { .. } => "provider_missing_api_key",
+            ProviderError::MissingBaseUrl { .. } => "provider_missing_base_url",
+            ProviderError::MissingModel { .. } => "provider_missing_model",
+            ProviderError::MissingSetting { .. } => "provider_missing_setting",
+            ProviderError::AccessTokenRequired { .. } => "provider_access_token_required",
+            ProviderError::InvalidConversation { .. } => "provider_invalid_conversation",
+            ProviderError::ImagesUnsupported { .. } => "provider_images_unsupported",
+            ProviderError::Auth { .. } => "provider_auth",
+            ProviderError::ModelNotFound { .. } => "provider_model_not_found",
+            ProviderError::RateLimited { .. } => "provider_rate_limited",
+            ProviderError::HttpStatus { .. } => "provider_http_status",
+            ProviderError::Network { .. } => "provider_network",
+            ProviderError::InvalidResponse { .. } => "provider_invalid_response",
+            ProviderError::Aborted { .. } => "provider_aborted",
+        }
+    }
+
+    /// The HTTP status, for errors that came from one.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            ProviderError::Auth { status, .. }
+            | ProviderError::ModelNotFound { status, .. }
+            | ProviderError::RateLimited { status, .. }
+            | ProviderError::HttpStatus { status, .. } => Some(*status),
+            _ => None,
+        }
+    }
+
+    /// The response body (redacted), for errors that came from one.
+    pub fn body(&self) -> Option<&str> {
+        match self {
+            ProviderError::Auth { body, .. }
+            | ProviderError::ModelNotFound { body, .. }
+            | ProviderError::RateLimited { body, .. }
+            | ProviderError::HttpStatus { body, .. } => Some(body),
+            _ => None,
+        }
+    }
+}

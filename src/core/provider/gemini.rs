@@ -1,0 +1,292 @@
+//! Gemini `generateContent`: request bodies and whole-response parsing.
+//!
+//! Gemini has no tool-call ids: a result names its function in a `functionResponse` part, and the
+//! results of one round travel together in one user turn. The `thoughtSignature` a call came with
+//! goes back on the same `functionCall` part.
+
+use serde_json::{json, Map, Value};
+
+use super::config::ResolvedProvider;
+use super::error::ProviderError;
+use super::request::{arguments_object, function_name_for_result, parse_data_url, ResponseMode};
+use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role};
+use crate::core::model_event::{
+    ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta, Usage,
+};
+use crate::core::tools::{sanitize_schema, SchemaDialect, ToolEntry};
+
+pub(super) fn url(provider: &ResolvedProvider, mode: ResponseMode) -> String {
+    let method = match mode {
+        ResponseMode::Streaming => "streamGenerateContent?alt=sse",
+        ResponseMode::Whole => "generateContent",
+    };
+    format!("{}/models/{}:{method}", provider.base_url, provider.model)
+}
+
+pub(super) fn headers(provider: &ResolvedProvider) -> Vec<(String, String)> {
+    provider
+        .api_key
+        .iter()
+        .map(|key| ("x-goog-api-key".to_owned(), key.clone()))
+        .collect()
+}
+
+pub(super) fn body(
+    provider: &ResolvedProvider,
+    messages: &[ChatMessage],
+    tools: &[ToolEntry],
+    warnings: &mut Vec<String>,
+) -> Result<Value, ProviderError> {
+    let mut body = Map::new();
+    body.insert(
+        "contents".to_owned(),
+        Value::Array(contents(provider, messages)?),
+    );
+    let system: Vec<Value> = messages
+        .iter()
+        .filter(|message| message.role == Role::System)
+        .map(ChatMessage::text_content)
+        .filter(|text| !text.is_empty())
+        .map(|text| json!({"text": text}))
+        .collect();
+    if !system.is_empty() {
+        body.insert("systemInstruction".to_owned(), json!({"parts": system}));
+    }
+    if !tools.is_empty() {
+        let declarations: Vec<Value> = tools
+            .iter()
+            .map(|entry| {
+                let sanitized = sanitize_schema(&entry.input_schema, SchemaDialect::Gemini);
+                warnings.extend(
+                    sanitized
+                        .warnings
+                        .iter()
+                        .map(|warning| format!("{}: {warning}", entry.function_name)),
+                );
+                let mut declaration = Map::new();
+                declaration.insert("name".to_owned(), json!(entry.function_name));
+                if let Some(description) = &entry.description {
+                    declaration.insert("description".to_owned(), json!(description));
+                }
+                // Gemini rejects an OBJECT schema with no properties: a tool without
+                // parameters is declared without `parameters`.
+                if has_properties(&sanitized.schema) {
+                    declaration.insert("parameters".to_owned(), sanitized.schema);
+                }
+                Value::Object(declaration)
+            })
+            .collect();
+        body.insert(
+            "tools".to_owned(),
+            json!([{"functionDeclarations": declarations}]),
+        );
+    }
+    let mut generation = Map::new();
+    if let Some(temperature) = provider.temperature {
+        generation.insert("temperature".to_owned(), json!(temperature));
+    }
+    if let Some(max_tokens) = provider.max_tokens {
+        generation.insert("maxOutputTokens".to_owned(), json!(max_tokens));
+    }
+    if let Some(budget) = provider.thinking_budget {
+        generation.insert(
+            "thinkingConfig".to_owned(),
+            json!({"thinkingBudget": budget, "includeThoughts": true}),
+        );
+    }
+    if !generation.is_empty() {
+        body.insert("generationConfig".to_owned(), Value::Object(generation));
+    }
+    Ok(Value::Object(body))
+}
+
+fn has_properties(schema: &Value) -> bool {
+    schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|properties| !properties.is_empty())
+}
+
+/// Turns with consecutive same-role messages merged: Gemini wants all function responses of a
+/// round in the one user turn that follows the model turn with the calls.
+fn contents(
+    provider: &ResolvedProvider,
+    messages: &[ChatMessage],
+) -> Result<Vec<Value>, ProviderError> {
+    let mut turns: Vec<(&'static str, Vec<Value>)> = Vec::new();
+    for message in messages {
+        let (role, parts) = match message.role {
+            Role::System => continue,
+            Role::User => ("user", user_parts(provider, message)?),
+            Role::Assistant => ("model", model_parts(message)),
+            Role::Tool => {
+                let name = function_name_for_result(messages, message).ok_or_else(|| {
+                    provider.invalid_conversation(
+                        "a tool result answers no earlier call, so its function name is unknown",
+                    )
+                })?;
+                let part = json!({
+                    "functionResponse": {
+                        "name": name,
+                        "response": {"content": message.text_content()},
+                    }
+                });
+                ("user", vec![part])
+            }
+        };
+        if parts.is_empty() {
+            continue;
+        }
+        match turns.last_mut() {
+            Some((last_role, last_parts)) if *last_role == role => last_parts.extend(parts),
+            _ => turns.push((role, parts)),
+        }
+    }
+    Ok(turns
+        .into_iter()
+        .map(|(role, parts)| json!({"role": role, "parts": parts}))
+        .collect())
+}
+
+fn user_parts(
+    provider: &ResolvedProvider,
+    message: &ChatMessage,
+) -> Result<Vec<Value>, ProviderError> {
+    match &message.content {
+        None => Ok(Vec::new()),
+        Some(MessageContent::Text(text)) => Ok(text_part(text).into_iter().collect()),
+        Some(MessageContent::Parts(parts)) => {
+            let mut wire_parts = Vec::new();
+            for part in parts {
+                match part {
+                    ContentPart::Text { text } => wire_parts.extend(text_part(text)),
+                    ContentPart::ImageUrl { image_url } => {
+                        provider.check_images_accepted()?;
+                        let image = parse_data_url(&image_url.url).ok_or_else(|| {
+                            provider.images_unsupported(
+                                "Gemini takes inline images only: give a base64 data URL",
+                            )
+                        })?;
+                        wire_parts.push(json!({
+                            "inlineData": {"mimeType": image.media_type, "data": image.base64}
+                        }));
+                    }
+                }
+            }
+            Ok(wire_parts)
+        }
+    }
+}
+
+fn text_part(text: &str) -> Option<Value> {
+    (!text.is_empty()).then(|| json!({"text": text}))
+}
+
+fn model_parts(message: &ChatMessage) -> Vec<Value> {
+    let mut parts: Vec<Value> = text_part(&message.text_content()).into_iter().collect();
+    for call in message.tool_calls.iter().flatten() {
+        let mut part = Map::new();
+        part.insert(
+            "functionCall".to_owned(),
+            json!({"name": call.function.name, "args": arguments_object(call)}),
+        );
+        if let Some(signature) = &call.thought_signature {
+            part.insert("thoughtSignature".to_owned(), json!(signature));
+        }
+        parts.push(Value::Object(part));
+    }
+    parts
+}
+
+fn finish_reason(reason: &str) -> FinishReason {
+    match reason {
+        "STOP" => FinishReason::Stop,
+        "MAX_TOKENS" => FinishReason::Length,
+        "SAFETY" | "RECITATION" | "BLOCKLIST" | "PROHIBITED_CONTENT" | "SPII" | "IMAGE_SAFETY" => {
+            FinishReason::ContentFilter
+        }
+        other => FinishReason::Other(other.to_owned()),
+    }
+}
+
+/// A whole `generateContent` body as model events.
+pub(super) fn response_events(body: &Value) -> Result<Vec<ModelEvent>, String> {
+    if let Some(error) = body.get("error") {
+        return Ok(vec![ModelEvent::Error(ProviderStreamError {
+            code: error
+                .get("status")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            message: super::retry::error_message(body).unwrap_or_else(|| error.to_string()),
+        })]);
+    }
+    let candidate = body
+        .get("candidates")
+        .and_then(Value::as_array)
+        .and_then(|candidates| candidates.first());
+    let mut events = Vec::new();
+    let mut call_index = 0u32;
+    let parts = candidate
+        .and_then(|candidate| candidate.pointer("/content/parts"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten();
+    for part in parts {
+        let signature = part
+            .get("thoughtSignature")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        if let Some(call) = part.get("functionCall") {
+            events.push(ModelEvent::ToolCallDelta(ToolCallDelta {
+                index: Some(call_index),
+                id: call.get("id").and_then(Value::as_str).map(str::to_owned),
+                name: call.get("name").and_then(Value::as_str).map(str::to_owned),
+                arguments: Some(ArgumentsDelta::Whole(
+                    call.get("args").cloned().unwrap_or_else(|| json!({})),
+                )),
+                thought_signature: signature,
+            }));
+            call_index += 1;
+            continue;
+        }
+        if let Some(text) = part
+            .get("text")
+            .and_then(Value::as_str)
+            .filter(|text| !text.is_empty())
+        {
+            if part.get("thought").and_then(Value::as_bool) == Some(true) {
+                events.push(ModelEvent::ReasoningDelta(text.to_owned()));
+            } else {
+                events.push(ModelEvent::TextDelta(text.to_owned()));
+            }
+        }
+        // A signature on a part that is not a call is echoed back with that part.
+        if let Some(signature) = signature {
+            events.push(ModelEvent::ReasoningSignature(signature));
+        }
+    }
+    let reason = candidate
+        .and_then(|candidate| candidate.get("finishReason"))
+        .and_then(Value::as_str);
+    if let Some(reason) = reason {
+        events.push(ModelEvent::Finish(finish_reason(reason)));
+    } else if candidate.is_none() {
+        // A prompt blocked before any candidate: `promptFeedback.blockReason`.
+        let blocked = body
+            .pointer("/promptFeedback/blockReason")
+            .and_then(Value::as_str)
+            .ok_or("no candidates in the response")?;
+        events.push(ModelEvent::Error(ProviderStreamError {
+            code: Some(blocked.to_owned()),
+            message: format!("the prompt was blocked ({blocked})"),
+        }));
+    }
+    if let Some(usage) = body.get("usageMetadata") {
+        let count = |field: &str| usage.get(field).and_then(Value::as_u64).unwrap_or(0);
+        events.push(ModelEvent::Usage(Usage {
+            input_tokens: count("promptTokenCount"),
+            output_tokens: count("candidatesTokenCount") + count("thoughtsTokenCount"),
+        }));
+    }
+    Ok(events)
+}

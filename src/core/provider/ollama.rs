@@ -1,0 +1,200 @@
+//! Ollama native `/api/chat`: request bodies and whole-response parsing.
+//!
+//! Tool-call `arguments` go back as JSON objects (a string is an HTTP 400), images as bare base64
+//! strings in `images`, and tool results name their function in `tool_name`.
+
+use serde_json::{json, Map, Value};
+
+use super::config::ResolvedProvider;
+use super::error::ProviderError;
+use super::request::{arguments_object, function_name_for_result, parse_data_url, ResponseMode};
+use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role};
+use crate::core::model_event::{
+    ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta, Usage,
+};
+use crate::core::tools::ToolEntry;
+
+pub(super) fn headers(provider: &ResolvedProvider) -> Vec<(String, String)> {
+    provider
+        .api_key
+        .iter()
+        .map(|key| ("authorization".to_owned(), format!("Bearer {key}")))
+        .collect()
+}
+
+pub(super) fn body(
+    provider: &ResolvedProvider,
+    messages: &[ChatMessage],
+    tools: &[ToolEntry],
+    mode: ResponseMode,
+    warnings: &mut Vec<String>,
+) -> Result<Value, ProviderError> {
+    let mut body = Map::new();
+    body.insert("model".to_owned(), json!(provider.model));
+    let wire_messages = messages
+        .iter()
+        .map(|message| wire_message(provider, messages, message))
+        .collect::<Result<Vec<_>, _>>()?;
+    body.insert("messages".to_owned(), Value::Array(wire_messages));
+    body.insert("stream".to_owned(), json!(mode == ResponseMode::Streaming));
+    if !tools.is_empty() {
+        body.insert(
+            "tools".to_owned(),
+            Value::Array(super::openai::function_tools(provider, tools, warnings)),
+        );
+    }
+    if provider.thinking_budget.is_some() {
+        body.insert("think".to_owned(), json!(true));
+    }
+    let mut options = Map::new();
+    if let Some(temperature) = provider.temperature {
+        options.insert("temperature".to_owned(), json!(temperature));
+    }
+    if let Some(max_tokens) = provider.max_tokens {
+        options.insert("num_predict".to_owned(), json!(max_tokens));
+    }
+    if !options.is_empty() {
+        body.insert("options".to_owned(), Value::Object(options));
+    }
+    Ok(Value::Object(body))
+}
+
+fn wire_message(
+    provider: &ResolvedProvider,
+    messages: &[ChatMessage],
+    message: &ChatMessage,
+) -> Result<Value, ProviderError> {
+    let mut wire = Map::new();
+    wire.insert("role".to_owned(), json!(message.role));
+    wire.insert("content".to_owned(), json!(message.text_content()));
+    if let Some(MessageContent::Parts(parts)) = &message.content {
+        let mut images = Vec::new();
+        for part in parts {
+            if let ContentPart::ImageUrl { image_url } = part {
+                provider.check_images_accepted()?;
+                let image = parse_data_url(&image_url.url).ok_or_else(|| {
+                    provider.images_unsupported(
+                        "Ollama takes inline images only: give a base64 data URL",
+                    )
+                })?;
+                images.push(json!(image.base64));
+            }
+        }
+        if !images.is_empty() {
+            wire.insert("images".to_owned(), Value::Array(images));
+        }
+    }
+    match message.role {
+        Role::Assistant => {
+            let calls: Vec<Value> = message
+                .tool_calls
+                .iter()
+                .flatten()
+                .map(|call| {
+                    json!({
+                        "function": {"name": call.function.name, "arguments": arguments_object(call)}
+                    })
+                })
+                .collect();
+            if !calls.is_empty() {
+                wire.insert("tool_calls".to_owned(), Value::Array(calls));
+            }
+        }
+        Role::Tool => {
+            if let Some(name) = function_name_for_result(messages, message) {
+                wire.insert("tool_name".to_owned(), json!(name));
+            }
+        }
+        Role::System | Role::User => {}
+    }
+    Ok(Value::Object(wire))
+}
+
+/// Splits `<think>…</think>` off the front of a whole reply (the opening tag may be missing).
+fn split_think_tags(content: &str) -> (Option<&str>, &str) {
+    match content.split_once("</think>") {
+        Some((thinking, answer)) => {
+            let thinking = thinking.trim_start();
+            let thinking = thinking.strip_prefix("<think>").unwrap_or(thinking);
+            (Some(thinking.trim()), answer.trim_start())
+        }
+        None => (None, content),
+    }
+}
+
+/// A whole (`stream: false`) `/api/chat` body as model events.
+pub(super) fn response_events(
+    body: &Value,
+    splits_think_tags: bool,
+) -> Result<Vec<ModelEvent>, String> {
+    if let Some(error) = body.get("error").and_then(Value::as_str) {
+        return Ok(vec![ModelEvent::Error(ProviderStreamError {
+            code: None,
+            message: error.to_owned(),
+        })]);
+    }
+    let message = body.get("message").ok_or("no `message` in the response")?;
+    let mut events = Vec::new();
+    if let Some(thinking) = message
+        .get("thinking")
+        .and_then(Value::as_str)
+        .filter(|thinking| !thinking.is_empty())
+    {
+        events.push(ModelEvent::ReasoningDelta(thinking.to_owned()));
+    }
+    let content = message
+        .get("content")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let (thinking, answer) = if splits_think_tags {
+        split_think_tags(content)
+    } else {
+        (None, content)
+    };
+    if let Some(thinking) = thinking.filter(|thinking| !thinking.is_empty()) {
+        events.push(ModelEvent::ReasoningDelta(thinking.to_owned()));
+    }
+    if !answer.is_empty() {
+        events.push(ModelEvent::TextDelta(answer.to_owned()));
+    }
+    let calls: Vec<&Value> = message
+        .get("tool_calls")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .collect();
+    for (position, call) in calls.iter().enumerate() {
+        let function = call.get("function");
+        let index = function
+            .and_then(|function| function.get("index"))
+            .and_then(Value::as_u64)
+            .and_then(|index| u32::try_from(index).ok())
+            .or_else(|| u32::try_from(position).ok());
+        events.push(ModelEvent::ToolCallDelta(ToolCallDelta {
+            index,
+            id: call.get("id").and_then(Value::as_str).map(str::to_owned),
+            name: function
+                .and_then(|function| function.get("name"))
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            arguments: function
+                .and_then(|function| function.get("arguments"))
+                .map(|arguments| ArgumentsDelta::Whole(arguments.clone())),
+            thought_signature: None,
+        }));
+    }
+    if body.get("done").and_then(Value::as_bool) == Some(true) {
+        let count = |field: &str| body.get(field).and_then(Value::as_u64).unwrap_or(0);
+        events.push(ModelEvent::Usage(Usage {
+            input_tokens: count("prompt_eval_count"),
+            output_tokens: count("eval_count"),
+        }));
+        let reason = match body.get("done_reason").and_then(Value::as_str) {
+            Some("length") => FinishReason::Length,
+            Some("stop") | Some("") | None => FinishReason::Stop,
+            Some(other) => FinishReason::Other(other.to_owned()),
+        };
+        events.push(ModelEvent::Finish(reason));
+    }
+    Ok(events)
+}

@@ -1,0 +1,302 @@
+//! OpenAI Chat Completions and every compatible API (and Azure's URL scheme): request bodies and
+//! whole-response parsing. watsonx chat reuses the message and tool shapes.
+
+use serde_json::{json, Map, Value};
+
+use super::config::ResolvedProvider;
+use super::error::ProviderError;
+use super::request::ResponseMode;
+use super::table::{Endpoint, MaxTokensField, Reasoning};
+use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role};
+use crate::core::model_event::{
+    ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta, Usage,
+};
+use crate::core::tools::{sanitize_schema, SchemaDialect, ToolEntry};
+
+/// Azure's `api-version` when the caller gives none: the latest GA data-plane inference version.
+pub const AZURE_DEFAULT_API_VERSION: &str = "2024-10-21";
+
+pub(super) fn url(provider: &ResolvedProvider) -> String {
+    match provider.spec.endpoint {
+        Endpoint::AzureDeployment => format!(
+            "{}/openai/deployments/{}/chat/completions?api-version={}",
+            provider.base_url,
+            super::request::form_encode(&provider.model),
+            provider
+                .api_version
+                .as_deref()
+                .unwrap_or(AZURE_DEFAULT_API_VERSION)
+        ),
+        _ => format!("{}/chat/completions", provider.base_url),
+    }
+}
+
+pub(super) fn auth_headers(provider: &ResolvedProvider) -> Vec<(String, String)> {
+    match (&provider.api_key, provider.spec.endpoint) {
+        (Some(key), Endpoint::AzureDeployment) => vec![("api-key".to_owned(), key.clone())],
+        (Some(key), _) => vec![("authorization".to_owned(), format!("Bearer {key}"))],
+        (None, _) => Vec::new(),
+    }
+}
+
+pub(super) fn body(
+    provider: &ResolvedProvider,
+    messages: &[ChatMessage],
+    tools: &[ToolEntry],
+    mode: ResponseMode,
+    warnings: &mut Vec<String>,
+) -> Result<Map<String, Value>, ProviderError> {
+    let mut body = Map::new();
+    body.insert("model".to_owned(), json!(provider.model));
+    body.insert(
+        "messages".to_owned(),
+        Value::Array(wire_messages(provider, messages)?),
+    );
+    let streaming = mode == ResponseMode::Streaming;
+    body.insert("stream".to_owned(), json!(streaming));
+    if streaming && provider.spec.stream_usage_option {
+        body.insert("stream_options".to_owned(), json!({"include_usage": true}));
+    }
+    if !tools.is_empty() {
+        body.insert(
+            "tools".to_owned(),
+            Value::Array(function_tools(provider, tools, warnings)),
+        );
+        body.insert("tool_choice".to_owned(), json!("auto"));
+    }
+    if let Some(temperature) = provider.temperature {
+        body.insert("temperature".to_owned(), json!(temperature));
+    }
+    if let Some(max_tokens) = provider.max_tokens {
+        let field = match provider.spec.max_tokens_field {
+            MaxTokensField::MaxTokens => "max_tokens",
+            MaxTokensField::MaxCompletionTokens => "max_completion_tokens",
+        };
+        body.insert(field.to_owned(), json!(max_tokens));
+    }
+    Ok(body)
+}
+
+/// Tools as `{type: "function", function: {name, description, parameters}}`, strict where the
+/// provider supports it and the sanitizer says the schema can be strict. A tool that cannot be
+/// strict is sent in the plain dialect (keeping its original meaning), and the warnings say why.
+pub(super) fn function_tools(
+    provider: &ResolvedProvider,
+    tools: &[ToolEntry],
+    warnings: &mut Vec<String>,
+) -> Vec<Value> {
+    tools
+        .iter()
+        .map(|entry| {
+            let mut note = |warning: &String| {
+                warnings.push(format!("{}: {warning}", entry.function_name));
+            };
+            let strict = provider
+                .spec
+                .strict_tools
+                .then(|| sanitize_schema(&entry.input_schema, SchemaDialect::OpenAiStrict));
+            let (parameters, strict) = match strict {
+                Some(sanitized) if sanitized.strict => {
+                    sanitized.warnings.iter().for_each(&mut note);
+                    (sanitized.schema, true)
+                }
+                attempt => {
+                    for warning in attempt.iter().flat_map(|attempt| &attempt.warnings) {
+                        note(&format!("not strict: {warning}"));
+                    }
+                    let sanitized = sanitize_schema(&entry.input_schema, SchemaDialect::OpenAi);
+                    sanitized.warnings.iter().for_each(&mut note);
+                    (sanitized.schema, false)
+                }
+            };
+            let mut function = Map::new();
+            function.insert("name".to_owned(), json!(entry.function_name));
+            if let Some(description) = &entry.description {
+                function.insert("description".to_owned(), json!(description));
+            }
+            function.insert("parameters".to_owned(), parameters);
+            if strict {
+                function.insert("strict".to_owned(), json!(true));
+            }
+            json!({"type": "function", "function": function})
+        })
+        .collect()
+}
+
+/// The conversation in OpenAI message shape, without the fields only other wires use.
+pub(super) fn wire_messages(
+    provider: &ResolvedProvider,
+    messages: &[ChatMessage],
+) -> Result<Vec<Value>, ProviderError> {
+    let echo_reasoning = provider.spec.reasoning == Reasoning::EchoReasoningContent;
+    messages
+        .iter()
+        .map(|message| {
+            let mut wire = Map::new();
+            match message.role {
+                Role::System | Role::User => {
+                    wire.insert("role".to_owned(), json!(message.role));
+                    wire.insert("content".to_owned(), user_content(provider, message)?);
+                }
+                Role::Assistant => {
+                    wire.insert("role".to_owned(), json!("assistant"));
+                    let text = message.text_content();
+                    let calls = message.tool_calls.as_deref().unwrap_or_default();
+                    // Some backends reject `content: ""` next to tool calls.
+                    if !text.is_empty() || calls.is_empty() {
+                        wire.insert("content".to_owned(), json!(text));
+                    }
+                    if !calls.is_empty() {
+                        let calls: Vec<Value> = calls
+                            .iter()
+                            .map(|call| {
+                                json!({
+                                    "id": call.id,
+                                    "type": "function",
+                                    "function": {
+                                        "name": call.function.name,
+                                        "arguments": call.function.arguments,
+                                    },
+                                })
+                            })
+                            .collect();
+                        wire.insert("tool_calls".to_owned(), Value::Array(calls));
+                    }
+                    if let Some(reasoning) = message
+                        .reasoning_content
+                        .as_ref()
+                        .filter(|_| echo_reasoning)
+                    {
+                        wire.insert("reasoning_content".to_owned(), json!(reasoning));
+                    }
+                }
+                Role::Tool => {
+                    let id = message.tool_call_id.as_deref().ok_or_else(|| {
+                        provider.invalid_conversation("a tool message has no `tool_call_id`")
+                    })?;
+                    wire.insert("role".to_owned(), json!("tool"));
+                    wire.insert("tool_call_id".to_owned(), json!(id));
+                    wire.insert("content".to_owned(), json!(message.text_content()));
+                }
+            }
+            Ok(Value::Object(wire))
+        })
+        .collect()
+}
+
+/// Plain text stays a string; content parts pass through, once the model is known to see images.
+fn user_content(
+    provider: &ResolvedProvider,
+    message: &ChatMessage,
+) -> Result<Value, ProviderError> {
+    match &message.content {
+        None => Ok(json!("")),
+        Some(MessageContent::Text(text)) => Ok(json!(text)),
+        Some(MessageContent::Parts(parts)) => {
+            if parts
+                .iter()
+                .any(|part| matches!(part, ContentPart::ImageUrl { .. }))
+            {
+                provider.check_images_accepted()?;
+            }
+            Ok(serde_json::to_value(parts).unwrap_or(Value::Null))
+        }
+    }
+}
+
+pub(super) fn finish_reason(reason: &str) -> FinishReason {
+    match reason {
+        "stop" => FinishReason::Stop,
+        "tool_calls" | "function_call" => FinishReason::ToolCalls,
+        "length" => FinishReason::Length,
+        "content_filter" => FinishReason::ContentFilter,
+        other => FinishReason::Other(other.to_owned()),
+    }
+}
+
+fn message_text(content: &Value) -> String {
+    match content {
+        Value::String(text) => text.clone(),
+        Value::Array(parts) => parts
+            .iter()
+            .filter_map(|part| part.get("text").and_then(Value::as_str))
+            .collect(),
+        _ => String::new(),
+    }
+}
+
+/// A whole (non-streaming) Chat Completions body as model events.
+pub(super) fn response_events(body: &Value) -> Result<Vec<ModelEvent>, String> {
+    let mut events = Vec::new();
+    if let Some(error) = body.get("error").filter(|error| !error.is_null()) {
+        events.push(ModelEvent::Error(ProviderStreamError {
+            code: error
+                .get("code")
+                .or_else(|| error.get("type"))
+                .filter(|code| !code.is_null())
+                .map(|code| {
+                    code.as_str()
+                        .map_or_else(|| code.to_string(), str::to_owned)
+                }),
+            message: super::retry::error_message(body).unwrap_or_else(|| error.to_string()),
+        }));
+        return Ok(events);
+    }
+    let choice = body
+        .get("choices")
+        .and_then(Value::as_array)
+        .and_then(|choices| choices.first())
+        .ok_or("no `choices[0]` in the response")?;
+    let message = choice
+        .get("message")
+        .ok_or("no `message` in `choices[0]`")?;
+    let reasoning = ["reasoning_content", "reasoning"]
+        .iter()
+        .find_map(|field| message.get(*field).and_then(Value::as_str))
+        .filter(|reasoning| !reasoning.is_empty());
+    if let Some(reasoning) = reasoning {
+        events.push(ModelEvent::ReasoningDelta(reasoning.to_owned()));
+    }
+    let text = message.get("content").map(message_text).unwrap_or_default();
+    if !text.is_empty() {
+        events.push(ModelEvent::TextDelta(text));
+    }
+    let calls = message
+        .get("tool_calls")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten();
+    for (index, call) in calls.enumerate() {
+        let function = call.get("function");
+        let arguments = function.and_then(|function| function.get("arguments"));
+        events.push(ModelEvent::ToolCallDelta(ToolCallDelta {
+            index: u32::try_from(index).ok(),
+            id: call.get("id").and_then(Value::as_str).map(str::to_owned),
+            name: function
+                .and_then(|function| function.get("name"))
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            arguments: arguments.map(|arguments| match arguments {
+                Value::String(text) => ArgumentsDelta::Fragment(text.clone()),
+                other => ArgumentsDelta::Whole(other.clone()),
+            }),
+            thought_signature: None,
+        }));
+    }
+    if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
+        events.push(ModelEvent::Finish(finish_reason(reason)));
+    }
+    if let Some(usage) = body.get("usage").filter(|usage| usage.is_object()) {
+        events.push(ModelEvent::Usage(Usage {
+            input_tokens: usage
+                .get("prompt_tokens")
+                .and_then(Value::as_u64)
+                .unwrap_or(0),
+            output_tokens: usage
+                .get("completion_tokens")
+                .and_then(Value::as_u64)
+                .unwrap_or(0),
+        }));
+    }
+    Ok(events)
+}

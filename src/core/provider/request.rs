@@ -1,0 +1,225 @@
+//! The HTTP request for a model call, built from settings, conversation and tools. Pure: the web
+//! layer sends what comes out byte for byte.
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use super::config::ResolvedProvider;
+use super::error::ProviderError;
+use super::table::Endpoint;
+use super::{anthropic, gemini, ollama, openai, watsonx};
+use crate::core::message::{ChatMessage, MessageToolCall};
+use crate::core::tools::ToolEntry;
+
+/// Whether the response should stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResponseMode {
+    Streaming,
+    /// One JSON body: for re-requests that need whole tool calls, and for models that cannot
+    /// stream with tools.
+    Whole,
+}
+
+/// A request ready to send.
+#[derive(Clone, PartialEq, Eq)]
+pub struct HttpRequest {
+    pub method: &'static str,
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+/// Headers that carry credentials; [`HttpRequest`]'s debug output hides their values.
+const SECRET_HEADERS: [&str; 4] = ["authorization", "x-api-key", "api-key", "x-goog-api-key"];
+
+impl fmt::Debug for HttpRequest {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let headers: Vec<(&str, &str)> = self
+            .headers
+            .iter()
+            .map(|(name, value)| {
+                let secret = SECRET_HEADERS.contains(&name.to_ascii_lowercase().as_str());
+                (name.as_str(), if secret { "[redacted]" } else { value })
+            })
+            .collect();
+        formatter
+            .debug_struct("HttpRequest")
+            .field("method", &self.method)
+            .field("url", &self.url)
+            .field("headers", &headers)
+            .field("body", &self.body)
+            .finish()
+    }
+}
+
+impl HttpRequest {
+    /// The value of header `name` (case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(header, _)| header.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.as_str())
+    }
+}
+
+/// A built model request and what the schema sanitizer had to change in the tools.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BuiltRequest {
+    pub request: HttpRequest,
+    pub warnings: Vec<String>,
+}
+
+impl ResolvedProvider {
+    /// The model call for `messages` with `tools` (none: a plain generation).
+    pub fn chat_request(
+        &self,
+        messages: &[ChatMessage],
+        tools: &[ToolEntry],
+        mode: ResponseMode,
+    ) -> Result<BuiltRequest, ProviderError> {
+        let mut warnings = Vec::new();
+        let (url, mut headers, body) = match self.spec.endpoint {
+            Endpoint::ChatCompletions | Endpoint::AzureDeployment => {
+                let body = openai::body(self, messages, tools, mode, &mut warnings)?;
+                (
+                    openai::url(self),
+                    openai::auth_headers(self),
+                    Value::Object(body),
+                )
+            }
+            Endpoint::AnthropicMessages => (
+                format!("{}/v1/messages", self.base_url),
+                anthropic::headers(self),
+                anthropic::body(self, messages, tools, mode, &mut warnings)?,
+            ),
+            Endpoint::GeminiModels => (
+                gemini::url(self, mode),
+                gemini::headers(self),
+                gemini::body(self, messages, tools, &mut warnings)?,
+            ),
+            Endpoint::OllamaChat => (
+                format!("{}/api/chat", self.base_url),
+                ollama::headers(self),
+                ollama::body(self, messages, tools, mode, &mut warnings)?,
+            ),
+            Endpoint::WatsonxChat => (
+                watsonx::url(self, mode),
+                watsonx::headers(self)?,
+                watsonx::body(self, messages, tools, &mut warnings)?,
+            ),
+        };
+        headers.insert(
+            0,
+            ("content-type".to_owned(), "application/json".to_owned()),
+        );
+        apply_extra_headers(&mut headers, &self.extra_headers);
+        Ok(BuiltRequest {
+            request: HttpRequest {
+                method: "POST",
+                url,
+                headers,
+                body: body.to_string(),
+            },
+            warnings,
+        })
+    }
+
+    pub(super) fn provider_name(&self) -> String {
+        self.spec.id.to_owned()
+    }
+
+    pub(super) fn invalid_conversation(&self, message: impl Into<String>) -> ProviderError {
+        ProviderError::InvalidConversation {
+            provider: self.provider_name(),
+            message: message.into(),
+        }
+    }
+
+    pub(super) fn images_unsupported(&self, reason: impl Into<String>) -> ProviderError {
+        ProviderError::ImagesUnsupported {
+            provider: self.provider_name(),
+            model: self.model.clone(),
+            reason: reason.into(),
+        }
+    }
+
+    /// Fails unless this provider's model takes images.
+    pub(super) fn check_images_accepted(&self) -> Result<(), ProviderError> {
+        if self.spec.accepts_images(&self.model) {
+            Ok(())
+        } else {
+            Err(self.images_unsupported("the model does not take image input"))
+        }
+    }
+}
+
+/// Caller headers replace built-in ones of the same name, so that a proxy can be given its own
+/// authorization.
+fn apply_extra_headers(headers: &mut Vec<(String, String)>, extra: &[(String, String)]) {
+    for (name, value) in extra {
+        headers.retain(|(existing, _)| !existing.eq_ignore_ascii_case(name));
+        headers.push((name.clone(), value.clone()));
+    }
+}
+
+/// An image given as a `data:` URL, split into its media type and base64 payload.
+pub(super) struct InlineImage<'a> {
+    pub media_type: &'a str,
+    pub base64: &'a str,
+}
+
+/// Reads `data:<media type>;base64,<payload>`; `None` for any other URL.
+pub(super) fn parse_data_url(url: &str) -> Option<InlineImage<'_>> {
+    let rest = url.strip_prefix("data:")?;
+    let (meta, payload) = rest.split_once(',')?;
+    let media_type = meta.strip_suffix(";base64")?;
+    Some(InlineImage {
+        media_type: if media_type.is_empty() {
+            "application/octet-stream"
+        } else {
+            media_type
+        },
+        base64: payload,
+    })
+}
+
+/// A tool call's arguments as a JSON object. Wire formats that take objects (Anthropic `input`,
+/// Gemini `args`, Ollama `arguments`) get `{}` for arguments that do not parse: such a call was
+/// already answered with an error result, and the object only keeps the history well-formed.
+pub(super) fn arguments_object(call: &MessageToolCall) -> Value {
+    match serde_json::from_str::<Value>(&call.function.arguments) {
+        Ok(Value::Object(map)) => Value::Object(map),
+        _ => Value::Object(Map::new()),
+    }
+}
+
+/// The function name of the call `tool_call_id` answers, looked up in earlier assistant messages
+/// (Gemini and Ollama name the function in a result instead of giving an id).
+pub(super) fn function_name_for_result<'a>(
+    messages: &'a [ChatMessage],
+    result: &'a ChatMessage,
+) -> Option<&'a str> {
+    let wanted = result.tool_call_id.as_deref();
+    messages
+        .iter()
+        .filter_map(|message| message.tool_calls.as_ref())
+        .flatten()
+        .find(|call| Some(call.id.as_str()) == wanted)
+        .map(|call| call.function.name.as_str())
+        .or(result.name.as_deref())
+}
+
+/// Percent-encodes `value` for an `application/x-www-form-urlencoded` body.
+pub(super) fn form_encode(value: &str) -> String {
+    let mut encoded = String::with_capacity(value.len());
+    for byte in value.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                encoded.push(byte as char)
+            }
+            _ => encoded.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    encoded
+}

@@ -1,0 +1,133 @@
+//! IBM watsonx.ai chat. The API key is not sent to the chat endpoint: it is first exchanged at
+//! IBM IAM for a bearer token (a separate request), and every call names its project.
+
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+
+use super::config::ResolvedProvider;
+use super::error::ProviderError;
+use super::request::{form_encode, HttpRequest, ResponseMode};
+use crate::core::message::ChatMessage;
+use crate::core::tools::ToolEntry;
+
+/// The `version` query value when the caller gives none.
+pub const WATSONX_DEFAULT_VERSION: &str = "2025-02-11";
+
+/// IBM Cloud's IAM token endpoint.
+pub const IBM_IAM_TOKEN_URL: &str = "https://iam.cloud.ibm.com/identity/token";
+
+pub(super) fn url(provider: &ResolvedProvider, mode: ResponseMode) -> String {
+    let path = match mode {
+        ResponseMode::Streaming => "chat_stream",
+        ResponseMode::Whole => "chat",
+    };
+    format!(
+        "{}/ml/v1/text/{path}?version={}",
+        provider.base_url,
+        provider
+            .api_version
+            .as_deref()
+            .unwrap_or(WATSONX_DEFAULT_VERSION)
+    )
+}
+
+pub(super) fn headers(provider: &ResolvedProvider) -> Result<Vec<(String, String)>, ProviderError> {
+    let token =
+        provider
+            .access_token
+            .as_ref()
+            .ok_or_else(|| ProviderError::AccessTokenRequired {
+                provider: provider.provider_name(),
+            })?;
+    Ok(vec![(
+        "authorization".to_owned(),
+        format!("Bearer {token}"),
+    )])
+}
+
+pub(super) fn body(
+    provider: &ResolvedProvider,
+    messages: &[ChatMessage],
+    tools: &[ToolEntry],
+    warnings: &mut Vec<String>,
+) -> Result<Value, ProviderError> {
+    let mut body = Map::new();
+    body.insert("model_id".to_owned(), json!(provider.model));
+    body.insert("project_id".to_owned(), json!(provider.project_id));
+    body.insert(
+        "messages".to_owned(),
+        Value::Array(super::openai::wire_messages(provider, messages)?),
+    );
+    if !tools.is_empty() {
+        body.insert(
+            "tools".to_owned(),
+            Value::Array(super::openai::function_tools(provider, tools, warnings)),
+        );
+    }
+    if let Some(temperature) = provider.temperature {
+        body.insert("temperature".to_owned(), json!(temperature));
+    }
+    if let Some(max_tokens) = provider.max_tokens {
+        body.insert("max_tokens".to_owned(), json!(max_tokens));
+    }
+    Ok(Value::Object(body))
+}
+
+/// A bearer token from IAM and how long it lives.
+#[derive(Clone, PartialEq, Eq, Deserialize)]
+pub struct AccessToken {
+    pub access_token: String,
+    /// Seconds from issue.
+    #[serde(default)]
+    pub expires_in: Option<u64>,
+}
+
+impl std::fmt::Debug for AccessToken {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("AccessToken")
+            .field("access_token", &"[redacted]")
+            .field("expires_in", &self.expires_in)
+            .finish()
+    }
+}
+
+impl ResolvedProvider {
+    /// The IAM exchange that must precede a watsonx call; `None` for every other provider.
+    pub fn token_request(&self) -> Option<HttpRequest> {
+        if self.spec.endpoint != super::table::Endpoint::WatsonxChat {
+            return None;
+        }
+        let key = self.api_key.as_deref().unwrap_or_default();
+        Some(HttpRequest {
+            method: "POST",
+            url: self
+                .iam_url
+                .clone()
+                .unwrap_or_else(|| IBM_IAM_TOKEN_URL.to_owned()),
+            headers: vec![
+                (
+                    "content-type".to_owned(),
+                    "application/x-www-form-urlencoded".to_owned(),
+                ),
+                ("accept".to_owned(), "application/json".to_owned()),
+            ],
+            body: format!(
+                "grant_type={}&apikey={}",
+                form_encode("urn:ibm:params:oauth:grant-type:apikey"),
+                form_encode(key)
+            ),
+        })
+    }
+
+    /// Reads the IAM answer to [`ResolvedProvider::token_request`].
+    pub fn parse_token_response(&self, body: &str) -> Result<AccessToken, ProviderError> {
+        serde_json::from_str::<AccessToken>(body)
+            .ok()
+            .filter(|token| !token.access_token.is_empty())
+            .ok_or_else(|| ProviderError::InvalidResponse {
+                provider: self.provider_name(),
+                message: "the IAM answer has no `access_token`".to_owned(),
+            })
+    }
+}

@@ -1,0 +1,130 @@
+//! The MCP client as a JS class, for pages that talk to one server directly (listing a server's
+//! tools in a settings screen) and for the conformance harness's Node entry.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+use web_sys::AbortSignal;
+
+use super::{McpClient, McpServerConfig};
+use crate::core::mcp::jsonrpc::Progress;
+use crate::core::mcp::session::TransportMode;
+use crate::core::mcp::McpError;
+use crate::web::error::js_error;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPESCRIPT: &str = r#"
+export interface McpClientOptions {
+  url: string;
+  headers?: Record<string, string>;
+  transport?: "auto" | "streamable-http" | "sse";
+  allowInsecureLocalUrls?: boolean;
+  /** Accept form elicitations with the schema's defaults instead of refusing them. */
+  acceptElicitationDefaults?: boolean;
+}
+export interface McpCallOptions {
+  onProgress?: (progress: { progressToken: unknown; progress: number; total?: number; message?: string }) => void;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+"#;
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ClientOptions {
+    url: String,
+    #[serde(default)]
+    headers: std::collections::BTreeMap<String, String>,
+    #[serde(default)]
+    transport: TransportMode,
+    #[serde(default)]
+    allow_insecure_local_urls: bool,
+    #[serde(default)]
+    accept_elicitation_defaults: bool,
+}
+
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|error| McpError::InvalidMessage(error.to_string()).into())
+}
+
+fn options_error(error: impl std::fmt::Display) -> JsValue {
+    js_error("mcp_invalid_options", &format!("invalid options: {error}")).into()
+}
+
+/// One MCP server's client (`new McpClient({ url, headers, transport, allowInsecureLocalUrls })`).
+#[wasm_bindgen(js_name = McpClient)]
+pub struct JsMcpClient {
+    client: McpClient,
+}
+
+#[wasm_bindgen(js_class = McpClient)]
+impl JsMcpClient {
+    /// Throws `mcp_url_refused` for a URL the policy refuses, before any request.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "McpClientOptions")] options: JsValue,
+    ) -> Result<JsMcpClient, JsValue> {
+        let options: ClientOptions =
+            serde_wasm_bindgen::from_value(options).map_err(options_error)?;
+        let client = McpClient::new(McpServerConfig {
+            url: options.url,
+            headers: options.headers.into_iter().collect(),
+            transport: options.transport,
+            allow_insecure_local_urls: options.allow_insecure_local_urls,
+            accept_elicitation_defaults: options.accept_elicitation_defaults,
+        })?;
+        Ok(JsMcpClient { client })
+    }
+
+    pub async fn connect(&self) -> Result<(), JsValue> {
+        Ok(self.client.connect().await?)
+    }
+
+    #[wasm_bindgen(js_name = listTools, unchecked_return_type = "Array<object>")]
+    pub async fn list_tools(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.client.list_tools().await?)
+    }
+
+    /// Resolves to `{ modelText, blocks, structuredContent?, isError }`.
+    #[wasm_bindgen(js_name = callTool, unchecked_return_type = "object")]
+    pub async fn call_tool(
+        &self,
+        name: String,
+        #[wasm_bindgen(unchecked_param_type = "object")] arguments: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "McpCallOptions | undefined")] options: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let arguments: Value = if arguments.is_undefined() || arguments.is_null() {
+            Value::Object(Default::default())
+        } else {
+            serde_wasm_bindgen::from_value(arguments).map_err(options_error)?
+        };
+        let field = |name: &str| {
+            (!options.is_undefined() && !options.is_null())
+                .then(|| js_sys::Reflect::get(&options, &name.into()).ok())
+                .flatten()
+                .filter(|value| !value.is_undefined() && !value.is_null())
+        };
+        let on_progress =
+            field("onProgress").and_then(|value| value.dyn_into::<js_sys::Function>().ok());
+        let signal = field("signal").and_then(|value| value.dyn_into::<AbortSignal>().ok());
+        let timeout_ms = field("timeoutMs")
+            .and_then(|value| value.as_f64())
+            .map(|ms| ms as u64);
+        let report = |progress: &Progress| {
+            if let (Some(callback), Ok(progress)) = (&on_progress, to_js(progress)) {
+                let _ = callback.call1(&JsValue::NULL, &progress);
+            }
+        };
+        let result = self
+            .client
+            .call_tool(&name, arguments, Some(&report), signal.as_ref(), timeout_ms)
+            .await?;
+        to_js(&result)
+    }
+
+    pub async fn close(&self) {
+        self.client.close().await;
+    }
+}

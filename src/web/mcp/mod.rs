@@ -1,0 +1,814 @@
+//! The MCP client over browser fetch: Streamable HTTP with a legacy SSE fallback. It performs the
+//! fetches that `core::mcp` decides on and reads their replies; one client per server.
+
+mod http;
+mod js;
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::pin::pin;
+use std::rc::{Rc, Weak};
+
+use futures::channel::{mpsc, oneshot};
+use futures::future::{select, Either, FutureExt, LocalBoxFuture, Shared};
+use futures::StreamExt;
+use serde_json::Value;
+use wasm_bindgen::JsValue;
+use web_sys::AbortSignal;
+
+use crate::core::mcp::cache::{CacheKey, ToolsCache};
+use crate::core::mcp::jsonrpc::{
+    cancelled_notification, parse_incoming, progress_of, IncomingMessage, OutgoingRequest, Progress,
+};
+use crate::core::mcp::session::{
+    needs_ping_before_reuse, CallDeadline, FailureDecision, ResumeDecision, ServerDescription,
+    Session, SessionState, StreamResumption, Transport, TransportMode, DEFAULT_CALL_TIMEOUT_MS,
+};
+use crate::core::mcp::tools::{ToolCallResult, ToolListing};
+use crate::core::mcp::McpError;
+use crate::core::tools::McpTool;
+use crate::core::url_policy::{check_legacy_endpoint, check_server_url, CheckedUrl};
+
+use http::{aborted, now_ms, send, sleep, Reply};
+
+/// How to reach one MCP server.
+#[derive(Debug, Clone, PartialEq)]
+pub struct McpServerConfig {
+    pub url: String,
+    /// Sent to this server only (its own origin), never anywhere else.
+    pub headers: Vec<(String, String)>,
+    pub transport: TransportMode,
+    /// Development and tests only: allow `http:` and loopback or private addresses.
+    pub allow_insecure_local_urls: bool,
+    /// Unattended use: accept form elicitations with the schema's defaults instead of refusing.
+    pub accept_elicitation_defaults: bool,
+}
+
+impl McpServerConfig {
+    pub fn new(url: &str) -> Self {
+        McpServerConfig {
+            url: url.to_owned(),
+            headers: Vec::new(),
+            transport: TransportMode::Auto,
+            allow_insecure_local_urls: false,
+            accept_elicitation_defaults: false,
+        }
+    }
+}
+
+/// The client's name and version sent in `initialize`.
+const CLIENT_NAME: &str = "mcp-agent-wasm";
+
+type Routes = Rc<RefCell<HashMap<u64, mpsc::UnboundedSender<IncomingMessage>>>>;
+
+/// A legacy SSE connection: the stream's reader task routes each message to the request waiting
+/// for it. Dropping the connection drops `_stop`, which ends the task and closes the stream.
+struct LegacyConnection {
+    endpoint: CheckedUrl,
+    routes: Routes,
+    _stop: oneshot::Sender<()>,
+}
+
+struct ClientState {
+    url: CheckedUrl,
+    headers: Vec<(String, String)>,
+    allow_insecure_local_urls: bool,
+    session: Session,
+    legacy: Option<LegacyConnection>,
+    /// Dropping it ends the standalone GET stream's reader (see `open_standalone_stream`).
+    standalone_stream: Option<oneshot::Sender<()>>,
+    last_activity_ms: f64,
+    /// The connection attempt in progress: concurrent callers share it rather than each
+    /// initializing a session of their own.
+    connecting: Option<Shared<LocalBoxFuture<'static, Result<(), McpError>>>>,
+}
+
+/// One MCP server's client. Cheap to clone (shared state); every method takes `&self`, so
+/// concurrent calls from JS never hit a `RefCell` borrowed across an `await`.
+#[derive(Clone)]
+pub struct McpClient {
+    state: Rc<RefCell<ClientState>>,
+}
+
+/// What a running request reports to, and the deadline its progress pushes back.
+struct CallContext<'a> {
+    deadline: &'a Cell<CallDeadline>,
+    on_progress: Option<&'a dyn Fn(&Progress)>,
+}
+
+enum InitializeOutcome {
+    Ready,
+    FallBackToLegacySse(McpError),
+}
+
+impl McpClient {
+    /// Checks the URL against the policy: a refused URL never reaches `fetch`.
+    pub fn new(config: McpServerConfig) -> Result<Self, McpError> {
+        let url = check_server_url(&config.url, config.allow_insecure_local_urls)
+            .map_err(McpError::UrlRefused)?;
+        let mut session = Session::new(CLIENT_NAME, env!("CARGO_PKG_VERSION"), config.transport);
+        session.set_accept_elicitation_defaults(config.accept_elicitation_defaults);
+        Ok(McpClient {
+            state: Rc::new(RefCell::new(ClientState {
+                url,
+                headers: config.headers,
+                allow_insecure_local_urls: config.allow_insecure_local_urls,
+                session,
+                legacy: None,
+                standalone_stream: None,
+                last_activity_ms: now_ms(),
+                connecting: None,
+            })),
+        })
+    }
+
+    /// The key of this server's entry in a [`ToolsCache`].
+    pub fn cache_key(&self) -> CacheKey {
+        let state = self.state.borrow();
+        CacheKey::new(&state.url.href(), &state.headers)
+    }
+
+    pub fn transport(&self) -> Transport {
+        self.state.borrow().session.transport()
+    }
+
+    pub fn server(&self) -> Option<ServerDescription> {
+        self.state.borrow().session.server().cloned()
+    }
+
+    /// Initializes a session, over Streamable HTTP or legacy SSE as configured, within the
+    /// default timeout. A connected client that sat idle is pinged first and reconnected if the
+    /// ping fails.
+    pub async fn connect(&self) -> Result<(), McpError> {
+        let attempt = {
+            let mut state = self.state.borrow_mut();
+            let fresh = state.session.state() == SessionState::Ready
+                && !needs_ping_before_reuse(state.last_activity_ms, now_ms());
+            if fresh {
+                return Ok(());
+            }
+            match &state.connecting {
+                Some(attempt) => attempt.clone(),
+                None => {
+                    let client = self.clone();
+                    let attempt = async move {
+                        let connect = pin!(client.connect_now());
+                        let timeout = pin!(sleep(DEFAULT_CALL_TIMEOUT_MS));
+                        match select(connect, timeout).await {
+                            Either::Left((outcome, _)) => outcome,
+                            Either::Right(_) => Err(McpError::Timeout(DEFAULT_CALL_TIMEOUT_MS)),
+                        }
+                    }
+                    .boxed_local()
+                    .shared();
+                    state.connecting = Some(attempt.clone());
+                    attempt
+                }
+            }
+        };
+        let outcome = attempt.clone().await;
+        let mut state = self.state.borrow_mut();
+        if matches!(&state.connecting, Some(current) if current.ptr_eq(&attempt)) {
+            state.connecting = None;
+        }
+        outcome
+    }
+
+    async fn connect_now(&self) -> Result<(), McpError> {
+        let (session_state, idle_since) = {
+            let state = self.state.borrow();
+            (state.session.state(), state.last_activity_ms)
+        };
+        match session_state {
+            SessionState::Closed => return Err(McpError::Closed),
+            SessionState::Ready if !needs_ping_before_reuse(idle_since, now_ms()) => return Ok(()),
+            SessionState::Ready => {
+                if self.ping().await.is_ok() {
+                    return Ok(());
+                }
+                let mut state = self.state.borrow_mut();
+                state.legacy = None;
+                state.standalone_stream = None;
+            }
+            SessionState::Uninitialized | SessionState::Initializing { .. } => {}
+        }
+        if self.transport() == Transport::LegacySse {
+            return self.connect_legacy().await;
+        }
+        match self.initialize_streamable().await? {
+            InitializeOutcome::Ready => Ok(()),
+            InitializeOutcome::FallBackToLegacySse(streamable_http) => self
+                .connect_legacy()
+                .await
+                .map_err(|legacy_sse| McpError::BothTransportsFailed {
+                    streamable_http: Box::new(streamable_http),
+                    legacy_sse: Box::new(legacy_sse),
+                }),
+        }
+    }
+
+    pub async fn ping(&self) -> Result<(), McpError> {
+        let request = self
+            .state
+            .borrow_mut()
+            .session
+            .next_request("ping", Value::Null);
+        self.request(request, DEFAULT_CALL_TIMEOUT_MS, None, None)
+            .await
+            .map(drop)
+    }
+
+    /// Every tool the server lists, following `nextCursor` to the last page.
+    pub async fn list_tools(&self) -> Result<Vec<McpTool>, McpError> {
+        self.connect().await?;
+        let mut listing = ToolListing::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let request = self
+                .state
+                .borrow_mut()
+                .session
+                .next_request("tools/list", ToolListing::params(cursor.as_deref()));
+            let page = self
+                .request(request, DEFAULT_CALL_TIMEOUT_MS, None, None)
+                .await?;
+            cursor = listing.handle_page(&page)?;
+            if cursor.is_none() {
+                return Ok(listing.into_tools());
+            }
+        }
+    }
+
+    /// [`McpClient::list_tools`] through `cache`; only a successful listing is stored.
+    pub async fn list_tools_cached(
+        &self,
+        cache: &RefCell<ToolsCache>,
+    ) -> Result<Vec<McpTool>, McpError> {
+        let key = self.cache_key();
+        if let Some(tools) = cache.borrow_mut().get(&key, now_ms()) {
+            return Ok(tools);
+        }
+        let listing = self.list_tools().await;
+        cache.borrow_mut().record(key, &listing, now_ms());
+        listing
+    }
+
+    /// Calls a tool. Progress notifications go to `on_progress` and restart the timeout
+    /// (default 120 s); on abort or timeout the server gets `notifications/cancelled`.
+    pub async fn call_tool(
+        &self,
+        name: &str,
+        arguments: Value,
+        on_progress: Option<&dyn Fn(&Progress)>,
+        signal: Option<&AbortSignal>,
+        timeout_ms: Option<u64>,
+    ) -> Result<ToolCallResult, McpError> {
+        if let Some(signal) = signal {
+            // An abort while connecting needs no cancellation: no call was sent yet.
+            match select(pin!(self.connect()), pin!(aborted(signal))).await {
+                Either::Left((connected, _)) => connected?,
+                Either::Right(_) => return Err(McpError::Aborted),
+            }
+        } else {
+            self.connect().await?;
+        }
+        let request = self
+            .state
+            .borrow_mut()
+            .session
+            .tool_call_request(name, arguments);
+        let timeout_ms = timeout_ms.unwrap_or(DEFAULT_CALL_TIMEOUT_MS);
+        let result = self
+            .request(request, timeout_ms, on_progress, signal)
+            .await?;
+        ToolCallResult::from_result(&result)
+    }
+
+    /// Ends the session: DELETE for a Streamable HTTP session (405 is fine), the stream closed for
+    /// legacy SSE. Later calls fail with `mcp_closed`.
+    pub async fn close(&self) {
+        let delete_headers = {
+            let mut state = self.state.borrow_mut();
+            state.legacy = None;
+            state.standalone_stream = None;
+            let headers = state.with_custom_headers(state.session.session_headers());
+            state.session.close().then_some(headers)
+        };
+        if let Some(headers) = delete_headers {
+            let url = self.state.borrow().url.href();
+            // Best effort: the session ends on our side whatever the server answers.
+            let _ = send("DELETE", &url, &headers, None).await;
+        }
+    }
+
+    /// Sends `request` and waits for its response within the deadline and the abort signal.
+    async fn request(
+        &self,
+        request: OutgoingRequest,
+        timeout_ms: u64,
+        on_progress: Option<&dyn Fn(&Progress)>,
+        signal: Option<&AbortSignal>,
+    ) -> Result<Value, McpError> {
+        if signal.is_some_and(AbortSignal::aborted) {
+            return Err(McpError::Aborted);
+        }
+        let deadline = Cell::new(CallDeadline::new(timeout_ms, now_ms()));
+        let context = CallContext {
+            deadline: &deadline,
+            on_progress,
+        };
+        let exchange = pin!(self.exchange(&request, &context));
+        let watchdog = pin!(async {
+            loop {
+                let remaining = deadline.get().remaining_ms(now_ms());
+                if remaining == 0 {
+                    break;
+                }
+                sleep(remaining).await;
+            }
+        });
+        let abort = pin!(async {
+            match signal {
+                Some(signal) => aborted(signal).await,
+                None => std::future::pending().await,
+            }
+        });
+        let (error, reason) = match select(exchange, select(watchdog, abort)).await {
+            Either::Left((outcome, _)) => {
+                self.state.borrow_mut().last_activity_ms = now_ms();
+                return outcome;
+            }
+            Either::Right((Either::Left(_), _)) => (McpError::Timeout(timeout_ms), "timeout"),
+            Either::Right((Either::Right(_), _)) => (McpError::Aborted, "aborted by the user"),
+        };
+        // Best effort: the caller's outcome is decided whether or not the server hears of it.
+        let _ = self
+            .post_message(&cancelled_notification(request.id, reason))
+            .await;
+        Err(error)
+    }
+
+    async fn exchange(
+        &self,
+        request: &OutgoingRequest,
+        context: &CallContext<'_>,
+    ) -> Result<Value, McpError> {
+        if self.transport() == Transport::LegacySse {
+            return self.legacy_exchange(request, context).await;
+        }
+        for already_retried in [false, true] {
+            let (url, headers, carried_session_id) = {
+                let state = self.state.borrow();
+                (
+                    state.url.href(),
+                    state.with_custom_headers(state.session.post_headers()),
+                    state.session.session_id().is_some(),
+                )
+            };
+            let body = request.body.to_string();
+            let response = send("POST", &url, &headers, Some(&body)).await?;
+            if response.ok() {
+                return self.read_reply(response, request.id, context).await;
+            }
+            let status = response.status();
+            let text = response.text().await.unwrap_or_default();
+            let decision = self.state.borrow_mut().session.on_http_failure(
+                status,
+                &text,
+                carried_session_id,
+                already_retried,
+            );
+            match decision {
+                FailureDecision::ReinitializeAndRetry => {
+                    match self.initialize_streamable().await? {
+                        InitializeOutcome::Ready => continue,
+                        InitializeOutcome::FallBackToLegacySse(error) => return Err(error),
+                    }
+                }
+                FailureDecision::Fail(error) => return Err(error),
+                FailureDecision::FallBackToLegacySse => {
+                    return Err(McpError::HttpStatus { status, body: text })
+                }
+            }
+        }
+        Err(McpError::SessionExpired)
+    }
+
+    async fn initialize_streamable(&self) -> Result<InitializeOutcome, McpError> {
+        let (request, url, headers) = {
+            let mut state = self.state.borrow_mut();
+            let request = state.session.begin_initialize();
+            let headers = state.with_custom_headers(state.session.post_headers());
+            (request, state.url.href(), headers)
+        };
+        let deadline = Cell::new(CallDeadline::new(DEFAULT_CALL_TIMEOUT_MS, now_ms()));
+        let context = CallContext {
+            deadline: &deadline,
+            on_progress: None,
+        };
+        let response = send("POST", &url, &headers, Some(&request.body.to_string())).await?;
+        if !response.ok() {
+            let status = response.status();
+            let text = response.text().await.unwrap_or_default();
+            let decision = self
+                .state
+                .borrow_mut()
+                .session
+                .on_http_failure(status, &text, false, true);
+            return match decision {
+                FailureDecision::FallBackToLegacySse => Ok(InitializeOutcome::FallBackToLegacySse(
+                    McpError::HttpStatus { status, body: text },
+                )),
+                FailureDecision::Fail(error) => Err(error),
+                FailureDecision::ReinitializeAndRetry => Err(McpError::SessionExpired),
+            };
+        }
+        let session_id = response.header("mcp-session-id");
+        let result = self.read_reply(response, request.id, &context).await?;
+        let initialized = self
+            .state
+            .borrow_mut()
+            .session
+            .handle_initialize_result(session_id.as_deref(), &result)?;
+        self.post_notification(&initialized).await?;
+        self.open_standalone_stream();
+        Ok(InitializeOutcome::Ready)
+    }
+
+    /// Opens the standalone GET stream on which a server sends requests that belong to no client
+    /// request (an elicitation from a tool, a ping). Optional in the spec: a server that answers
+    /// the GET with an error (405, 400, 404) simply has none, and that is not a failure.
+    fn open_standalone_stream(&self) {
+        let (stop, stopped) = oneshot::channel();
+        let (url, headers) = {
+            let mut state = self.state.borrow_mut();
+            state.standalone_stream = Some(stop);
+            let headers = state.with_custom_headers(state.session.get_headers(None));
+            (state.url.href(), headers)
+        };
+        let state = Rc::downgrade(&self.state);
+        wasm_bindgen_futures::spawn_local(async move {
+            let Ok(response) = send("GET", &url, &headers, None).await else {
+                return;
+            };
+            if !response.ok() || !response.content_type().starts_with("text/event-stream") {
+                return;
+            }
+            let routes: Routes = Rc::new(RefCell::new(HashMap::new()));
+            let events = response.into_events();
+            route_server_stream(events, stopped, state, routes, StreamRole::Standalone).await;
+        });
+    }
+
+    /// POSTs a notification (or an answer); the server acknowledges with 202.
+    async fn post_notification(&self, message: &Value) -> Result<(), McpError> {
+        let (response, carried_session_id) = self.post_message(message).await?;
+        if response.ok() {
+            return Ok(());
+        }
+        let status = response.status();
+        let text = response.text().await.unwrap_or_default();
+        match self.state.borrow_mut().session.on_http_failure(
+            status,
+            &text,
+            carried_session_id,
+            true,
+        ) {
+            FailureDecision::Fail(error) => Err(error),
+            FailureDecision::ReinitializeAndRetry | FailureDecision::FallBackToLegacySse => {
+                Err(McpError::HttpStatus { status, body: text })
+            }
+        }
+    }
+
+    /// POSTs one message where this transport takes messages.
+    async fn post_message(&self, message: &Value) -> Result<(Reply, bool), McpError> {
+        let (url, headers, carried_session_id) = {
+            let state = self.state.borrow();
+            let url = match &state.legacy {
+                Some(legacy) => legacy.endpoint.href(),
+                None => state.url.href(),
+            };
+            (
+                url,
+                state.with_custom_headers(state.session.post_headers()),
+                state.session.session_id().is_some(),
+            )
+        };
+        let response = send("POST", &url, &headers, Some(&message.to_string())).await?;
+        Ok((response, carried_session_id))
+    }
+
+    /// Reads the reply to request `request_id`: a JSON body, or an SSE stream that may carry
+    /// server requests and notifications first, and that is resumed with GET if it closes early.
+    async fn read_reply(
+        &self,
+        response: Reply,
+        request_id: u64,
+        context: &CallContext<'_>,
+    ) -> Result<Value, McpError> {
+        let content_type = response.content_type();
+        if content_type.starts_with("application/json") {
+            let text = response.text().await?;
+            for message in parse_incoming(&text)? {
+                if let Some(outcome) = self.handle_message(message, request_id, context) {
+                    return outcome;
+                }
+            }
+            return Err(McpError::InvalidMessage(
+                "the JSON reply does not contain the response".to_owned(),
+            ));
+        }
+        if !content_type.starts_with("text/event-stream") {
+            return Err(McpError::InvalidMessage(format!(
+                "HTTP {} with content type `{content_type}` where a response was expected",
+                response.status()
+            )));
+        }
+        let mut events = response.into_events();
+        let mut resumption = StreamResumption::new();
+        loop {
+            let next = events.next_event().await?;
+            resumption.observe_event(events.last_event_id(), events.retry_ms());
+            match next {
+                Some(event) if event.event == "message" && !event.data.trim().is_empty() => {
+                    for message in parse_incoming(&event.data)? {
+                        if let Some(outcome) = self.handle_message(message, request_id, context) {
+                            return outcome;
+                        }
+                    }
+                }
+                Some(_) => {}
+                None => match resumption.on_closed_early() {
+                    ResumeDecision::GiveUp(error) => return Err(error),
+                    ResumeDecision::Reconnect {
+                        delay_ms,
+                        last_event_id,
+                    } => {
+                        sleep(delay_ms).await;
+                        let (url, headers) = {
+                            let state = self.state.borrow();
+                            (
+                                state.url.href(),
+                                state.with_custom_headers(
+                                    state.session.get_headers(Some(&last_event_id)),
+                                ),
+                            )
+                        };
+                        let resumed = send("GET", &url, &headers, None).await?;
+                        if !resumed.ok() {
+                            return Err(McpError::StreamEnded(format!(
+                                "resuming with GET got HTTP {}",
+                                resumed.status()
+                            )));
+                        }
+                        events = resumed.into_events();
+                    }
+                },
+            }
+        }
+    }
+
+    /// Handles one server message while waiting for `request_id`; `Some` is that request's
+    /// outcome. Server requests are answered at once; progress restarts the deadline.
+    fn handle_message(
+        &self,
+        message: IncomingMessage,
+        request_id: u64,
+        context: &CallContext<'_>,
+    ) -> Option<Result<Value, McpError>> {
+        if let Some(progress) = progress_of(&message) {
+            if progress.progress_token.as_u64() == Some(request_id) {
+                let mut deadline = context.deadline.get();
+                deadline.on_progress(now_ms());
+                context.deadline.set(deadline);
+                if let Some(on_progress) = context.on_progress {
+                    on_progress(&progress);
+                }
+            }
+            return None;
+        }
+        match message {
+            IncomingMessage::Response { id, outcome } if id.as_u64() == Some(request_id) => {
+                Some(outcome)
+            }
+            IncomingMessage::Request { id, method, params } => {
+                self.answer_in_background(&id, &method, &params);
+                None
+            }
+            IncomingMessage::Response { .. } | IncomingMessage::Notification { .. } => None,
+        }
+    }
+
+    /// Answers a server request (see `Session::answer_server_request`) without waiting.
+    fn answer_in_background(&self, id: &Value, method: &str, params: &Value) {
+        let answer = self
+            .state
+            .borrow()
+            .session
+            .answer_server_request(id, method, params);
+        let client = self.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            // Best effort, like any notification: a lost answer is the server's timeout to handle.
+            let _ = client.post_message(&answer).await;
+        });
+    }
+
+    /// Opens the legacy SSE stream, checks its `endpoint`, and initializes over it.
+    async fn connect_legacy(&self) -> Result<(), McpError> {
+        let (url, headers, allow_insecure_local_urls) = {
+            let state = self.state.borrow();
+            (
+                state.url.clone(),
+                state.with_custom_headers(state.session.get_headers(None)),
+                state.allow_insecure_local_urls,
+            )
+        };
+        let response = send("GET", &url.href(), &headers, None).await?;
+        if !response.ok() {
+            let status = response.status();
+            let body = response.text().await.unwrap_or_default();
+            return Err(McpError::HttpStatus { status, body });
+        }
+        if !response.content_type().starts_with("text/event-stream") {
+            return Err(McpError::InvalidMessage(format!(
+                "legacy SSE: content type `{}` instead of text/event-stream",
+                response.content_type()
+            )));
+        }
+        let mut events = response.into_events();
+        let endpoint = loop {
+            match events.next_event().await? {
+                Some(event) if event.event == "endpoint" => break event.data,
+                Some(_) => {}
+                None => {
+                    return Err(McpError::StreamEnded(
+                        "the legacy SSE stream ended before its endpoint event".to_owned(),
+                    ))
+                }
+            }
+        };
+        let endpoint = check_legacy_endpoint(&url, &endpoint, allow_insecure_local_urls)
+            .map_err(McpError::LegacyEndpointRefused)?;
+        let routes: Routes = Rc::new(RefCell::new(HashMap::new()));
+        let (stop, stopped) = oneshot::channel();
+        self.state.borrow_mut().legacy = Some(LegacyConnection {
+            endpoint,
+            routes: Rc::clone(&routes),
+            _stop: stop,
+        });
+        wasm_bindgen_futures::spawn_local(route_server_stream(
+            events,
+            stopped,
+            Rc::downgrade(&self.state),
+            routes,
+            StreamRole::Legacy,
+        ));
+        let request = self.state.borrow_mut().session.begin_initialize();
+        let deadline = Cell::new(CallDeadline::new(DEFAULT_CALL_TIMEOUT_MS, now_ms()));
+        let context = CallContext {
+            deadline: &deadline,
+            on_progress: None,
+        };
+        let result = self.legacy_exchange(&request, &context).await?;
+        let initialized = self
+            .state
+            .borrow_mut()
+            .session
+            .handle_initialize_result(None, &result)?;
+        self.post_notification(&initialized).await
+    }
+
+    async fn legacy_exchange(
+        &self,
+        request: &OutgoingRequest,
+        context: &CallContext<'_>,
+    ) -> Result<Value, McpError> {
+        let routes = match &self.state.borrow().legacy {
+            Some(legacy) => Rc::clone(&legacy.routes),
+            None => {
+                return Err(McpError::StreamEnded(
+                    "the legacy SSE stream is closed".to_owned(),
+                ))
+            }
+        };
+        let (sender, mut receiver) = mpsc::unbounded();
+        routes.borrow_mut().insert(request.id, sender);
+        let _route = RouteGuard {
+            routes: &routes,
+            request_id: request.id,
+        };
+        let (response, _) = self.post_message(&request.body).await?;
+        if !response.ok() {
+            let status = response.status();
+            let body = response.text().await.unwrap_or_default();
+            return Err(McpError::HttpStatus { status, body });
+        }
+        while let Some(message) = receiver.next().await {
+            if let Some(outcome) = self.handle_message(message, request.id, context) {
+                return outcome;
+            }
+        }
+        Err(McpError::StreamEnded(
+            "the legacy SSE stream closed before the response".to_owned(),
+        ))
+    }
+}
+
+impl ClientState {
+    /// The server's configured headers, then the protocol's (which win on a clash).
+    fn with_custom_headers(&self, protocol: Vec<(&'static str, String)>) -> Vec<(String, String)> {
+        let protocol_names: Vec<String> = protocol
+            .iter()
+            .map(|(name, _)| name.to_ascii_lowercase())
+            .collect();
+        self.headers
+            .iter()
+            .filter(|(name, _)| !protocol_names.contains(&name.to_ascii_lowercase()))
+            .cloned()
+            .chain(
+                protocol
+                    .into_iter()
+                    .map(|(name, value)| (name.to_owned(), value)),
+            )
+            .collect()
+    }
+}
+
+/// Removes a request's route when its exchange ends, however it ends.
+struct RouteGuard<'a> {
+    routes: &'a Routes,
+    request_id: u64,
+}
+
+impl Drop for RouteGuard<'_> {
+    fn drop(&mut self) {
+        self.routes.borrow_mut().remove(&self.request_id);
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum StreamRole {
+    /// The legacy SSE stream: it carries every response, and the session dies with it.
+    Legacy,
+    /// Streamable HTTP's optional GET stream: server requests only.
+    Standalone,
+}
+
+/// Reads a long-lived server stream until it ends or is stopped: responses and progress go to
+/// the waiting request, server requests are answered. When a legacy stream ends, every waiting
+/// request learns it and the session must be initialized again.
+async fn route_server_stream(
+    mut events: http::SseReader,
+    mut stopped: oneshot::Receiver<()>,
+    state: Weak<RefCell<ClientState>>,
+    routes: Routes,
+    role: StreamRole,
+) {
+    while let Either::Left((Ok(Some(event)), _)) =
+        select(pin!(events.next_event()), &mut stopped).await
+    {
+        if event.event != "message" {
+            continue;
+        }
+        let Ok(messages) = parse_incoming(&event.data) else {
+            continue;
+        };
+        for message in messages {
+            let route_id = match &message {
+                IncomingMessage::Response { id, .. } => id.as_u64(),
+                IncomingMessage::Notification { .. } => {
+                    progress_of(&message).and_then(|progress| progress.progress_token.as_u64())
+                }
+                IncomingMessage::Request { id, method, params } => {
+                    let Some(state) = state.upgrade() else {
+                        return;
+                    };
+                    McpClient { state }.answer_in_background(id, method, params);
+                    None
+                }
+            };
+            if let Some(sender) = route_id.and_then(|id| routes.borrow().get(&id).cloned()) {
+                let _ = sender.unbounded_send(message);
+            }
+        }
+    }
+    routes.borrow_mut().clear();
+    let Some(state) = state.upgrade().filter(|_| role == StreamRole::Legacy) else {
+        return;
+    };
+    let mut state = state.borrow_mut();
+    let still_current =
+        matches!(&state.legacy, Some(legacy) if Rc::ptr_eq(&legacy.routes, &routes));
+    if still_current {
+        state.legacy = None;
+        state.session.connection_lost();
+    }
+}
+
+impl From<McpError> for JsValue {
+    /// A JS `Error` whose `code` property is the stable code.
+    fn from(error: McpError) -> JsValue {
+        crate::web::error::js_error(error.code(), &error.to_string()).into()
+    }
+}

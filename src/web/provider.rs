@@ -1,0 +1,305 @@
+//! Provider calls over browser `fetch`: send a request the core built, retry as the core decides,
+//! and decode the streamed body into model events as it arrives.
+//!
+//! Fetching, the abort guard and body reading are [`super::http`]'s; this module adds the retry
+//! loop (timers through the global `setTimeout`, so it runs in Workers too), the watsonx token
+//! exchange, the stream decoder, and the JS surface (`listProviders`, provider errors as JS
+//! `Error`s with a `code`).
+
+use std::collections::VecDeque;
+
+use js_sys::{Function, Promise};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::AbortSignal;
+
+use super::error::{js_error, set_property};
+use super::http::{fetch, HttpError, HttpRequest as FetchRequest, HttpResponse};
+use crate::core::message::ChatMessage;
+use crate::core::model_event::ModelEvent;
+use crate::core::provider::{
+    HttpRequest, ProviderError, ResolvedProvider, ResponseMode, RetryDecision, RetryPolicy,
+    PROVIDERS,
+};
+use crate::core::stream::ModelStreamDecoder;
+use crate::core::tools::ToolEntry;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_name = setTimeout)]
+    fn set_timeout(handler: &Function, milliseconds: i32) -> JsValue;
+}
+
+#[wasm_bindgen(typescript_custom_section)]
+const PROVIDER_INFO_TS: &str = r#"
+/** One supported LLM provider, as `listProviders()` describes it. */
+export interface ProviderInfo {
+  id: string;
+  displayName: string;
+  wire: "openAiChat" | "anthropicMessages" | "gemini" | "ollamaNdjson";
+  defaultBaseUrl: string | null;
+  defaultModel: string | null;
+  suggestedModels: string[];
+  requiresApiKey: boolean;
+  requiresBaseUrl: boolean;
+  requiresModel: boolean;
+}
+"#;
+
+/// Every supported provider with its defaults, for a provider picker.
+#[wasm_bindgen(js_name = listProviders, unchecked_return_type = "ProviderInfo[]")]
+pub fn list_providers() -> Result<JsValue, JsValue> {
+    let listings: Vec<_> = PROVIDERS.iter().map(|spec| spec.listing()).collect();
+    listings
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|error| js_error("provider_listing", &error.to_string()).into())
+}
+
+/// A provider error as JS sees it: an `Error` with a stable `code`, plus `status` and `body`
+/// when an HTTP answer caused it (the body is already free of the key).
+impl From<ProviderError> for JsValue {
+    fn from(error: ProviderError) -> JsValue {
+        let js = js_error(error.code(), &error.to_string());
+        if let Some(status) = error.status() {
+            set_property(&js, "status", &JsValue::from(status));
+        }
+        if let Some(body) = error.body() {
+            set_property(&js, "body", &JsValue::from_str(body));
+        }
+        js.into()
+    }
+}
+
+fn from_http(provider: &ResolvedProvider, error: HttpError) -> ProviderError {
+    let name = provider.spec.id.to_owned();
+    match error {
+        HttpError::Aborted => ProviderError::Aborted { provider: name },
+        other => ProviderError::Network {
+            provider: name,
+            message: provider.redact(&other.to_string()),
+        },
+    }
+}
+
+/// Waits `milliseconds`; `false` when `signal` aborted first (the wait then ends at once).
+async fn sleep(milliseconds: u64, signal: Option<&AbortSignal>) -> bool {
+    if signal.is_some_and(AbortSignal::aborted) {
+        return false;
+    }
+    let delay = i32::try_from(milliseconds).unwrap_or(i32::MAX);
+    let mut on_abort: Option<Function> = None;
+    let wait = Promise::new(&mut |resolve, reject| {
+        set_timeout(&resolve, delay);
+        if let Some(signal) = signal {
+            let _ = signal.add_event_listener_with_callback("abort", &reject);
+            on_abort = Some(reject);
+        }
+    });
+    let completed = JsFuture::from(wait).await.is_ok();
+    if let (Some(signal), Some(on_abort)) = (signal, on_abort) {
+        let _ = signal.remove_event_listener_with_callback("abort", &on_abort);
+    }
+    completed
+}
+
+/// A successful answer whose body is still to be read. Dropping it cancels the read and the
+/// fetch.
+pub struct ProviderResponse {
+    pub status: u16,
+    provider: ResolvedProvider,
+    response: HttpResponse,
+}
+
+impl ProviderResponse {
+    /// The next piece of the body as it arrived, `None` at its end. An abort ends the read at
+    /// once ([`ProviderError::Aborted`]); a connection lost mid-body is
+    /// [`ProviderError::Network`], never retried: the stream had started.
+    pub async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, ProviderError> {
+        self.response
+            .next_chunk()
+            .await
+            .map_err(|error| from_http(&self.provider, error))
+    }
+
+    /// The whole body as text (for non-streaming calls).
+    pub async fn text(&mut self) -> Result<String, ProviderError> {
+        self.response
+            .text()
+            .await
+            .map_err(|error| from_http(&self.provider, error))
+    }
+}
+
+/// Sends `request`, retrying 429, 5xx and network failures before any byte as `policy` and the
+/// core's rules say (honouring `Retry-After`), until an answer succeeds or the call fails.
+/// Aborting `signal` ends the call at once, during a fetch or a wait.
+pub async fn send(
+    provider: &ResolvedProvider,
+    request: &HttpRequest,
+    policy: &RetryPolicy,
+    signal: Option<&AbortSignal>,
+) -> Result<ProviderResponse, ProviderError> {
+    let fetch_request = FetchRequest {
+        method: request.method,
+        url: &request.url,
+        headers: &request.headers,
+        body: Some(&request.body),
+    };
+    let mut retries_done = 0;
+    loop {
+        let decision = match fetch(&fetch_request, signal).await {
+            Err(HttpError::Aborted) => return Err(from_http(provider, HttpError::Aborted)),
+            Err(error) => provider.after_network_failure(
+                policy,
+                retries_done,
+                &error.to_string(),
+                js_sys::Math::random(),
+            ),
+            Ok(response) if (200..300).contains(&response.status) => {
+                return Ok(ProviderResponse {
+                    status: response.status,
+                    provider: provider.clone(),
+                    response,
+                });
+            }
+            Ok(mut response) => {
+                // Retry-After is readable cross-origin only when the server exposes it.
+                let headers: Vec<(String, String)> = ["retry-after", "retry-after-ms"]
+                    .into_iter()
+                    .filter_map(|name| response.header(name).map(|value| (name.to_owned(), value)))
+                    .collect();
+                let body = match response.text().await {
+                    Ok(body) => body,
+                    Err(HttpError::Aborted) => return Err(from_http(provider, HttpError::Aborted)),
+                    Err(_) => String::new(),
+                };
+                provider.after_http_failure(
+                    policy,
+                    retries_done,
+                    response.status,
+                    &headers,
+                    &body,
+                    js_sys::Date::now() as u64,
+                    js_sys::Math::random(),
+                )
+            }
+        };
+        match decision {
+            RetryDecision::Fail(error) => return Err(error),
+            RetryDecision::Retry { delay_ms } => {
+                if !sleep(delay_ms, signal).await {
+                    return Err(from_http(provider, HttpError::Aborted));
+                }
+                retries_done += 1;
+            }
+        }
+    }
+}
+
+/// For watsonx: exchanges the API key at IAM and returns the settings carrying the token (IAM
+/// tokens last an hour: authorize once per run and reuse the result). Settings that already carry
+/// a token, and other providers, come back unchanged.
+pub async fn authorize(
+    provider: &ResolvedProvider,
+    policy: &RetryPolicy,
+    signal: Option<&AbortSignal>,
+) -> Result<ResolvedProvider, ProviderError> {
+    let exchange = match provider.token_request() {
+        Some(exchange) if provider.access_token.is_none() => exchange,
+        _ => return Ok(provider.clone()),
+    };
+    let body = send(provider, &exchange, policy, signal)
+        .await?
+        .text()
+        .await?;
+    let token = provider.parse_token_response(&body)?;
+    Ok(provider.clone().with_access_token(token.access_token))
+}
+
+/// A streamed model response, decoded into model events as its bytes arrive.
+pub struct ModelEventStream {
+    response: ProviderResponse,
+    decoder: ModelStreamDecoder,
+    ready: VecDeque<ModelEvent>,
+    /// A decoding failure, reported once the events decoded before it are delivered.
+    failure: Option<ProviderError>,
+    finished: bool,
+}
+
+impl ModelEventStream {
+    pub fn new(response: ProviderResponse) -> Self {
+        let (wire, options) = response.provider.decoder_options();
+        ModelEventStream {
+            response,
+            decoder: ModelStreamDecoder::new(wire, options),
+            ready: VecDeque::new(),
+            failure: None,
+            finished: false,
+        }
+    }
+
+    /// The next event, `None` once the body has ended and everything it held was delivered.
+    pub async fn next_event(&mut self) -> Result<Option<ModelEvent>, ProviderError> {
+        loop {
+            if let Some(event) = self.ready.pop_front() {
+                return Ok(Some(event));
+            }
+            if let Some(failure) = self.failure.take() {
+                return Err(failure);
+            }
+            if self.finished {
+                return Ok(None);
+            }
+            let mut events = Vec::new();
+            let decoded = match self.response.next_chunk().await? {
+                Some(chunk) => self.decoder.push(&chunk, &mut events),
+                None => {
+                    self.finished = true;
+                    self.decoder.finish(&mut events)
+                }
+            };
+            self.ready.extend(events);
+            if let Err(error) = decoded {
+                self.finished = true;
+                self.failure = Some(ProviderError::InvalidResponse {
+                    provider: self.response.provider.spec.id.to_owned(),
+                    message: error.to_string(),
+                });
+            }
+        }
+    }
+}
+
+/// One streamed model call: the watsonx token exchange if needed, the request, retries, and the
+/// decoder. Returns the event stream and the schema sanitizer's warnings about the tools.
+pub async fn stream_model_call(
+    provider: &ResolvedProvider,
+    messages: &[ChatMessage],
+    tools: &[ToolEntry],
+    policy: &RetryPolicy,
+    signal: Option<&AbortSignal>,
+) -> Result<(ModelEventStream, Vec<String>), ProviderError> {
+    let provider = authorize(provider, policy, signal).await?;
+    let built = provider.chat_request(messages, tools, ResponseMode::Streaming)?;
+    let response = send(&provider, &built.request, policy, signal).await?;
+    Ok((ModelEventStream::new(response), built.warnings))
+}
+
+/// One non-streaming model call, its whole answer as model events (for re-requests that need
+/// whole tool calls, and models that cannot stream with tools).
+pub async fn whole_model_call(
+    provider: &ResolvedProvider,
+    messages: &[ChatMessage],
+    tools: &[ToolEntry],
+    policy: &RetryPolicy,
+    signal: Option<&AbortSignal>,
+) -> Result<(Vec<ModelEvent>, Vec<String>), ProviderError> {
+    let provider = authorize(provider, policy, signal).await?;
+    let built = provider.chat_request(messages, tools, ResponseMode::Whole)?;
+    let body = send(&provider, &built.request, policy, signal)
+        .await?
+        .text()
+        .await?;
+    Ok((provider.parse_whole_response(&body)?, built.warnings))
+}

@@ -1,0 +1,312 @@
+// A small MCP server for what @modelcontextprotocol/server-everything cannot show: expired
+// sessions (404), paginated tools/list, JSON replies, a stream closed before its response with
+// `retry:`, a POST answering 405 (legacy SSE fallback), a legacy endpoint on another origin, CORS
+// without an exposed Mcp-Session-Id, server requests (ping, sampling) and a call that never ends.
+//
+// Plain Node (node:http only), bound to 127.0.0.1. Usage: `node testing/mcp-test-server.mjs [port]`
+// (0 or nothing: a free port); prints `MCP_TEST_SERVER_URL=http://127.0.0.1:PORT` when listening.
+//
+// The first path segment picks the behaviour; the rest is free, so each test uses its own path and
+// reads only its own traffic from `GET /__log?path=<prefix>`:
+//   /json/...        Streamable HTTP, JSON replies, sessions, 3 pages of tools
+//   /sse/...         the same with SSE replies
+//   /expire/...      404 to the second request of the first session on each path ("expired")
+//   /resume/...      tools/call: priming event (id, retry: 300), stream closed, response on GET
+//   /legacy/...      POST 405; GET is a legacy SSE stream whose endpoint is /legacy/message
+//   /cross/...       POST 405; GET is a legacy SSE stream whose endpoint is on another origin
+//   /hidden-session/ sends Mcp-Session-Id without exposing it to the page, then requires it
+//   /standalone/...  SSE replies; the standalone GET stream carries a `ping` request
+//   (other modes answer a GET without Last-Event-ID with 405)
+
+import http from "node:http";
+
+const log = [];
+const sessions = new Map();
+const legacyStreams = new Map();
+let nextSessionNumber = 1;
+
+const TOOLS = [
+  { name: "echo", description: "Echoes the message", inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] } },
+  { name: "add", description: "Adds a and b", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } } } },
+  { name: "", description: "A tool with an empty name, to be skipped", inputSchema: { type: "object" } },
+  { name: "progress", description: "Reports progress `steps` times every `intervalMs`, then answers", inputSchema: { type: "object" } },
+  { name: "ask-client", description: "Sends ping, sampling and elicitation requests to the client, then reports the answers", inputSchema: { type: "object" } },
+  { name: "hang", description: "Never answers", inputSchema: { type: "object" } },
+  { name: "structured", description: "Structured content only", inputSchema: { type: "object" } },
+];
+const PAGE_SIZE = 3;
+
+function corsHeaders(exposeSessionId) {
+  return {
+    "Access-Control-Allow-Origin": "*",
+    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS",
+    "Access-Control-Allow-Headers": "content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id, authorization",
+    "Access-Control-Expose-Headers": exposeSessionId ? "mcp-session-id, mcp-protocol-version" : "mcp-protocol-version",
+  };
+}
+
+function result(id, value) {
+  return { jsonrpc: "2.0", id, result: value };
+}
+
+function sseFrame(message, eventId) {
+  return `${eventId ? `id: ${eventId}\n` : ""}event: message\ndata: ${JSON.stringify(message)}\n\n`;
+}
+
+function toolsPage(cursor) {
+  const start = cursor ? Number(cursor.replace("page-", "")) : 0;
+  const tools = TOOLS.slice(start, start + PAGE_SIZE);
+  const next = start + PAGE_SIZE < TOOLS.length ? { nextCursor: `page-${start + PAGE_SIZE}` } : {};
+  return { tools, ...next };
+}
+
+function readBody(request) {
+  return new Promise((resolve) => {
+    const chunks = [];
+    request.on("data", (chunk) => chunks.push(chunk));
+    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+  });
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Answers one client request. `send(message)` writes to the reply channel (JSON or SSE);
+// returns when the response was sent (or never, for `hang`).
+async function answer(message, context, send) {
+  const { id, method, params = {} } = message;
+  switch (method) {
+    case "initialize":
+      return send(result(id, {
+        protocolVersion: params.protocolVersion === "2024-11-05" ? "2024-11-05" : "2025-06-18",
+        capabilities: { tools: {} },
+        serverInfo: { name: "mcp-test-server", version: "1.0.0" },
+      }));
+    case "ping":
+      return send(result(id, {}));
+    case "tools/list":
+      return send(result(id, toolsPage(params.cursor)));
+    case "tools/call":
+      return callTool(id, params, context, send);
+    default:
+      return send({ jsonrpc: "2.0", id, error: { code: -32601, message: `unknown method ${method}` } });
+  }
+}
+
+async function callTool(id, params, context, send) {
+  const args = params.arguments ?? {};
+  const token = params._meta?.progressToken;
+  switch (params.name) {
+    case "echo":
+      return send(result(id, { content: [{ type: "text", text: `Echo: ${args.message}` }] }));
+    case "add":
+      return send(result(id, { content: [{ type: "text", text: String(args.a + args.b) }] }));
+    case "structured":
+      return send(result(id, { content: [], structuredContent: { answer: 42 } }));
+    case "progress": {
+      const steps = args.steps ?? 3;
+      for (let step = 1; step <= steps; step++) {
+        await sleep(args.intervalMs ?? 50);
+        send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: step, total: steps, message: `step ${step}` } });
+      }
+      return send(result(id, { content: [{ type: "text", text: `done after ${steps} steps` }] }));
+    }
+    case "ask-client": {
+      const waiting = ["srv-ping", "srv-sampling", "srv-elicit"].map((requestId) => new Promise((resolve) => context.session.waiters.set(requestId, resolve)));
+      send({ jsonrpc: "2.0", id: "srv-ping", method: "ping" });
+      send({ jsonrpc: "2.0", id: "srv-sampling", method: "sampling/createMessage", params: { messages: [], maxTokens: 1 } });
+      send({
+        jsonrpc: "2.0",
+        id: "srv-elicit",
+        method: "elicitation/create",
+        params: { message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string", default: "Ada" }, note: { type: "string" } } } },
+      });
+      const answers = await Promise.race([Promise.all(waiting), sleep(5000).then(() => "no answers within 5 s")]);
+      return send(result(id, { content: [{ type: "text", text: JSON.stringify(answers) }] }));
+    }
+    case "hang":
+      return new Promise(() => {});
+    default:
+      return send(result(id, { content: [{ type: "text", text: `unknown tool ${params.name}` }], isError: true }));
+  }
+}
+
+function newSession(mode, path) {
+  const id = `session-${nextSessionNumber++}`;
+  const session = { id, mode, path, requests: 0, waiters: new Map() };
+  sessions.set(id, session);
+  return session;
+}
+
+async function handleStreamable(request, response, mode, body) {
+  const exposeSessionId = mode !== "hidden-session";
+  const cors = corsHeaders(exposeSessionId);
+  if (request.method === "GET") {
+    const resumeFrom = request.headers["last-event-id"];
+    if (mode === "standalone" && !resumeFrom && sessions.has(request.headers["mcp-session-id"])) {
+      // The standalone stream: a server request that belongs to no client request.
+      response.writeHead(200, { ...cors, "Content-Type": "text/event-stream" });
+      response.write(sseFrame({ jsonrpc: "2.0", id: "standalone-ping", method: "ping" }));
+      request.on("close", () => response.end());
+      return;
+    }
+    const pending = resumeFrom && pendingResumes.get(resumeFrom);
+    if (!pending) {
+      response.writeHead(405, cors).end();
+      return;
+    }
+    pendingResumes.delete(resumeFrom);
+    response.writeHead(200, { ...cors, "Content-Type": "text/event-stream" });
+    response.end(sseFrame(pending, `${resumeFrom}-done`));
+    return;
+  }
+  if (request.method === "DELETE") {
+    sessions.delete(request.headers["mcp-session-id"]);
+    response.writeHead(200, cors).end();
+    return;
+  }
+  let message;
+  try {
+    message = JSON.parse(body);
+  } catch {
+    response.writeHead(400, cors).end("not JSON");
+    return;
+  }
+  const sessionId = request.headers["mcp-session-id"];
+  let session;
+  if (message.method === "initialize") {
+    session = newSession(mode, request.url);
+  } else {
+    session = sessions.get(sessionId);
+    if (!session) {
+      response.writeHead(sessionId ? 404 : 400, cors).end(sessionId ? "session not found" : "Bad Request: no session id");
+      return;
+    }
+    session.requests++;
+    if (mode === "expire" && session.requests === 2 && !expiredPaths.has(session.path)) {
+      expiredPaths.add(session.path);
+      sessions.delete(session.id);
+      response.writeHead(404, cors).end("session expired");
+      return;
+    }
+  }
+  const headers = { ...cors, "Mcp-Session-Id": session.id };
+  if (message.id === undefined) {
+    response.writeHead(202, headers).end();
+    return;
+  }
+  if (message.method === undefined) {
+    const waiter = session.waiters.get(String(message.id));
+    if (waiter) waiter(message);
+    response.writeHead(202, headers).end();
+    return;
+  }
+  if (mode === "json") {
+    await answer(message, { session }, (reply) => {
+      if (reply.id === message.id) response.writeHead(200, { ...headers, "Content-Type": "application/json" }).end(JSON.stringify(reply));
+    });
+    return;
+  }
+  response.writeHead(200, { ...headers, "Content-Type": "text/event-stream" });
+  if (mode === "resume" && message.method === "tools/call") {
+    const eventId = `resume-${session.id}-${message.id}`;
+    response.end(`id: ${eventId}\nretry: 300\ndata: \n\n`);
+    let reply;
+    await answer(message, { session }, (message) => (reply = message));
+    pendingResumes.set(eventId, reply);
+    return;
+  }
+  request.on("close", () => response.end());
+  await answer(message, { session }, (reply) => response.write(sseFrame(reply)));
+  response.end();
+}
+
+const pendingResumes = new Map();
+const expiredPaths = new Set();
+
+function handleLegacy(request, response, mode, url, body) {
+  const cors = corsHeaders(true);
+  const prefix = `/${url.pathname.split("/")[1]}`;
+  if (url.pathname.endsWith("/message") && request.method === "POST") {
+    const stream = legacyStreams.get(url.searchParams.get("sessionId"));
+    if (!stream) {
+      response.writeHead(404, cors).end("unknown legacy session");
+      return;
+    }
+    response.writeHead(202, cors).end("Accepted");
+    const message = JSON.parse(body);
+    if (message.method === undefined) {
+      const waiter = stream.session.waiters.get(String(message.id));
+      if (waiter) waiter(message);
+      return;
+    }
+    if (message.id !== undefined) {
+      answer(message, { session: stream.session }, (reply) => stream.response.write(`event: message\ndata: ${JSON.stringify(reply)}\n\n`));
+    }
+    return;
+  }
+  if (request.method === "POST") {
+    response.writeHead(405, cors).end("Method Not Allowed");
+    return;
+  }
+  if (request.method !== "GET") {
+    response.writeHead(405, cors).end();
+    return;
+  }
+  const session = newSession(mode, request.url);
+  legacyStreams.set(session.id, { response, session });
+  response.writeHead(200, { ...cors, "Content-Type": "text/event-stream" });
+  const endpoint = mode === "cross"
+    ? `http://127.0.0.1:1${prefix}/message?sessionId=${session.id}`
+    : `${prefix}/message?sessionId=${session.id}`;
+  response.write(`event: endpoint\ndata: ${endpoint}\n\n`);
+  request.on("close", () => legacyStreams.delete(session.id));
+}
+
+const server = http.createServer(async (request, response) => {
+  const url = new URL(request.url, "http://127.0.0.1");
+  if (request.method === "OPTIONS") {
+    response.writeHead(204, corsHeaders(true)).end();
+    return;
+  }
+  if (url.pathname === "/__log") {
+    const prefix = url.searchParams.get("path") ?? "/";
+    response.writeHead(200, { ...corsHeaders(true), "Content-Type": "application/json" });
+    response.end(JSON.stringify(log.filter((entry) => entry.path.startsWith(prefix))));
+    return;
+  }
+  const body = await readBody(request);
+  let parsed = null;
+  try {
+    parsed = body ? JSON.parse(body) : null;
+  } catch {
+    parsed = body;
+  }
+  log.push({
+    at: Date.now(),
+    method: request.method,
+    path: url.pathname,
+    query: url.search,
+    headers: {
+      accept: request.headers["accept"],
+      contentType: request.headers["content-type"],
+      sessionId: request.headers["mcp-session-id"],
+      protocolVersion: request.headers["mcp-protocol-version"],
+      lastEventId: request.headers["last-event-id"],
+      authorization: request.headers["authorization"],
+    },
+    body: parsed,
+  });
+  const mode = url.pathname.split("/")[1];
+  if (mode === "legacy" || mode === "cross") {
+    handleLegacy(request, response, mode, url, body);
+  } else if (["json", "sse", "expire", "resume", "hidden-session", "standalone"].includes(mode)) {
+    await handleStreamable(request, response, mode, body);
+  } else {
+    response.writeHead(404, corsHeaders(true)).end("unknown route");
+  }
+});
+
+const port = Number(process.argv[2] ?? process.env.PORT ?? 0);
+server.listen(port, "127.0.0.1", () => {
+  console.log(`MCP_TEST_SERVER_URL=http://127.0.0.1:${server.address().port}`);
+});

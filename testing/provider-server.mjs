@@ -1,0 +1,419 @@
+#!/usr/bin/env node
+// A scripted LLM provider for tests. Plain Node (node:http), no dependencies, 127.0.0.1 only.
+//
+//   node testing/provider-server.mjs [--port N] [--fixtures DIR]
+//
+// Prints its base URL (`http://127.0.0.1:PORT`) as the first line on stdout once listening.
+//
+// Any POST that is not a control route is a model call. It is RECORDED, then answered by, in order:
+//   1. an injected fault, if the options ask for one;
+//   2. a fixture from ../shared/fixtures, replayed byte for byte with its provider's framing;
+//   3. the next round of the script posted to /__script, in OpenAI's SSE wire format;
+//   4. otherwise 404.
+// A path ending in /identity/token answers as IBM IAM does (for watsonx tests).
+//
+// Options come from a path prefix, so that a provider base URL can carry them:
+//   /_/<urlencoded query string>/<provider path>
+//   e.g. base URL http://127.0.0.1:PORT/_/fixture%3Dopenai%2Fparallel-tool-calls.sse%26chunk%3D7
+// or from request headers `x-test-<option>` (e.g. `x-test-fixture`). Options:
+//   fixture=DIR/FILE      fixture to replay (.sse raw, .chunks.txt framed, .ndjson raw, .json raw)
+//   chunk=BYTES           bytes per write (default 64)
+//   delay=MS              pause before each write after the first (slow chunks)
+//   status=CODE           answer CODE instead (429, 500, 401, 404, …) with a JSON error body
+//   times=N               only the first N calls with these options get `status` (default: all)
+//   retryAfter=S          Retry-After header: seconds, or `date:S` for an HTTP-date S seconds ahead
+//   errorBody=JSON        the body sent with `status`
+//   disconnectAfter=BYTES destroy the connection after sending that many body bytes
+//   hangAfter=BYTES       send that many body bytes, then never end the response
+//
+// Control routes:
+//   GET  /__requests   every recorded model call: {method, url, path, headers, body, json, at}
+//   GET  /__preflights every CORS preflight: {url, origin, method, headers (requested), at}
+//   POST /__reset      forget records, preflights, fault counters and the script; end hanging
+//                      responses
+//   POST /__script     {"rounds": [...]}: answer the next model calls in turn. A round is
+//                      {text?, reasoning?, toolCalls?: [{id?, name, arguments}], finishReason?,
+//                       usage?: {prompt_tokens, completion_tokens}} or a fault {status, retryAfter?,
+//                       errorBody?}; `noIds: true` leaves tool-call ids out.
+//   GET  /__fixture?name=DIR/FILE   the framed bytes a fixture replay sends (for comparisons)
+
+import http from "node:http";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const HOST = "127.0.0.1";
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+function argument(name, fallback) {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 && index + 1 < process.argv.length ? process.argv[index + 1] : fallback;
+}
+
+const port = Number(argument("port", process.env.PORT ?? "0"));
+const fixturesDir = path.resolve(
+  argument("fixtures", process.env.FIXTURES_DIR ?? path.join(here, "..", "..", "shared", "fixtures")),
+);
+
+const ALLOWED_HEADERS = [
+  "authorization",
+  "x-api-key",
+  "anthropic-version",
+  "anthropic-dangerous-direct-browser-access",
+  "x-goog-api-key",
+  "api-key",
+  "content-type",
+  "accept",
+  "x-test-fixture",
+  "x-test-chunk",
+  "x-test-delay",
+  "x-test-status",
+  "x-test-times",
+  "x-test-retryafter",
+  "x-test-errorbody",
+  "x-test-disconnectafter",
+  "x-test-hangafter",
+].join(", ");
+
+const OPTION_NAMES = [
+  "fixture",
+  "chunk",
+  "delay",
+  "status",
+  "times",
+  "retryAfter",
+  "errorBody",
+  "disconnectAfter",
+  "hangAfter",
+];
+
+let records = [];
+let preflights = [];
+let faultCounters = new Map();
+let script = [];
+const hanging = new Set();
+
+function cors(request, response) {
+  response.setHeader("access-control-allow-origin", request.headers.origin ?? "*");
+  response.setHeader("vary", "origin");
+  response.setHeader("access-control-allow-methods", "GET, POST, OPTIONS");
+  response.setHeader("access-control-allow-headers", ALLOWED_HEADERS);
+  response.setHeader("access-control-expose-headers", "retry-after, retry-after-ms, content-type");
+  response.setHeader("access-control-max-age", "600");
+}
+
+function sendJson(response, status, value, extraHeaders = {}) {
+  const body = Buffer.from(JSON.stringify(value), "utf8");
+  response.writeHead(status, { "content-type": "application/json", ...extraHeaders });
+  response.end(body);
+}
+
+function readBody(request) {
+  return new Promise((resolve, reject) => {
+    const parts = [];
+    request.on("data", (part) => parts.push(part));
+    request.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
+    request.on("error", reject);
+  });
+}
+
+const sleep = (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+/// Options from the `/_/<query>/` path prefix and `x-test-*` headers; returns them with the
+/// provider path that follows the prefix.
+function parseOptions(request, url) {
+  const options = {};
+  let providerPath = url.pathname;
+  const prefix = providerPath.match(/^\/_\/([^/]*)(\/.*)?$/);
+  if (prefix) {
+    for (const [name, value] of new URLSearchParams(decodeURIComponent(prefix[1]))) {
+      options[name] = value;
+    }
+    providerPath = prefix[2] ?? "/";
+  }
+  for (const name of OPTION_NAMES) {
+    const header = request.headers[`x-test-${name.toLowerCase()}`];
+    if (header !== undefined) options[name] = header;
+  }
+  return { options, providerPath };
+}
+
+function fixturePath(name) {
+  const resolved = path.resolve(fixturesDir, name);
+  if (!resolved.startsWith(fixturesDir + path.sep)) throw new Error(`fixture outside ${fixturesDir}`);
+  return resolved;
+}
+
+/// A fixture framed as its provider sends it (see ../shared/fixtures/README.md).
+function framedFixture(name) {
+  const raw = fs.readFileSync(fixturePath(name));
+  if (name.endsWith(".sse")) return { body: raw, contentType: "text/event-stream" };
+  if (name.endsWith(".ndjson")) return { body: raw, contentType: "application/x-ndjson" };
+  if (name.endsWith(".json")) return { body: raw, contentType: "application/json" };
+  if (name.endsWith(".chunks.txt")) {
+    const vendor = name.split("/")[0];
+    let framed = "";
+    for (const line of raw.toString("utf8").split("\n")) {
+      if (line.trim() === "") continue;
+      if (vendor === "anthropic") framed += `event: ${JSON.parse(line).type}\n`;
+      framed += `data: ${line}\n\n`;
+    }
+    if (vendor === "openai" || vendor === "openai-compatible") framed += "data: [DONE]\n\n";
+    return { body: Buffer.from(framed, "utf8"), contentType: "text/event-stream" };
+  }
+  throw new Error(`unknown fixture framing: ${name}`);
+}
+
+/// Writes `body` in chunks, then ends, drops the connection, or hangs, as the options say.
+async function sendBytes(response, body, options) {
+  const chunk = Math.max(1, Number(options.chunk ?? 64));
+  const delay = Number(options.delay ?? 0);
+  let limit = body.length;
+  let ending = "end";
+  if (options.disconnectAfter !== undefined) {
+    limit = Math.min(limit, Number(options.disconnectAfter));
+    ending = "disconnect";
+  } else if (options.hangAfter !== undefined) {
+    limit = Math.min(limit, Number(options.hangAfter));
+    ending = "hang";
+  }
+  for (let offset = 0; offset < limit; offset += chunk) {
+    if (offset > 0 && delay > 0) await sleep(delay);
+    if (response.destroyed) return;
+    const piece = body.subarray(offset, Math.min(offset + chunk, limit));
+    await new Promise((resolve) => response.write(piece, resolve));
+  }
+  if (ending === "end") response.end();
+  else if (ending === "disconnect") response.socket?.destroy();
+  else {
+    hanging.add(response);
+    response.on("close", () => hanging.delete(response));
+  }
+}
+
+function retryAfterValue(value) {
+  if (value === undefined) return undefined;
+  const date = String(value).match(/^date:(\d+)$/);
+  if (date) return new Date(Date.now() + Number(date[1]) * 1000).toUTCString();
+  return String(value);
+}
+
+function sendFault(response, fault) {
+  const status = Number(fault.status);
+  const headers = {};
+  const retryAfter = retryAfterValue(fault.retryAfter);
+  if (retryAfter !== undefined) headers["retry-after"] = retryAfter;
+  let body;
+  if (fault.errorBody === undefined) {
+    body = { error: { message: `injected HTTP ${status}`, type: "test_fault", code: status } };
+  } else {
+    body = typeof fault.errorBody === "string" ? JSON.parse(fault.errorBody) : fault.errorBody;
+  }
+  sendJson(response, status, body, headers);
+}
+
+function pieces(text, size) {
+  const out = [];
+  for (let offset = 0; offset < text.length; offset += size) out.push(text.slice(offset, offset + size));
+  return out;
+}
+
+/// One scripted round in OpenAI's Chat Completions SSE format, as in
+/// ../shared/fixtures/openai/parallel-tool-calls.sse.
+function scriptedStream(round, number, model, includeUsage) {
+  const base = {
+    id: `chatcmpl-script${number}`,
+    object: "chat.completion.chunk",
+    created: 1727346178 + number,
+    model,
+    system_fingerprint: "fp_script",
+  };
+  const calls = round.toolCalls ?? [];
+  const chunk = (delta, finishReason = null) =>
+    `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] })}\n\n`;
+  let out = chunk({ role: "assistant", content: round.text ? "" : null });
+  for (const piece of pieces(round.reasoning ?? "", 12)) out += chunk({ reasoning_content: piece });
+  for (const piece of pieces(round.text ?? "", 8)) out += chunk({ content: piece });
+  calls.forEach((call, index) => {
+    const id = round.noIds ? {} : { id: call.id ?? `call_script${number}_${index}` };
+    const head = { index, ...id, type: "function", function: { name: call.name, arguments: "" } };
+    out += chunk({ tool_calls: [head] });
+    const args = typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments ?? {});
+    for (const piece of pieces(args, 5)) out += chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
+  });
+  out += chunk({}, round.finishReason ?? (calls.length > 0 ? "tool_calls" : "stop"));
+  if (includeUsage) {
+    const usage = round.usage ?? { prompt_tokens: 10, completion_tokens: 5 };
+    const total = (usage.prompt_tokens ?? 0) + (usage.completion_tokens ?? 0);
+    out += `data: ${JSON.stringify({ ...base, choices: [], usage: { ...usage, total_tokens: total } })}\n\n`;
+  }
+  out += "data: [DONE]\n\n";
+  return Buffer.from(out, "utf8");
+}
+
+/// The same round as a whole `chat.completion` body (for `stream: false` requests).
+function scriptedWhole(round, number, model) {
+  const calls = (round.toolCalls ?? []).map((call, index) => ({
+    ...(round.noIds ? {} : { id: call.id ?? `call_script${number}_${index}` }),
+    type: "function",
+    function: {
+      name: call.name,
+      arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments ?? {}),
+    },
+  }));
+  const message = { role: "assistant", content: round.text ?? null };
+  if (round.reasoning) message.reasoning_content = round.reasoning;
+  if (calls.length > 0) message.tool_calls = calls;
+  const usage = round.usage ?? { prompt_tokens: 10, completion_tokens: 5 };
+  return {
+    id: `chatcmpl-script${number}`,
+    object: "chat.completion",
+    created: 1727346178 + number,
+    model,
+    choices: [{ index: 0, message, logprobs: null, finish_reason: round.finishReason ?? (calls.length > 0 ? "tool_calls" : "stop") }],
+    usage: { ...usage, total_tokens: (usage.prompt_tokens ?? 0) + (usage.completion_tokens ?? 0) },
+  };
+}
+
+async function answerModelCall(request, response, url, body) {
+  const { options, providerPath } = parseOptions(request, url);
+  let json = null;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    json = null;
+  }
+  records.push({
+    method: request.method,
+    url: url.pathname + url.search,
+    path: providerPath + url.search,
+    headers: request.headers,
+    body,
+    json,
+    at: Date.now(),
+  });
+
+  if (providerPath.endsWith("/identity/token")) {
+    sendJson(response, 200, {
+      access_token: `test-iam-token-${records.length}`,
+      refresh_token: "not_supported",
+      token_type: "Bearer",
+      expires_in: 3600,
+      expiration: Math.floor(Date.now() / 1000) + 3600,
+    });
+    return;
+  }
+
+  if (options.status !== undefined) {
+    const key = JSON.stringify(options) + providerPath;
+    const count = (faultCounters.get(key) ?? 0) + 1;
+    faultCounters.set(key, count);
+    if (options.times === undefined || count <= Number(options.times)) {
+      sendFault(response, options);
+      return;
+    }
+  }
+
+  if (options.fixture !== undefined) {
+    let framed;
+    try {
+      framed = framedFixture(options.fixture);
+    } catch (error) {
+      sendJson(response, 500, { error: { message: `fixture: ${error.message}` } });
+      return;
+    }
+    response.writeHead(200, { "content-type": framed.contentType, "cache-control": "no-cache" });
+    await sendBytes(response, framed.body, options);
+    return;
+  }
+
+  if (script.length > 0) {
+    const round = script.shift();
+    const number = records.length;
+    if (round.status !== undefined) {
+      sendFault(response, round);
+      return;
+    }
+    const model = json?.model ?? "gpt-4o-2024-08-06";
+    if (json?.stream === false) {
+      sendJson(response, 200, scriptedWhole(round, number, model));
+      return;
+    }
+    response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    const stream = scriptedStream(round, number, model, json?.stream_options?.include_usage === true);
+    await sendBytes(response, stream, { ...options, ...round });
+    return;
+  }
+
+  sendJson(response, 404, { error: { message: "no fixture selected and no script loaded", type: "test_server" } });
+}
+
+const server = http.createServer(async (request, response) => {
+  cors(request, response);
+  const url = new URL(request.url, `http://${HOST}`);
+  try {
+    if (request.method === "OPTIONS") {
+      preflights.push({
+        url: url.pathname + url.search,
+        origin: request.headers.origin ?? null,
+        method: request.headers["access-control-request-method"] ?? null,
+        headers: request.headers["access-control-request-headers"] ?? null,
+        at: Date.now(),
+      });
+      response.writeHead(204);
+      response.end();
+      return;
+    }
+    if (request.method === "GET" && url.pathname === "/__requests") {
+      sendJson(response, 200, records);
+      return;
+    }
+    if (request.method === "GET" && url.pathname === "/__preflights") {
+      sendJson(response, 200, preflights);
+      return;
+    }
+    if (request.method === "POST" && url.pathname === "/__reset") {
+      await readBody(request);
+      records = [];
+      preflights = [];
+      faultCounters = new Map();
+      script = [];
+      for (const open of hanging) open.socket?.destroy();
+      hanging.clear();
+      sendJson(response, 200, { reset: true });
+      return;
+    }
+    if (request.method === "POST" && url.pathname === "/__script") {
+      const posted = JSON.parse(await readBody(request));
+      script = Array.isArray(posted) ? posted : posted.rounds ?? [];
+      sendJson(response, 200, { rounds: script.length });
+      return;
+    }
+    if (request.method === "GET" && url.pathname === "/__fixture") {
+      const framed = framedFixture(url.searchParams.get("name") ?? "");
+      response.writeHead(200, { "content-type": framed.contentType });
+      response.end(framed.body);
+      return;
+    }
+    if (request.method === "POST") {
+      await answerModelCall(request, response, url, await readBody(request));
+      return;
+    }
+    sendJson(response, 404, { error: { message: `no route ${request.method} ${url.pathname}` } });
+  } catch (error) {
+    if (!response.headersSent) sendJson(response, 500, { error: { message: String(error?.message ?? error) } });
+    else response.destroy();
+  }
+});
+
+server.listen(port, HOST, () => {
+  process.stdout.write(`http://${HOST}:${server.address().port}\n`);
+});
+
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    for (const open of hanging) open.socket?.destroy();
+    server.close(() => process.exit(0));
+    setTimeout(() => process.exit(0), 500).unref();
+  });
+}

@@ -1,0 +1,459 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! The MCP session state machine and JSON-RPC handling, driven with scripted server answers.
+
+use mcp_agent_wasm::core::mcp::jsonrpc::{
+    answer_server_request, cancelled_notification, parse_incoming, progress_of, IncomingMessage,
+    METHOD_NOT_FOUND,
+};
+use mcp_agent_wasm::core::mcp::session::{
+    needs_ping_before_reuse, CallDeadline, FailureDecision, ResumeDecision, Session, SessionState,
+    StreamResumption, Transport, TransportMode, DEFAULT_RETRY_MS, LATEST_PROTOCOL_VERSION,
+    MAX_RESUME_ATTEMPTS,
+};
+use mcp_agent_wasm::core::mcp::McpError;
+use serde_json::{json, Value};
+
+fn header<'a>(headers: &'a [(&'static str, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(header_name, _)| header_name.eq_ignore_ascii_case(name))
+        .map(|(_, value)| value.as_str())
+}
+
+fn initialized(mode: TransportMode, session_id: Option<&str>) -> Session {
+    let mut session = Session::new("mcp-agent-wasm", "0.1.0", mode);
+    session.begin_initialize();
+    session
+        .handle_initialize_result(
+            session_id,
+            &json!({"protocolVersion": "2025-06-18", "serverInfo": {"name": "s"}, "capabilities": {"tools": {}}}),
+        )
+        .expect("supported version");
+    session
+}
+
+#[test]
+fn initialize_offers_the_latest_version_and_client_info() {
+    let mut session = Session::new("mcp-agent-wasm", "0.1.0", TransportMode::Auto);
+    let request = session.begin_initialize();
+    assert_eq!(request.body["method"], "initialize");
+    assert_eq!(request.body["id"], json!(request.id));
+    assert_eq!(
+        request.body["params"]["protocolVersion"],
+        LATEST_PROTOCOL_VERSION
+    );
+    assert_eq!(
+        request.body["params"]["clientInfo"],
+        json!({"name": "mcp-agent-wasm", "version": "0.1.0"})
+    );
+    assert_eq!(
+        session.state(),
+        SessionState::Initializing {
+            request_id: request.id
+        }
+    );
+    let headers = session.post_headers();
+    assert_eq!(header(&headers, "content-type"), Some("application/json"));
+    assert_eq!(
+        header(&headers, "accept"),
+        Some("application/json, text/event-stream")
+    );
+    assert_eq!(header(&headers, "mcp-protocol-version"), None);
+    assert_eq!(header(&headers, "mcp-session-id"), None);
+}
+
+#[test]
+fn initialized_session_sends_session_id_and_negotiated_version() {
+    let mut session = Session::new("c", "1", TransportMode::Auto);
+    session.begin_initialize();
+    let notification = session
+        .handle_initialize_result(
+            Some(" abc-123 "),
+            &json!({"protocolVersion": "2025-06-18", "serverInfo": {"name": "srv", "version": "2"}, "capabilities": {}, "instructions": "be nice"}),
+        )
+        .expect("2025-06-18 is supported");
+    assert_eq!(
+        notification,
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    );
+    assert_eq!(session.state(), SessionState::Ready);
+    assert_eq!(session.session_id(), Some("abc-123"));
+    let server = session.server().expect("described");
+    assert_eq!(server.server_info["name"], "srv");
+    assert_eq!(server.instructions.as_deref(), Some("be nice"));
+    let headers = session.post_headers();
+    assert_eq!(header(&headers, "mcp-session-id"), Some("abc-123"));
+    assert_eq!(header(&headers, "mcp-protocol-version"), Some("2025-06-18"));
+    let get = session.get_headers(Some("ev-7"));
+    assert_eq!(header(&get, "accept"), Some("text/event-stream"));
+    assert_eq!(header(&get, "last-event-id"), Some("ev-7"));
+    assert_eq!(header(&get, "mcp-session-id"), Some("abc-123"));
+}
+
+#[test]
+fn unsupported_server_version_fails_clearly() {
+    let mut session = Session::new("c", "1", TransportMode::Auto);
+    session.begin_initialize();
+    let error = session
+        .handle_initialize_result(None, &json!({"protocolVersion": "1999-01-01"}))
+        .expect_err("unknown version");
+    assert_eq!(error.code(), "mcp_unsupported_protocol_version");
+    assert!(error.to_string().contains("1999-01-01"));
+    assert_eq!(session.state(), SessionState::Uninitialized);
+    session.begin_initialize();
+    let missing_version = session
+        .handle_initialize_result(None, &json!({}))
+        .expect_err("no protocolVersion");
+    assert_eq!(missing_version.code(), "mcp_invalid_message");
+}
+
+#[test]
+fn request_ids_increase_and_tool_calls_carry_their_id_as_progress_token() {
+    let mut session = initialized(TransportMode::Auto, Some("s"));
+    let list = session.next_request("tools/list", json!({}));
+    let call = session.tool_call_request("echo", json!({"message": "hi"}));
+    assert!(call.id > list.id);
+    assert_eq!(
+        call.body["params"]["_meta"]["progressToken"],
+        json!(call.id)
+    );
+    assert_eq!(call.body["params"]["arguments"]["message"], "hi");
+    assert_eq!(call.body["params"]["name"], "echo");
+}
+
+/// (mode, status of the failed initialize POST, expected decision code, transport afterwards).
+#[test]
+fn initialize_failures_decide_the_legacy_fallback() {
+    let cases: &[(TransportMode, u16, &str, Transport)] = &[
+        (TransportMode::Auto, 400, "fallback", Transport::LegacySse),
+        (TransportMode::Auto, 404, "fallback", Transport::LegacySse),
+        (TransportMode::Auto, 405, "fallback", Transport::LegacySse),
+        (
+            TransportMode::Auto,
+            401,
+            "mcp_http_status",
+            Transport::StreamableHttp,
+        ),
+        (
+            TransportMode::Auto,
+            500,
+            "mcp_http_status",
+            Transport::StreamableHttp,
+        ),
+        (
+            TransportMode::StreamableHttp,
+            405,
+            "mcp_http_status",
+            Transport::StreamableHttp,
+        ),
+        (
+            TransportMode::StreamableHttp,
+            404,
+            "mcp_http_status",
+            Transport::StreamableHttp,
+        ),
+        (
+            TransportMode::Sse,
+            404,
+            "mcp_http_status",
+            Transport::LegacySse,
+        ),
+    ];
+    for (mode, status, expected, transport_after) in cases {
+        let mut session = Session::new("c", "1", *mode);
+        session.begin_initialize();
+        let decision = session.on_http_failure(*status, "nope", false, false);
+        let code = match &decision {
+            FailureDecision::FallBackToLegacySse => "fallback",
+            FailureDecision::ReinitializeAndRetry => "reinitialize",
+            FailureDecision::Fail(error) => error.code(),
+        };
+        assert_eq!(code, *expected, "{mode:?} {status}");
+        assert_eq!(session.transport(), *transport_after, "{mode:?} {status}");
+    }
+}
+
+#[test]
+fn a_second_legacy_failure_does_not_fall_back_again() {
+    let mut session = Session::new("c", "1", TransportMode::Auto);
+    session.begin_initialize();
+    assert_eq!(
+        session.on_http_failure(405, "", false, false),
+        FailureDecision::FallBackToLegacySse
+    );
+    session.begin_initialize();
+    let decision = session.on_http_failure(404, "gone", false, false);
+    assert!(
+        matches!(
+            decision,
+            FailureDecision::Fail(McpError::HttpStatus { status: 404, .. })
+        ),
+        "{decision:?}"
+    );
+}
+
+#[test]
+fn expired_session_reinitializes_once_then_fails() {
+    let mut session = initialized(TransportMode::Auto, Some("old"));
+    assert_eq!(
+        session.on_http_failure(404, "", true, false),
+        FailureDecision::ReinitializeAndRetry
+    );
+    assert_eq!(session.state(), SessionState::Uninitialized);
+    assert_eq!(session.session_id(), None);
+    let request = session.begin_initialize();
+    assert_eq!(header(&session.post_headers(), "mcp-session-id"), None);
+    assert_eq!(request.body["method"], "initialize");
+    session
+        .handle_initialize_result(Some("new"), &json!({"protocolVersion": "2025-11-25"}))
+        .expect("supported");
+    assert_eq!(
+        header(&session.post_headers(), "mcp-session-id"),
+        Some("new")
+    );
+    assert_eq!(
+        session.on_http_failure(404, "", true, true),
+        FailureDecision::Fail(McpError::SessionExpired)
+    );
+}
+
+#[test]
+fn a_404_without_session_id_is_a_plain_http_error() {
+    let mut session = initialized(TransportMode::Auto, Some("s"));
+    let decision = session.on_http_failure(404, "not here", false, false);
+    assert_eq!(
+        decision,
+        FailureDecision::Fail(McpError::HttpStatus {
+            status: 404,
+            body: "not here".to_owned()
+        })
+    );
+}
+
+#[test]
+fn unreadable_session_id_is_reported_as_a_cors_problem() {
+    let mut session = initialized(TransportMode::Auto, None);
+    let decision = session.on_http_failure(400, "Bad Request: No valid session ID", false, false);
+    let FailureDecision::Fail(error) = decision else {
+        panic!("expected a failure, got {decision:?}");
+    };
+    assert_eq!(error.code(), "mcp_cors_header_missing");
+    assert!(error
+        .to_string()
+        .contains("Access-Control-Expose-Headers: Mcp-Session-Id"));
+    let mut legacy = initialized(TransportMode::Sse, None);
+    assert!(matches!(
+        legacy.on_http_failure(400, "", false, false),
+        FailureDecision::Fail(McpError::HttpStatus { status: 400, .. })
+    ));
+}
+
+#[test]
+fn long_error_bodies_are_truncated() {
+    let mut session = initialized(TransportMode::Auto, Some("s"));
+    let body = "x".repeat(2000);
+    let FailureDecision::Fail(McpError::HttpStatus { body, .. }) =
+        session.on_http_failure(500, &body, true, false)
+    else {
+        panic!("expected an HTTP status error");
+    };
+    assert_eq!(body.chars().count(), 501);
+}
+
+#[test]
+fn a_lost_connection_needs_a_new_initialize_but_a_closed_session_stays_closed() {
+    let mut session = initialized(TransportMode::Sse, None);
+    session.connection_lost();
+    assert_eq!(session.state(), SessionState::Uninitialized);
+    let mut closed = initialized(TransportMode::Auto, Some("s"));
+    closed.close();
+    closed.connection_lost();
+    assert_eq!(closed.state(), SessionState::Closed);
+}
+
+#[test]
+fn ping_requests_carry_no_params_member() {
+    let mut session = initialized(TransportMode::Auto, Some("s"));
+    let ping = session.next_request("ping", Value::Null);
+    assert_eq!(
+        ping.body,
+        json!({"jsonrpc": "2.0", "id": ping.id, "method": "ping"})
+    );
+}
+
+#[test]
+fn close_asks_for_delete_only_with_a_streamable_session() {
+    let mut with_id = initialized(TransportMode::Auto, Some("s"));
+    assert!(with_id.close());
+    assert_eq!(with_id.state(), SessionState::Closed);
+    assert!(!initialized(TransportMode::Auto, None).close());
+    assert!(!initialized(TransportMode::Sse, Some("s")).close());
+}
+
+#[test]
+fn resumption_waits_the_server_retry_and_is_bounded() {
+    let mut stream = StreamResumption::new();
+    assert!(matches!(
+        stream.on_closed_early(),
+        ResumeDecision::GiveUp(McpError::StreamEnded(_))
+    ));
+    stream.observe_event(Some("e1"), None);
+    assert_eq!(
+        stream.on_closed_early(),
+        ResumeDecision::Reconnect {
+            delay_ms: DEFAULT_RETRY_MS,
+            last_event_id: "e1".to_owned()
+        }
+    );
+    stream.observe_event(Some("e1"), Some(500));
+    for _ in 1..MAX_RESUME_ATTEMPTS {
+        assert_eq!(
+            stream.on_closed_early(),
+            ResumeDecision::Reconnect {
+                delay_ms: 500,
+                last_event_id: "e1".to_owned()
+            }
+        );
+    }
+    assert!(matches!(
+        stream.on_closed_early(),
+        ResumeDecision::GiveUp(McpError::StreamEnded(_))
+    ));
+    stream.observe_event(Some("e2"), None);
+    assert_eq!(
+        stream.on_closed_early(),
+        ResumeDecision::Reconnect {
+            delay_ms: 500,
+            last_event_id: "e2".to_owned()
+        }
+    );
+}
+
+#[test]
+fn deadline_restarts_on_progress() {
+    let mut deadline = CallDeadline::new(1000, 10_000.0);
+    assert_eq!(deadline.remaining_ms(10_400.0), 600);
+    deadline.on_progress(10_900.0);
+    assert_eq!(deadline.remaining_ms(11_000.0), 900);
+    assert_eq!(deadline.remaining_ms(12_000.0), 0);
+    assert!(!needs_ping_before_reuse(0.0, 59_999.0));
+    assert!(needs_ping_before_reuse(0.0, 60_000.0));
+}
+
+#[test]
+fn incoming_messages_are_classified() {
+    let batch = r#"[
+        {"jsonrpc":"2.0","id":3,"result":{"tools":[]}},
+        {"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"bad params","data":{"x":1}}},
+        {"jsonrpc":"2.0","id":"srv-1","method":"sampling/createMessage","params":{}},
+        {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":4,"progress":2,"total":5,"message":"half"}}
+    ]"#;
+    let messages = parse_incoming(batch).expect("valid batch");
+    assert_eq!(messages.len(), 4);
+    assert!(messages[0].answers(3));
+    assert!(!messages[0].answers(4));
+    assert_eq!(
+        messages[1],
+        IncomingMessage::Response {
+            id: json!(4),
+            outcome: Err(McpError::JsonRpc {
+                code: -32602,
+                message: "bad params".to_owned(),
+                data: Some(json!({"x": 1}))
+            })
+        }
+    );
+    assert!(
+        matches!(&messages[2], IncomingMessage::Request { method, .. } if method == "sampling/createMessage")
+    );
+    let progress = progress_of(&messages[3]).expect("a progress notification");
+    assert_eq!(progress.progress_token, json!(4));
+    assert_eq!(progress.progress, 2.0);
+    assert_eq!(progress.total, Some(5.0));
+    assert_eq!(progress.message.as_deref(), Some("half"));
+    assert_eq!(progress_of(&messages[0]), None);
+    for bad in ["not json", "42", r#"{"jsonrpc":"2.0"}"#, r#"{"method":7}"#] {
+        assert_eq!(
+            parse_incoming(bad).map_err(|error| error.code()).err(),
+            Some("mcp_invalid_message"),
+            "{bad}"
+        );
+    }
+    let without_result = parse_incoming(r#"{"id":1}"#).expect("a response to id 1");
+    assert!(matches!(
+        &without_result[0],
+        IncomingMessage::Response {
+            outcome: Err(McpError::InvalidMessage(_)),
+            ..
+        }
+    ));
+}
+
+#[test]
+fn server_requests_are_answered_never_left_hanging() {
+    assert_eq!(
+        answer_server_request(&json!(7), "ping"),
+        json!({"jsonrpc": "2.0", "id": 7, "result": {}})
+    );
+    for method in [
+        "sampling/createMessage",
+        "elicitation/create",
+        "roots/list",
+        "x/y",
+    ] {
+        let answer = answer_server_request(&json!("r1"), method);
+        assert_eq!(answer["id"], "r1");
+        assert_eq!(answer["error"]["code"], json!(METHOD_NOT_FOUND));
+        assert!(answer["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains(method));
+        assert_eq!(answer.get("result"), None::<&Value>);
+    }
+    assert_eq!(
+        cancelled_notification(9, "timeout"),
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 9, "reason": "timeout"}})
+    );
+}
+
+#[test]
+fn elicitations_are_refused_unless_defaults_are_accepted() {
+    let params = json!({
+        "message": "please accept",
+        "requestedSchema": {"type": "object", "properties": {
+            "name": {"type": "string", "default": "John Doe"},
+            "age": {"type": "integer", "default": 30},
+            "verified": {"type": "boolean", "default": true},
+            "nickname": {"type": "string"}
+        }}
+    });
+    let mut refusing = Session::new("c", "1", TransportMode::Auto);
+    let initialize = refusing.begin_initialize();
+    assert_eq!(initialize.body["params"]["capabilities"], json!({}));
+    let refusal = refusing.answer_server_request(&json!(5), "elicitation/create", &params);
+    assert_eq!(refusal["error"]["code"], json!(METHOD_NOT_FOUND));
+
+    let mut accepting = Session::new("c", "1", TransportMode::Auto);
+    accepting.set_accept_elicitation_defaults(true);
+    let initialize = accepting.begin_initialize();
+    assert_eq!(
+        initialize.body["params"]["capabilities"],
+        json!({"elicitation": {"form": {}}})
+    );
+    assert_eq!(
+        accepting.answer_server_request(&json!(5), "elicitation/create", &params),
+        json!({"jsonrpc": "2.0", "id": 5, "result": {"action": "accept", "content": {
+            "name": "John Doe", "age": 30, "verified": true
+        }}})
+    );
+    let url_mode = json!({"mode": "url", "url": "https://example.com/consent", "message": "m"});
+    assert_eq!(
+        accepting.answer_server_request(&json!(6), "elicitation/create", &url_mode)["result"],
+        json!({"action": "decline"})
+    );
+    assert_eq!(
+        accepting.answer_server_request(&json!(7), "sampling/createMessage", &json!({}))["error"]
+            ["code"],
+        json!(METHOD_NOT_FOUND)
+    );
+}

@@ -1,0 +1,282 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! tools/list pagination, tools/call result conversion and the tools cache.
+
+use mcp_agent_wasm::core::mcp::cache::{
+    CacheKey, ToolsCache, TOOLS_CACHE_MAX_ENTRIES, TOOLS_CACHE_TTL_MS,
+};
+use mcp_agent_wasm::core::mcp::tools::{ToolCallResult, ToolListing};
+use mcp_agent_wasm::core::mcp::McpError;
+use mcp_agent_wasm::core::tools::McpTool;
+use serde_json::{json, Value};
+
+fn page(names: &[&str], next_cursor: Option<&str>) -> Value {
+    let tools: Vec<Value> = names
+        .iter()
+        .map(|name| json!({"name": name, "inputSchema": {"type": "object", "properties": {"x": {"type": "number", "minimum": 0}}}}))
+        .collect();
+    match next_cursor {
+        Some(cursor) => json!({"tools": tools, "nextCursor": cursor}),
+        None => json!({"tools": tools}),
+    }
+}
+
+#[test]
+fn listing_follows_cursors_until_done_and_skips_empty_names() {
+    let pages = [
+        page(&["a", "b"], Some("c1")),
+        page(&["", "c"], Some("c2")),
+        page(&["d"], None),
+    ];
+    let mut listing = ToolListing::new();
+    let mut cursor: Option<String> = None;
+    let mut requested = Vec::new();
+    for page in &pages {
+        requested.push(ToolListing::params(cursor.as_deref()));
+        cursor = listing.handle_page(page).expect("valid page");
+    }
+    assert_eq!(cursor, None);
+    assert_eq!(
+        requested,
+        vec![json!({}), json!({"cursor": "c1"}), json!({"cursor": "c2"})]
+    );
+    assert_eq!(listing.skipped().len(), 1);
+    let tools = listing.into_tools();
+    let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_str()).collect();
+    assert_eq!(names, ["a", "b", "c", "d"]);
+    assert_eq!(
+        tools[0].input_schema["properties"]["x"]["minimum"],
+        json!(0),
+        "schemas are kept as sent"
+    );
+}
+
+#[test]
+fn listing_refuses_a_cursor_loop_and_malformed_pages() {
+    let mut listing = ToolListing::new();
+    assert_eq!(
+        listing.handle_page(&page(&["a"], Some("same"))),
+        Ok(Some("same".to_owned()))
+    );
+    assert_eq!(
+        listing.handle_page(&page(&["b"], Some("same"))),
+        Err(McpError::CursorLoop("same".to_owned()))
+    );
+    for bad in [
+        json!({}),
+        json!({"tools": {}}),
+        json!({"tools": [{"description": "no name"}]}),
+    ] {
+        let code = ToolListing::new()
+            .handle_page(&bad)
+            .map_err(|error| error.code());
+        assert_eq!(code, Err("mcp_invalid_message"), "{bad}");
+    }
+}
+
+/// (result as a server sends it, expected model text, expected isError).
+fn conversion_cases() -> Vec<(Value, &'static str, bool)> {
+    vec![
+        (
+            json!({"content": [{"type": "text", "text": "Echo: hi"}]}),
+            "Echo: hi",
+            false,
+        ),
+        (
+            json!({"content": [
+                {"type": "text", "text": "A tiny image:"},
+                {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
+                {"type": "text", "text": "The image above."}
+            ]}),
+            "A tiny image:\n[image block 1: image/png, 8 bytes, shown to the user]\nThe image above.",
+            false,
+        ),
+        (
+            json!({"content": [], "structuredContent": {"temperature": 22.5, "conditions": "cloudy"}}),
+            r#"{"conditions":"cloudy","temperature":22.5}"#,
+            false,
+        ),
+        (
+            json!({"content": [{"type": "text", "text": "22.5 C"}], "structuredContent": {"temperature": 22.5}}),
+            "22.5 C",
+            false,
+        ),
+        (
+            json!({"content": [{"type": "audio", "data": "AAAA", "mimeType": "audio/wav"}], "structuredContent": {"ok": true}}),
+            "{\"ok\":true}\n[audio block 0: audio/wav, 3 bytes, shown to the user]",
+            false,
+        ),
+        (
+            json!({"content": [
+                {"type": "resource_link", "uri": "file:///a.txt", "name": "a.txt"},
+                {"type": "resource", "resource": {"uri": "test://r/1", "mimeType": "text/plain", "text": "body"}},
+                {"type": "resource", "resource": {"uri": "test://r/2", "mimeType": "application/octet-stream", "blob": "AAECAw=="}}
+            ]}),
+            "[resource link: a.txt <file:///a.txt>]\n[resource <test://r/1>]\nbody\n[resource block 2 <test://r/2>: application/octet-stream, 4 bytes, shown to the user]",
+            false,
+        ),
+        (
+            json!({"content": [{"type": "text", "text": "division by zero"}], "isError": true}),
+            "division by zero",
+            true,
+        ),
+        (json!({"content": [{"type": "hologram"}]}), "[hologram block 0]", false),
+        (json!({}), "", false),
+    ]
+}
+
+#[test]
+fn results_give_the_model_text_and_the_ui_every_block() {
+    for (result, expected_text, expected_is_error) in conversion_cases() {
+        let converted = ToolCallResult::from_result(&result).expect("valid result");
+        assert_eq!(converted.model_text, expected_text, "{result}");
+        assert_eq!(converted.is_error, expected_is_error, "{result}");
+        let sent_blocks = result["content"].as_array().cloned().unwrap_or_default();
+        assert_eq!(
+            converted.blocks, sent_blocks,
+            "the UI gets every block as sent"
+        );
+        assert_eq!(
+            converted.structured_content.as_ref(),
+            result.get("structuredContent")
+        );
+    }
+}
+
+#[test]
+fn base64_never_reaches_the_model() {
+    let data = "iVBORw0KGgoAAAANSUhEUgAAABQAAAAUCAIAAAAC64paAAABFElEQVR4nGNgGAWjgBoAAAW0AAHRLlsSAAAAAElFTkSuQmCC";
+    let result = json!({"content": [{"type": "image", "data": data, "mimeType": "image/png"}]});
+    let converted = ToolCallResult::from_result(&result).expect("valid");
+    assert!(!converted.model_text.contains(data));
+    assert_eq!(converted.blocks[0]["data"], data);
+}
+
+#[test]
+fn malformed_results_are_errors() {
+    for bad in [json!([]), json!("text"), json!({"content": "text"})] {
+        assert_eq!(
+            ToolCallResult::from_result(&bad).map_err(|error| error.code()),
+            Err("mcp_invalid_message"),
+            "{bad}"
+        );
+    }
+}
+
+fn tool(name: &str) -> McpTool {
+    serde_json::from_value(json!({"name": name, "inputSchema": {"type": "object"}}))
+        .expect("valid tool")
+}
+
+fn headers(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs
+        .iter()
+        .map(|(name, value)| (name.to_string(), value.to_string()))
+        .collect()
+}
+
+#[test]
+fn cache_key_is_url_and_sorted_headers() {
+    let url = "https://mcp.example.com/mcp";
+    let one_order = CacheKey::new(
+        url,
+        &headers(&[("X-Team", "a"), ("Authorization", "Bearer 1")]),
+    );
+    let other_order = CacheKey::new(
+        url,
+        &headers(&[("authorization", "Bearer 1"), ("x-team", "a")]),
+    );
+    let other_user = CacheKey::new(
+        url,
+        &headers(&[("Authorization", "Bearer 2"), ("X-Team", "a")]),
+    );
+    let other_url = CacheKey::new(
+        "https://mcp.example.com/v2",
+        &headers(&[("X-Team", "a"), ("Authorization", "Bearer 1")]),
+    );
+    assert_eq!(one_order, other_order);
+    assert_ne!(one_order, other_user);
+    assert_ne!(one_order, other_url);
+
+    let mut cache = ToolsCache::new();
+    cache.record(one_order.clone(), &Ok(vec![tool("shared")]), 0.0);
+    assert_eq!(cache.get(&other_order, 1.0), Some(vec![tool("shared")]));
+    assert_eq!(cache.get(&other_user, 1.0), None);
+}
+
+#[test]
+fn cache_entries_expire_after_the_ttl() {
+    let key = CacheKey::new("https://a.example/mcp", &[]);
+    let mut cache = ToolsCache::new();
+    cache.record(key.clone(), &Ok(vec![tool("t")]), 1_000.0);
+    assert!(cache
+        .get(&key, 1_000.0 + TOOLS_CACHE_TTL_MS - 1.0)
+        .is_some());
+    assert_eq!(cache.get(&key, 1_000.0 + TOOLS_CACHE_TTL_MS), None);
+    assert!(cache.is_empty(), "an expired entry is dropped");
+}
+
+#[test]
+fn failed_listings_are_not_cached() {
+    let key = CacheKey::new("https://a.example/mcp", &[]);
+    let mut cache = ToolsCache::new();
+    cache.record(key.clone(), &Err(McpError::Timeout(5)), 0.0);
+    assert_eq!(cache.get(&key, 1.0), None);
+    cache.record(key.clone(), &Ok(vec![tool("t")]), 0.0);
+    cache.record(key.clone(), &Err(McpError::Timeout(5)), 2.0);
+    assert_eq!(
+        cache.get(&key, 3.0),
+        Some(vec![tool("t")]),
+        "a failure keeps the good entry"
+    );
+}
+
+#[test]
+fn cache_evicts_the_least_recently_used_not_the_oldest_fetched() {
+    let key = |index: usize| CacheKey::new(&format!("https://s{index}.example/mcp"), &[]);
+    let mut cache = ToolsCache::new();
+    for index in 0..TOOLS_CACHE_MAX_ENTRIES {
+        cache.record(key(index), &Ok(vec![tool("t")]), index as f64);
+    }
+    assert_eq!(cache.len(), TOOLS_CACHE_MAX_ENTRIES);
+    // The oldest-fetched entry is used again, so entry 1 becomes the least recently used.
+    assert!(cache.get(&key(0), 2_000.0).is_some());
+    cache.record(key(TOOLS_CACHE_MAX_ENTRIES), &Ok(vec![tool("t")]), 2_001.0);
+    assert_eq!(cache.len(), TOOLS_CACHE_MAX_ENTRIES);
+    assert!(
+        cache.get(&key(0), 2_002.0).is_some(),
+        "recently used survives"
+    );
+    assert_eq!(
+        cache.get(&key(1), 2_002.0),
+        None,
+        "least recently used evicted"
+    );
+    assert!(cache.get(&key(2), 2_002.0).is_some());
+    // Refreshing an existing key never evicts another one.
+    cache.record(key(2), &Ok(vec![tool("u")]), 2_003.0);
+    assert_eq!(cache.len(), TOOLS_CACHE_MAX_ENTRIES);
+}
+
+/// Fixture: tests/fixtures/schemas/server-everything-2026.8.31.tools-list.json, a `tools/list`
+/// result captured from @modelcontextprotocol/server-everything 2026.8.31 (one page).
+#[test]
+fn a_real_listing_keeps_every_tool_and_schema_as_sent() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/schemas/server-everything-2026.8.31.tools-list.json"
+    );
+    let text = std::fs::read_to_string(path).expect("fixture present");
+    let result: Value = serde_json::from_str(&text).expect("fixture is JSON");
+    let mut listing = ToolListing::new();
+    assert_eq!(listing.handle_page(&result), Ok(None), "a single page");
+    let tools = listing.into_tools();
+    let sent = result["tools"].as_array().expect("tools array");
+    assert_eq!(tools.len(), sent.len());
+    for (tool, sent) in tools.iter().zip(sent) {
+        assert_eq!(tool.name, sent["name"].as_str().unwrap_or_default());
+        assert_eq!(tool.input_schema, sent["inputSchema"], "{}", tool.name);
+    }
+    assert!(tools
+        .iter()
+        .any(|tool| tool.name == "trigger-long-running-operation"));
+}

@@ -1,0 +1,565 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! Request bodies per wire format for one tool round: the tools and their dialect, the assistant
+//! turn with two parallel calls and what must be echoed, and the two results. Each expectation is
+//! the body the vendor documents.
+
+use serde_json::{json, Value};
+
+use mcp_agent_wasm::core::message::{
+    ChatMessage, ContentPart, FunctionCall, ImageUrl, MessageContent, MessageToolCall, Role,
+    ThinkingBlock,
+};
+use mcp_agent_wasm::core::provider::{ProviderConfig, ResolvedProvider, ResponseMode};
+use mcp_agent_wasm::core::tools::{sanitize_schema, SchemaDialect, ToolEntry};
+
+/// The tools as the OpenAI wire carries them: the sanitizer decides the schema and whether it
+/// can be strict; a provider without strict mode, or a schema that cannot be strict, gets the
+/// plain dialect.
+fn expected_tools(provider_strict: bool) -> Vec<Value> {
+    tools()
+        .iter()
+        .map(|entry| {
+            let strict = sanitize_schema(&entry.input_schema, SchemaDialect::OpenAiStrict);
+            let (parameters, strict) = if provider_strict && strict.strict {
+                (strict.schema, true)
+            } else {
+                let plain = sanitize_schema(&entry.input_schema, SchemaDialect::OpenAi);
+                (plain.schema, false)
+            };
+            let mut function = json!({"name": entry.function_name, "parameters": parameters});
+            if let Some(description) = &entry.description {
+                function["description"] = json!(description);
+            }
+            if strict {
+                function["strict"] = json!(true);
+            }
+            json!({"type": "function", "function": function})
+        })
+        .collect()
+}
+
+const KEY: &str = "sk-test-SECRET-0123456789";
+
+fn provider(id: &str) -> ResolvedProvider {
+    provider_with(id, |_| {})
+}
+
+fn provider_with(id: &str, adjust: impl FnOnce(&mut ProviderConfig)) -> ResolvedProvider {
+    let mut config = ProviderConfig {
+        id: id.to_owned(),
+        api_key: Some(KEY.to_owned()),
+        base_url: Some("http://127.0.0.1:9".to_owned()),
+        project_id: Some("project-42".to_owned()),
+        ..ProviderConfig::default()
+    };
+    adjust(&mut config);
+    config
+        .resolve()
+        .expect("complete config")
+        .with_access_token("iam-token")
+}
+
+fn tools() -> Vec<ToolEntry> {
+    vec![
+        ToolEntry {
+            function_name: "weather_get".into(),
+            server: "weather".into(),
+            tool: "get".into(),
+            description: Some("Current weather for a city".into()),
+            input_schema: json!({
+                "type": "object",
+                "properties": {"city": {"type": "string"}},
+                "required": ["city"],
+                "additionalProperties": false
+            }),
+            annotations: Some(json!({"readOnlyHint": true})),
+        },
+        ToolEntry {
+            function_name: "clock_now".into(),
+            server: "clock".into(),
+            tool: "now".into(),
+            description: None,
+            input_schema: json!({"type": "object", "properties": {}}),
+            annotations: None,
+        },
+    ]
+}
+
+fn call(id: &str, name: &str, arguments: &str, signature: Option<&str>) -> MessageToolCall {
+    MessageToolCall {
+        id: id.into(),
+        call_type: "function".into(),
+        function: FunctionCall {
+            name: name.into(),
+            arguments: arguments.into(),
+        },
+        thought_signature: signature.map(str::to_owned),
+    }
+}
+
+/// system, user, an assistant turn with reasoning and two parallel calls, both results.
+fn tool_round() -> Vec<ChatMessage> {
+    let mut assistant = ChatMessage::text(Role::Assistant, "");
+    assistant.content = None;
+    assistant.tool_calls = Some(vec![
+        call(
+            "call_1",
+            "weather_get",
+            r#"{"city":"Paris"}"#,
+            Some("sig-A"),
+        ),
+        call("call_2", "clock_now", "", None),
+    ]);
+    assistant.reasoning_content = Some("I need the weather and the time.".into());
+    assistant.thinking_blocks = Some(vec![
+        ThinkingBlock::Thinking {
+            thinking: "I need the weather and the time.".into(),
+            signature: "EqQBCgIYAhIM".into(),
+        },
+        ThinkingBlock::RedactedThinking {
+            data: "opaque-data".into(),
+        },
+    ]);
+    vec![
+        ChatMessage::text(Role::System, "Be brief."),
+        ChatMessage::text(Role::User, "Weather in Paris, and the time?"),
+        assistant,
+        ChatMessage::tool_result("call_1", "18°C, cloudy"),
+        ChatMessage::tool_result("call_2", "12:00"),
+    ]
+}
+
+fn body(provider: &ResolvedProvider, messages: &[ChatMessage], mode: ResponseMode) -> Value {
+    let built = provider
+        .chat_request(messages, &tools(), mode)
+        .expect("builds");
+    serde_json::from_str(&built.request.body).expect("body is JSON")
+}
+
+#[test]
+fn openai_body_streams_with_usage_and_strict_tools() {
+    let body = body(
+        &provider_with("openai", |config| config.max_tokens = Some(256)),
+        &tool_round(),
+        ResponseMode::Streaming,
+    );
+    assert_eq!(
+        body,
+        json!({
+            "model": "gpt-6.1-sol",
+            "stream": true,
+            "stream_options": {"include_usage": true},
+            "max_completion_tokens": 256,
+            "tool_choice": "auto",
+            "tools": expected_tools(true),
+            "messages": [
+                {"role": "system", "content": "Be brief."},
+                {"role": "user", "content": "Weather in Paris, and the time?"},
+                {"role": "assistant", "tool_calls": [
+                    {"id": "call_1", "type": "function",
+                     "function": {"name": "weather_get", "arguments": "{\"city\":\"Paris\"}"}},
+                    {"id": "call_2", "type": "function",
+                     "function": {"name": "clock_now", "arguments": ""}}
+                ]},
+                {"role": "tool", "tool_call_id": "call_1", "content": "18°C, cloudy"},
+                {"role": "tool", "tool_call_id": "call_2", "content": "12:00"}
+            ]
+        })
+    );
+}
+
+#[test]
+fn compatibles_differ_only_where_their_row_says() {
+    // (id, strict tools, stream_options, echoes reasoning_content, max tokens field)
+    let cases = [
+        ("mistral", false, false, false, "max_tokens"),
+        ("groq", false, true, false, "max_tokens"),
+        ("deepseek", false, true, true, "max_tokens"),
+        ("moonshot", false, false, true, "max_tokens"),
+        ("azure_openai", true, true, false, "max_completion_tokens"),
+        ("openrouter", false, true, false, "max_tokens"),
+    ];
+    for (id, strict, usage, echo, max_field) in cases {
+        let body = body(
+            &provider_with(id, |config| config.max_tokens = Some(100)),
+            &tool_round(),
+            ResponseMode::Streaming,
+        );
+        assert_eq!(body["tools"], json!(expected_tools(strict)), "{id}");
+        assert_eq!(body.get("stream_options").is_some(), usage, "{id}");
+        assert_eq!(body[max_field], 100, "{id}");
+        let assistant = &body["messages"][2];
+        assert_eq!(
+            assistant.get("reasoning_content"),
+            echo.then(|| json!("I need the weather and the time."))
+                .as_ref(),
+            "{id}"
+        );
+        // Fields of other wires never leak into an OpenAI-shaped body.
+        let text = body.to_string();
+        for foreign in [
+            "thinking_blocks",
+            "thought_signature",
+            "sig-A",
+            "annotations",
+        ] {
+            assert!(!text.contains(foreign), "{id}: {foreign}");
+        }
+    }
+}
+
+#[test]
+fn whole_mode_does_not_stream() {
+    for id in ["openai", "anthropic", "ollama", "ibm"] {
+        let body = body(&provider(id), &tool_round(), ResponseMode::Whole);
+        assert_eq!(
+            body.get("stream").cloned().unwrap_or(json!(false)),
+            false,
+            "{id}"
+        );
+        assert!(body.get("stream_options").is_none(), "{id}");
+    }
+}
+
+#[test]
+fn anthropic_puts_all_results_of_a_round_in_one_user_message() {
+    let body = body(
+        &provider("anthropic"),
+        &tool_round(),
+        ResponseMode::Streaming,
+    );
+    assert_eq!(
+        body,
+        json!({
+            "model": "claude-sonnet-4-5",
+            "max_tokens": 4096,
+            "stream": true,
+            "system": "Be brief.",
+            "tool_choice": {"type": "auto"},
+            "tools": tools().iter().map(|entry| {
+                let mut tool = json!({
+                    "name": entry.function_name,
+                    "input_schema": sanitize_schema(&entry.input_schema, SchemaDialect::Anthropic).schema,
+                });
+                if let Some(description) = &entry.description {
+                    tool["description"] = json!(description);
+                }
+                tool
+            }).collect::<Vec<_>>(),
+            "messages": [
+                {"role": "user", "content": [
+                    {"type": "text", "text": "Weather in Paris, and the time?"}
+                ]},
+                {"role": "assistant", "content": [
+                    {"type": "thinking", "thinking": "I need the weather and the time.",
+                     "signature": "EqQBCgIYAhIM"},
+                    {"type": "redacted_thinking", "data": "opaque-data"},
+                    {"type": "tool_use", "id": "call_1", "name": "weather_get",
+                     "input": {"city": "Paris"}},
+                    {"type": "tool_use", "id": "call_2", "name": "clock_now", "input": {}}
+                ]},
+                {"role": "user", "content": [
+                    {"type": "tool_result", "tool_use_id": "call_1", "content": "18°C, cloudy"},
+                    {"type": "tool_result", "tool_use_id": "call_2", "content": "12:00"}
+                ]}
+            ]
+        })
+    );
+}
+
+#[test]
+fn anthropic_thinking_budget_replaces_temperature_and_fits_under_max_tokens() {
+    let body = body(
+        &provider_with("anthropic", |config| {
+            config.thinking_budget = Some(2000);
+            config.max_tokens = Some(1000);
+            config.temperature = Some(0.2);
+        }),
+        &[ChatMessage::text(Role::User, "hi")],
+        ResponseMode::Streaming,
+    );
+    assert_eq!(
+        body["thinking"],
+        json!({"type": "enabled", "budget_tokens": 2000})
+    );
+    assert_eq!(body["max_tokens"], 6096);
+    assert!(body.get("temperature").is_none());
+}
+
+#[test]
+fn gemini_echoes_thought_signatures_and_answers_by_function_name() {
+    let body = body(
+        &provider_with("google", |config| {
+            config.temperature = Some(0.5);
+            config.thinking_budget = Some(512);
+        }),
+        &tool_round(),
+        ResponseMode::Streaming,
+    );
+    assert_eq!(
+        body,
+        json!({
+            "systemInstruction": {"parts": [{"text": "Be brief."}]},
+            "generationConfig": {
+                "temperature": 0.5,
+                "thinkingConfig": {"thinkingBudget": 512, "includeThoughts": true}
+            },
+            "tools": [{"functionDeclarations": [
+                {"name": "weather_get", "description": "Current weather for a city",
+                 "parameters": sanitize_schema(&tools()[0].input_schema, SchemaDialect::Gemini).schema},
+                // No properties: Gemini rejects an empty OBJECT, so no `parameters` at all.
+                {"name": "clock_now"}
+            ]}],
+            "contents": [
+                {"role": "user", "parts": [{"text": "Weather in Paris, and the time?"}]},
+                {"role": "model", "parts": [
+                    {"functionCall": {"name": "weather_get", "args": {"city": "Paris"}},
+                     "thoughtSignature": "sig-A"},
+                    {"functionCall": {"name": "clock_now", "args": {}}}
+                ]},
+                {"role": "user", "parts": [
+                    {"functionResponse": {"name": "weather_get",
+                                          "response": {"content": "18°C, cloudy"}}},
+                    {"functionResponse": {"name": "clock_now", "response": {"content": "12:00"}}}
+                ]}
+            ]
+        })
+    );
+}
+
+#[test]
+fn ollama_sends_arguments_as_objects() {
+    let body = body(
+        &provider_with("ollama", |config| {
+            config.api_key = None;
+            config.model = Some("deepseek-r1:14b".into());
+            config.temperature = Some(0.1);
+            config.max_tokens = Some(64);
+            config.thinking_budget = Some(1);
+        }),
+        &tool_round(),
+        ResponseMode::Streaming,
+    );
+    assert_eq!(body["model"], "deepseek-r1:14b");
+    assert_eq!(body["stream"], true);
+    assert_eq!(body["think"], true);
+    assert_eq!(
+        body["options"],
+        json!({"temperature": 0.1, "num_predict": 64})
+    );
+    assert_eq!(body["tools"][0]["function"]["name"], "weather_get");
+    assert_eq!(
+        body["messages"][2],
+        json!({"role": "assistant", "content": "", "tool_calls": [
+            {"function": {"name": "weather_get", "arguments": {"city": "Paris"}}},
+            {"function": {"name": "clock_now", "arguments": {}}}
+        ]})
+    );
+    assert_eq!(
+        body["messages"][3],
+        json!({"role": "tool", "content": "18°C, cloudy", "tool_name": "weather_get"})
+    );
+}
+
+#[test]
+fn watsonx_names_model_and_project() {
+    let body = body(&provider("ibm"), &tool_round(), ResponseMode::Streaming);
+    assert_eq!(body["model_id"], "ibm/granite-4-h-small");
+    assert_eq!(body["project_id"], "project-42");
+    assert_eq!(body["messages"][4]["tool_call_id"], "call_2");
+    assert_eq!(body["tools"][1]["function"]["name"], "clock_now");
+    assert!(body.get("model").is_none());
+}
+
+fn image_message(url: &str) -> Vec<ChatMessage> {
+    let mut message = ChatMessage::text(Role::User, "");
+    message.content = Some(MessageContent::Parts(vec![
+        ContentPart::Text {
+            text: "What is this?".into(),
+        },
+        ContentPart::ImageUrl {
+            image_url: ImageUrl {
+                url: url.into(),
+                detail: None,
+            },
+        },
+    ]));
+    vec![message]
+}
+
+const PNG: &str = "data:image/png;base64,iVBORw0KGgo=";
+const HTTPS_IMAGE: &str = "https://127.0.0.1/cat.png";
+
+#[test]
+fn images_are_converted_per_wire() {
+    let user_content = |id: &str, url: &str| -> Value {
+        let body = body(&provider(id), &image_message(url), ResponseMode::Streaming);
+        match id {
+            "anthropic" => body["messages"][0]["content"].clone(),
+            "google" => body["contents"][0]["parts"].clone(),
+            _ => body["messages"][0].clone(),
+        }
+    };
+    assert_eq!(
+        user_content("openai", PNG)["content"],
+        json!([
+            {"type": "text", "text": "What is this?"},
+            {"type": "image_url", "image_url": {"url": PNG}}
+        ])
+    );
+    assert_eq!(
+        user_content("anthropic", PNG),
+        json!([
+            {"type": "text", "text": "What is this?"},
+            {"type": "image", "source":
+                {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
+        ])
+    );
+    assert_eq!(
+        user_content("anthropic", HTTPS_IMAGE)[1],
+        json!({"type": "image", "source": {"type": "url", "url": HTTPS_IMAGE}})
+    );
+    assert_eq!(
+        user_content("google", PNG),
+        json!([
+            {"text": "What is this?"},
+            {"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo="}}
+        ])
+    );
+    assert_eq!(
+        user_content("ollama", PNG),
+        json!({"role": "user", "content": "What is this?", "images": ["iVBORw0KGgo="]})
+    );
+}
+
+#[test]
+fn images_a_provider_cannot_take_are_a_clear_error() {
+    let cases = [
+        ("google", HTTPS_IMAGE, None),
+        ("ollama", HTTPS_IMAGE, None),
+        ("deepseek", PNG, Some("deepseek-v4-pro")),
+        ("groq", PNG, None),
+        ("anthropic", "http://127.0.0.1/cat.png", None),
+    ];
+    for (id, url, model) in cases {
+        let provider = provider_with(id, |config| config.model = model.map(str::to_owned));
+        let error = provider
+            .chat_request(&image_message(url), &[], ResponseMode::Streaming)
+            .expect_err(id);
+        assert_eq!(error.code(), "provider_images_unsupported", "{id}");
+        assert!(error.to_string().contains(&provider.model), "{id}: {error}");
+    }
+    let accepted = provider_with("deepseek", |config| {
+        config.model = Some("deepseek-flash".into())
+    });
+    assert!(accepted
+        .chat_request(&image_message(PNG), &[], ResponseMode::Streaming)
+        .is_ok());
+}
+
+#[test]
+fn results_without_a_matching_call_are_refused_where_the_wire_needs_the_link() {
+    let orphan = vec![
+        ChatMessage::text(Role::User, "hi"),
+        ChatMessage::tool_result("call_unknown", "42"),
+    ];
+    let error = provider("google")
+        .chat_request(&orphan, &[], ResponseMode::Streaming)
+        .expect_err("gemini needs the function name");
+    assert_eq!(error.code(), "provider_invalid_conversation");
+
+    let mut no_id = ChatMessage::tool_result("x", "42");
+    no_id.tool_call_id = None;
+    for id in ["openai", "anthropic"] {
+        let error = provider(id)
+            .chat_request(&[no_id.clone()], &[], ResponseMode::Streaming)
+            .expect_err(id);
+        assert_eq!(error.code(), "provider_invalid_conversation", "{id}");
+    }
+}
+
+#[test]
+fn caller_headers_replace_built_in_ones() {
+    let provider = provider_with("openai", |config| {
+        config.headers = Some(
+            [
+                ("Authorization".to_owned(), "Bearer proxy-token".to_owned()),
+                ("x-trace".to_owned(), "abc".to_owned()),
+            ]
+            .into_iter()
+            .collect(),
+        );
+    });
+    let request = provider
+        .chat_request(
+            &[ChatMessage::text(Role::User, "hi")],
+            &[],
+            ResponseMode::Streaming,
+        )
+        .unwrap()
+        .request;
+    assert_eq!(request.header("authorization"), Some("Bearer proxy-token"));
+    assert_eq!(request.header("x-trace"), Some("abc"));
+    let authorizations = request
+        .headers
+        .iter()
+        .filter(|(name, _)| name.eq_ignore_ascii_case("authorization"))
+        .count();
+    assert_eq!(authorizations, 1);
+}
+
+#[test]
+fn a_plain_generation_sends_no_tools() {
+    for id in ["openai", "anthropic", "google", "ollama", "ibm"] {
+        let built = provider(id)
+            .chat_request(
+                &[ChatMessage::text(Role::User, "hi")],
+                &[],
+                ResponseMode::Streaming,
+            )
+            .unwrap();
+        let body: Value = serde_json::from_str(&built.request.body).unwrap();
+        assert!(body.get("tools").is_none(), "{id}");
+        assert!(body.get("tool_choice").is_none(), "{id}");
+        assert!(built.warnings.is_empty(), "{id}");
+    }
+}
+
+#[test]
+fn a_tool_that_cannot_be_strict_goes_plain_with_the_reason_as_a_warning() {
+    let map_tool = ToolEntry {
+        function_name: "tags_set".into(),
+        server: "notes".into(),
+        tool: "set".into(),
+        description: None,
+        // A map (free-form keys) has no strict-mode equivalent.
+        input_schema: json!({
+            "type": "object",
+            "properties": {"tags": {"type": "object", "additionalProperties": {"type": "string"}}},
+            "required": ["tags"]
+        }),
+        annotations: None,
+    };
+    let built = provider("openai")
+        .chat_request(
+            &[ChatMessage::text(Role::User, "tag it")],
+            std::slice::from_ref(&map_tool),
+            ResponseMode::Streaming,
+        )
+        .unwrap();
+    let body: Value = serde_json::from_str(&built.request.body).unwrap();
+    let function = &body["tools"][0]["function"];
+    assert!(function.get("strict").is_none());
+    assert_eq!(
+        function["parameters"],
+        sanitize_schema(&map_tool.input_schema, SchemaDialect::OpenAi).schema
+    );
+    assert!(
+        built
+            .warnings
+            .iter()
+            .any(|warning| warning.starts_with("tags_set: not strict: ")),
+        "{:?}",
+        built.warnings
+    );
+}

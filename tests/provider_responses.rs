@@ -1,0 +1,274 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! Whole (non-streaming) response bodies parsed into the model-event vocabulary. The bodies are
+//! written to the shapes in each vendor's API reference for the non-streaming call.
+
+use serde_json::json;
+
+use mcp_agent_wasm::core::model_event::{
+    ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta, Usage,
+};
+use mcp_agent_wasm::core::provider::{ProviderConfig, ResolvedProvider};
+
+fn provider(id: &str, model: &str) -> ResolvedProvider {
+    ProviderConfig {
+        id: id.into(),
+        api_key: Some("sk-test".into()),
+        model: Some(model.into()),
+        project_id: Some("p".into()),
+        ..ProviderConfig::default()
+    }
+    .resolve()
+    .unwrap()
+}
+
+fn call(index: u32, id: Option<&str>, name: &str, arguments: ArgumentsDelta) -> ModelEvent {
+    ModelEvent::ToolCallDelta(ToolCallDelta {
+        index: Some(index),
+        id: id.map(str::to_owned),
+        name: Some(name.to_owned()),
+        arguments: Some(arguments),
+        thought_signature: None,
+    })
+}
+
+fn usage(input_tokens: u64, output_tokens: u64) -> ModelEvent {
+    ModelEvent::Usage(Usage {
+        input_tokens,
+        output_tokens,
+    })
+}
+
+#[test]
+fn openai_completion_with_reasoning_and_calls() {
+    let body = r#"{
+      "id": "chatcmpl-1", "object": "chat.completion", "model": "deepseek-flash",
+      "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+        "role": "assistant", "content": null, "reasoning_content": "Two lookups.",
+        "tool_calls": [
+          {"id": "call_a", "type": "function", "function": {"name": "weather_get", "arguments": "{\"city\":\"Paris\"}"}},
+          {"id": "call_b", "type": "function", "function": {"name": "clock_now", "arguments": "{}"}}
+        ]}}],
+      "usage": {"prompt_tokens": 120, "completion_tokens": 33, "total_tokens": 153}
+    }"#;
+    assert_eq!(
+        provider("deepseek", "deepseek-flash")
+            .parse_whole_response(body)
+            .unwrap(),
+        vec![
+            ModelEvent::ReasoningDelta("Two lookups.".into()),
+            call(
+                0,
+                Some("call_a"),
+                "weather_get",
+                ArgumentsDelta::Fragment(r#"{"city":"Paris"}"#.into())
+            ),
+            call(
+                1,
+                Some("call_b"),
+                "clock_now",
+                ArgumentsDelta::Fragment("{}".into())
+            ),
+            ModelEvent::Finish(FinishReason::ToolCalls),
+            usage(120, 33),
+        ]
+    );
+}
+
+#[test]
+fn openai_plain_answer_and_in_body_error() {
+    let openai = provider("openai", "gpt-4o");
+    let answer = r#"{"choices":[{"index":0,"message":{"role":"assistant","content":"Hello!"},"finish_reason":"stop"}]}"#;
+    assert_eq!(
+        openai.parse_whole_response(answer).unwrap(),
+        vec![
+            ModelEvent::TextDelta("Hello!".into()),
+            ModelEvent::Finish(FinishReason::Stop)
+        ]
+    );
+    let error = r#"{"error":{"message":"Provider returned error","code":502}}"#;
+    assert_eq!(
+        openai.parse_whole_response(error).unwrap(),
+        vec![ModelEvent::Error(ProviderStreamError {
+            code: Some("502".into()),
+            message: "Provider returned error".into()
+        })]
+    );
+    let broken = openai.parse_whole_response("{\"choices\": [").unwrap_err();
+    assert_eq!(broken.code(), "provider_invalid_response");
+    assert_eq!(
+        openai
+            .parse_whole_response(r#"{"choices": []}"#)
+            .unwrap_err()
+            .code(),
+        "provider_invalid_response"
+    );
+}
+
+#[test]
+fn anthropic_message_with_thinking_and_tool_use() {
+    let body = json!({
+        "id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+        "content": [
+            {"type": "thinking", "thinking": "Need weather.", "signature": "EqQBsig"},
+            {"type": "redacted_thinking", "data": "opaque"},
+            {"type": "text", "text": "Let me check."},
+            {"type": "tool_use", "id": "toolu_01", "name": "weather_get", "input": {"city": "Paris"}}
+        ],
+        "stop_reason": "tool_use",
+        "usage": {"input_tokens": 50, "cache_read_input_tokens": 10, "output_tokens": 20}
+    });
+    assert_eq!(
+        provider("anthropic", "claude-sonnet-4-5")
+            .parse_whole_response(&body.to_string())
+            .unwrap(),
+        vec![
+            ModelEvent::ReasoningDelta("Need weather.".into()),
+            ModelEvent::ReasoningSignature("EqQBsig".into()),
+            ModelEvent::RedactedReasoning("opaque".into()),
+            ModelEvent::TextDelta("Let me check.".into()),
+            call(
+                0,
+                Some("toolu_01"),
+                "weather_get",
+                ArgumentsDelta::Whole(json!({"city": "Paris"}))
+            ),
+            ModelEvent::Finish(FinishReason::ToolCalls),
+            usage(60, 20),
+        ]
+    );
+    let overloaded =
+        r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#;
+    assert_eq!(
+        provider("anthropic", "claude-sonnet-4-5")
+            .parse_whole_response(overloaded)
+            .unwrap(),
+        vec![ModelEvent::Error(ProviderStreamError {
+            code: Some("overloaded_error".into()),
+            message: "Overloaded".into()
+        })]
+    );
+}
+
+#[test]
+fn a_stop_with_calls_is_reported_as_tool_calls_on_every_wire() {
+    let openai = r#"{"choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":null,
+      "tool_calls":[{"id":"call_1","type":"function","function":{"name":"f","arguments":"{}"}}]}}]}"#;
+    let anthropic = r#"{"type":"message","content":[{"type":"tool_use","id":"toolu_1","name":"f","input":{}}],"stop_reason":"end_turn"}"#;
+    for (id, body) in [("openai", openai), ("anthropic", anthropic)] {
+        let events = provider(id, "m").parse_whole_response(body).unwrap();
+        assert_eq!(
+            events.last(),
+            Some(&ModelEvent::Finish(FinishReason::ToolCalls)),
+            "{id}"
+        );
+    }
+}
+
+#[test]
+fn gemini_candidate_with_thought_and_signed_call() {
+    let body = json!({
+        "candidates": [{
+            "content": {"role": "model", "parts": [
+                {"text": "Thinking about weather.", "thought": true, "thoughtSignature": "CiQBthought"},
+                {"functionCall": {"name": "weather_get", "args": {"city": "Paris"}},
+                 "thoughtSignature": "CiQBsig"},
+                {"functionCall": {"name": "clock_now", "args": {}}}
+            ]},
+            "finishReason": "STOP", "index": 0
+        }],
+        "usageMetadata": {"promptTokenCount": 40, "candidatesTokenCount": 12, "thoughtsTokenCount": 30}
+    });
+    assert_eq!(
+        provider("google", "gemini-2.5-flash")
+            .parse_whole_response(&body.to_string())
+            .unwrap(),
+        vec![
+            ModelEvent::ReasoningDelta("Thinking about weather.".into()),
+            ModelEvent::ReasoningSignature("CiQBthought".into()),
+            ModelEvent::ToolCallDelta(ToolCallDelta {
+                index: Some(0),
+                id: None,
+                name: Some("weather_get".into()),
+                arguments: Some(ArgumentsDelta::Whole(json!({"city": "Paris"}))),
+                thought_signature: Some("CiQBsig".into()),
+            }),
+            call(1, None, "clock_now", ArgumentsDelta::Whole(json!({}))),
+            ModelEvent::Finish(FinishReason::ToolCalls),
+            usage(40, 42),
+        ]
+    );
+    let blocked = r#"{"promptFeedback":{"blockReason":"SAFETY"}}"#;
+    assert_eq!(
+        provider("google", "gemini-2.5-flash")
+            .parse_whole_response(blocked)
+            .unwrap(),
+        vec![ModelEvent::Error(ProviderStreamError {
+            code: Some("SAFETY".into()),
+            message: "the prompt was blocked (SAFETY)".into()
+        })]
+    );
+}
+
+#[test]
+fn ollama_reply_with_object_arguments_and_think_tags() {
+    let body = json!({
+        "model": "deepseek-r1:14b", "done": true, "done_reason": "stop",
+        "message": {"role": "assistant",
+                    "content": "<think>\nThe user wants weather.\n</think>\n\nChecking.",
+                    "tool_calls": [{"function": {"name": "weather_get", "arguments": {"city": "Paris"}}}]},
+        "prompt_eval_count": 26, "eval_count": 290
+    });
+    assert_eq!(
+        provider("ollama", "deepseek-r1:14b")
+            .parse_whole_response(&body.to_string())
+            .unwrap(),
+        vec![
+            ModelEvent::ReasoningDelta("The user wants weather.".into()),
+            ModelEvent::TextDelta("Checking.".into()),
+            call(
+                0,
+                None,
+                "weather_get",
+                ArgumentsDelta::Whole(json!({"city": "Paris"}))
+            ),
+            usage(26, 290),
+            ModelEvent::Finish(FinishReason::ToolCalls),
+        ]
+    );
+    // A model outside the think-tag list keeps its text as it is.
+    let plain = json!({"done": true, "done_reason": "length",
+                       "message": {"role": "assistant", "content": "a </think> b", "thinking": "hmm"}});
+    assert_eq!(
+        provider("ollama", "qwen3:8b")
+            .parse_whole_response(&plain.to_string())
+            .unwrap(),
+        vec![
+            ModelEvent::ReasoningDelta("hmm".into()),
+            ModelEvent::TextDelta("a </think> b".into()),
+            usage(0, 0),
+            ModelEvent::Finish(FinishReason::Length),
+        ]
+    );
+}
+
+#[test]
+fn watsonx_chat_reply_is_openai_shaped() {
+    let body = r#"{"id":"chat-1","model_id":"ibm/granite-4-h-small","created":1,
+      "choices":[{"index":0,"message":{"role":"assistant","tool_calls":[{"id":"chatcmpl-tool-1","type":"function","function":{"name":"weather_get","arguments":"{\"city\": \"Paris\"}"}}]},"finish_reason":"tool_calls"}],
+      "usage":{"completion_tokens":20,"prompt_tokens":200,"total_tokens":220}}"#;
+    assert_eq!(
+        provider("ibm", "ibm/granite-4-h-small")
+            .parse_whole_response(body)
+            .unwrap(),
+        vec![
+            call(
+                0,
+                Some("chatcmpl-tool-1"),
+                "weather_get",
+                ArgumentsDelta::Fragment(r#"{"city": "Paris"}"#.into())
+            ),
+            ModelEvent::Finish(FinishReason::ToolCalls),
+            usage(200, 20),
+        ]
+    );
+}

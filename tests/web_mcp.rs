@@ -1,0 +1,541 @@
+#![cfg(target_arch = "wasm32")]
+//! The MCP client in a browser against the project's test server (testing/mcp-test-server.mjs)
+//! on 127.0.0.1: what server-everything cannot show. Each test uses its own path and reads only
+//! its own traffic from the server's log.
+
+mod web_mcp_common;
+
+use std::cell::RefCell;
+
+use mcp_agent_wasm::core::mcp::jsonrpc::Progress;
+use mcp_agent_wasm::core::mcp::session::{Transport, TransportMode};
+use mcp_agent_wasm::web::mcp::{McpClient, McpServerConfig};
+use serde_json::{json, Value};
+use wasm_bindgen::JsValue;
+use wasm_bindgen_test::*;
+use web_mcp_common::{posted_methods, run_path, server_log, test_client, test_server, FetchStub};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Only the POSTs of a log: the standalone GET stream is opened in the background, so its place
+/// among the other requests is not fixed.
+fn posts(log: Vec<Value>) -> Vec<Value> {
+    log.into_iter()
+        .filter(|entry| entry["method"] == "POST")
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn json_replies_and_every_page_of_tools() {
+    let client = test_client("/json/pages", TransportMode::Auto);
+    let tools = client.list_tools().await.expect("listing succeeds");
+    let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "echo",
+            "add",
+            "progress",
+            "ask-client",
+            "hang",
+            "structured"
+        ],
+        "all three pages, the empty name skipped"
+    );
+    assert_eq!(client.transport(), Transport::StreamableHttp);
+    let log = posts(server_log("/json/pages").await);
+    assert_eq!(
+        posted_methods(&log),
+        [
+            "initialize",
+            "notifications/initialized",
+            "tools/list",
+            "tools/list",
+            "tools/list"
+        ]
+    );
+    let initialize = &log[0];
+    assert_eq!(
+        initialize["headers"]["accept"],
+        "application/json, text/event-stream"
+    );
+    assert_eq!(initialize["headers"]["contentType"], "application/json");
+    assert_eq!(initialize["headers"]["sessionId"], Value::Null);
+    assert_eq!(initialize["headers"]["protocolVersion"], Value::Null);
+    assert_eq!(
+        initialize["body"]["params"]["clientInfo"]["name"],
+        "mcp-agent-wasm"
+    );
+    let cursors: Vec<&Value> = log[2..]
+        .iter()
+        .map(|entry| &entry["body"]["params"]["cursor"])
+        .collect();
+    assert_eq!(cursors, [&Value::Null, &json!("page-3"), &json!("page-6")]);
+    for later in &log[1..] {
+        assert!(later["headers"]["sessionId"]
+            .as_str()
+            .is_some_and(|id| id.starts_with("session-")));
+        assert_eq!(later["headers"]["protocolVersion"], "2025-06-18");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn sse_replies_carry_progress_and_server_requests_before_the_result() {
+    let client = test_client("/sse/progress", TransportMode::Auto);
+    let progress = RefCell::new(Vec::<Progress>::new());
+    let record = |event: &Progress| progress.borrow_mut().push(event.clone());
+    let result = client
+        .call_tool(
+            "progress",
+            json!({"steps": 3, "intervalMs": 30}),
+            Some(&record),
+            None,
+            None,
+        )
+        .await
+        .expect("the call succeeds");
+    assert_eq!(result.model_text, "done after 3 steps");
+    let steps: Vec<(f64, Option<String>)> = progress
+        .borrow()
+        .iter()
+        .map(|event| (event.progress, event.message.clone()))
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            (1.0, Some("step 1".into())),
+            (2.0, Some("step 2".into())),
+            (3.0, Some("step 3".into()))
+        ]
+    );
+
+    let answers = client
+        .call_tool("ask-client", json!({}), None, None, None)
+        .await
+        .expect("the server got both answers");
+    let answers: Value = serde_json::from_str(&answers.model_text).expect("the answers as JSON");
+    assert_eq!(
+        answers[0],
+        json!({"jsonrpc": "2.0", "id": "srv-ping", "result": {}})
+    );
+    assert_eq!(answers[1]["id"], "srv-sampling");
+    assert_eq!(answers[1]["error"]["code"], -32601);
+    assert_eq!(answers[2]["id"], "srv-elicit");
+    assert_eq!(
+        answers[2]["error"]["code"], -32601,
+        "elicitation refused by default"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn elicitations_get_the_schema_defaults_when_opted_in() {
+    let mut config = McpServerConfig::new(&format!("{}{}", test_server(), run_path("/sse/elicit")));
+    config.allow_insecure_local_urls = true;
+    config.accept_elicitation_defaults = true;
+    let client = McpClient::new(config).expect("loopback with the opt-in");
+    let answers = client
+        .call_tool("ask-client", json!({}), None, None, None)
+        .await
+        .expect("the server got every answer");
+    let answers: Value = serde_json::from_str(&answers.model_text).expect("the answers as JSON");
+    assert_eq!(
+        answers[2]["result"],
+        json!({"action": "accept", "content": {"name": "Ada"}})
+    );
+    assert_eq!(
+        answers[1]["error"]["code"], -32601,
+        "sampling is still refused"
+    );
+    let log = posts(server_log("/sse/elicit").await);
+    assert_eq!(
+        log[0]["body"]["params"]["capabilities"],
+        json!({"elicitation": {"form": {}}})
+    );
+}
+
+#[wasm_bindgen_test]
+async fn requests_on_the_standalone_stream_are_answered() {
+    let client = test_client("/standalone/mcp", TransportMode::Auto);
+    client.connect().await.expect("connects");
+    let mut answer = None;
+    for _ in 0..50 {
+        let log = server_log("/standalone/mcp").await;
+        answer = log
+            .into_iter()
+            .find(|entry| entry["body"]["id"] == "standalone-ping");
+        if answer.is_some() {
+            break;
+        }
+        sleep_ms(20).await;
+    }
+    let answer = answer.expect("the ping on the GET stream was answered within 1 s");
+    assert_eq!(answer["body"]["result"], json!({}));
+    client.close().await;
+}
+
+async fn sleep_ms(milliseconds: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let set_timeout = js_sys::Reflect::get(&js_sys::global(), &"setTimeout".into())
+            .expect("setTimeout exists");
+        let set_timeout: js_sys::Function = set_timeout.into();
+        set_timeout
+            .call2(&JsValue::NULL, &resolve, &milliseconds.into())
+            .expect("setTimeout accepts a function");
+    });
+    wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .expect("a timer resolves");
+}
+
+#[wasm_bindgen_test]
+async fn results_keep_structured_content_and_errors() {
+    let client = test_client("/json/results", TransportMode::StreamableHttp);
+    let structured = client
+        .call_tool("structured", json!({}), None, None, None)
+        .await
+        .expect("call succeeds");
+    assert_eq!(structured.model_text, r#"{"answer":42}"#);
+    assert_eq!(structured.structured_content, Some(json!({"answer": 42})));
+    let unknown = client
+        .call_tool("no-such-tool", json!({}), None, None, None)
+        .await
+        .expect("an error result is still a result");
+    assert!(unknown.is_error);
+    assert_eq!(unknown.model_text, "unknown tool no-such-tool");
+}
+
+#[wasm_bindgen_test]
+async fn expired_session_is_reinitialized_once_and_the_request_retried() {
+    let client = test_client("/expire/once", TransportMode::Auto);
+    let tools = client.list_tools().await.expect("the retry succeeds");
+    assert_eq!(tools.len(), 6);
+    let log = posts(server_log("/expire/once").await);
+    assert_eq!(
+        posted_methods(&log),
+        [
+            "initialize",
+            "notifications/initialized",
+            "tools/list",
+            "initialize",
+            "notifications/initialized",
+            "tools/list",
+            "tools/list",
+            "tools/list"
+        ]
+    );
+    let expired = log[2]["headers"]["sessionId"].clone();
+    let renewed = log[5]["headers"]["sessionId"].clone();
+    assert_ne!(expired, renewed);
+    assert_eq!(
+        log[3]["headers"]["sessionId"],
+        Value::Null,
+        "a new initialize has no session"
+    );
+    assert_eq!(
+        log[5]["body"]["id"], log[2]["body"]["id"],
+        "the same request, sent again"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_stream_closed_early_is_resumed_with_last_event_id_after_retry() {
+    let client = test_client("/resume/stream", TransportMode::Auto);
+    let result = client
+        .call_tool("echo", json!({"message": "resumed"}), None, None, None)
+        .await
+        .expect("the response arrives on the resumed stream");
+    assert_eq!(result.model_text, "Echo: resumed");
+    let log = server_log("/resume/stream").await;
+    let call = log
+        .iter()
+        .find(|entry| entry["body"]["method"] == "tools/call")
+        .expect("the call was posted");
+    let resume = log
+        .iter()
+        .find(|entry| entry["method"] == "GET" && entry["headers"]["lastEventId"].is_string())
+        .expect("a GET resumed the stream");
+    let event_id = format!(
+        "resume-{}-{}",
+        call["headers"]["sessionId"].as_str().unwrap_or_default(),
+        call["body"]["id"]
+    );
+    assert_eq!(resume["headers"]["lastEventId"], event_id.as_str());
+    assert_eq!(resume["headers"]["accept"], "text/event-stream");
+    let waited_ms =
+        resume["at"].as_f64().unwrap_or_default() - call["at"].as_f64().unwrap_or_default();
+    assert!(
+        waited_ms >= 300.0,
+        "waited {waited_ms} ms, the server asked for retry: 300"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_post_answering_405_falls_back_to_legacy_sse() {
+    let client = test_client("/legacy/sse", TransportMode::Auto);
+    let tools = client.list_tools().await.expect("listing over legacy SSE");
+    assert_eq!(tools.len(), 6);
+    assert_eq!(client.transport(), Transport::LegacySse);
+    let result = client
+        .call_tool("add", json!({"a": 2, "b": 40}), None, None, None)
+        .await
+        .expect("call over legacy SSE");
+    assert_eq!(result.model_text, "42");
+    let progress = RefCell::new(0);
+    let count = |_: &Progress| *progress.borrow_mut() += 1;
+    client
+        .call_tool(
+            "progress",
+            json!({"steps": 2, "intervalMs": 10}),
+            Some(&count),
+            None,
+            None,
+        )
+        .await
+        .expect("progress over legacy SSE");
+    assert_eq!(*progress.borrow(), 2);
+    client.close().await;
+
+    let forced = test_client("/legacy/forced", TransportMode::StreamableHttp);
+    let error = forced
+        .connect()
+        .await
+        .expect_err("no fallback when streamable-http is forced");
+    assert_eq!(error.code(), "mcp_http_status");
+}
+
+#[wasm_bindgen_test]
+async fn a_legacy_endpoint_on_another_origin_is_refused() {
+    let direct = test_client("/cross/direct", TransportMode::Sse);
+    let error = direct.connect().await.expect_err("cross-origin endpoint");
+    assert_eq!(error.code(), "mcp_legacy_endpoint_refused");
+
+    let auto = test_client("/cross/auto", TransportMode::Auto);
+    let error = auto.connect().await.expect_err("both transports fail");
+    assert_eq!(error.code(), "mcp_both_transports_failed");
+    let message = error.to_string();
+    assert!(message.contains("HTTP 405"), "{message}");
+    assert!(
+        message.contains("is not on the server's origin"),
+        "{message}"
+    );
+    let log = server_log("/cross").await;
+    assert!(
+        log.iter().all(|entry| !entry["path"]
+            .as_str()
+            .unwrap_or_default()
+            .ends_with("/message")),
+        "nothing was posted to any endpoint"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn an_unexposed_session_header_is_reported_as_a_cors_problem() {
+    let client = test_client("/hidden-session/mcp", TransportMode::Auto);
+    let error = client
+        .connect()
+        .await
+        .expect_err("the session id is unreadable");
+    assert_eq!(error.code(), "mcp_cors_header_missing");
+    assert!(error
+        .to_string()
+        .contains("Access-Control-Expose-Headers: Mcp-Session-Id"));
+}
+
+#[wasm_bindgen_test]
+async fn a_hanging_call_times_out_and_the_server_hears_cancelled() {
+    let client = test_client("/sse/hang-timeout", TransportMode::Auto);
+    let error = client
+        .call_tool("hang", json!({}), None, None, Some(300))
+        .await
+        .expect_err("no answer");
+    assert_eq!(error.code(), "mcp_timeout");
+    let log = server_log("/sse/hang-timeout").await;
+    let call_id = log
+        .iter()
+        .find(|entry| entry["body"]["method"] == "tools/call")
+        .map(|entry| entry["body"]["id"].clone())
+        .expect("the call was posted");
+    let cancelled = log
+        .iter()
+        .find(|entry| entry["body"]["method"] == "notifications/cancelled")
+        .expect("the server got notifications/cancelled");
+    assert_eq!(cancelled["body"]["params"]["requestId"], call_id);
+    assert_eq!(cancelled["body"]["params"]["reason"], "timeout");
+    assert!(cancelled["headers"]["sessionId"].is_string());
+}
+
+#[wasm_bindgen_test]
+async fn an_aborted_call_ends_at_once_and_the_server_hears_cancelled() {
+    let client = test_client("/sse/hang-abort", TransportMode::Auto);
+    client.connect().await.expect("connects");
+    let signal = web_sys::AbortSignal::timeout_with_u32(150);
+    let error = client
+        .call_tool("hang", json!({}), None, Some(&signal), None)
+        .await
+        .expect_err("aborted");
+    assert_eq!(error.code(), "mcp_aborted");
+    let log = server_log("/sse/hang-abort").await;
+    let cancelled: Vec<&Value> = log
+        .iter()
+        .filter(|entry| entry["body"]["method"] == "notifications/cancelled")
+        .collect();
+    assert_eq!(cancelled.len(), 1);
+    assert_eq!(
+        cancelled[0]["body"]["params"]["reason"],
+        "aborted by the user"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn progress_restarts_the_timeout() {
+    let client = test_client("/sse/slow-progress", TransportMode::Auto);
+    client.connect().await.expect("connects");
+    let result = client
+        .call_tool(
+            "progress",
+            json!({"steps": 5, "intervalMs": 200}),
+            None,
+            None,
+            Some(450),
+        )
+        .await
+        .expect("1 s in total, but never 450 ms without progress");
+    assert_eq!(result.model_text, "done after 5 steps");
+}
+
+#[wasm_bindgen_test]
+async fn close_deletes_the_session_and_later_calls_fail() {
+    let client = test_client("/json/close", TransportMode::Auto);
+    client.connect().await.expect("connects");
+    client.close().await;
+    let log = server_log("/json/close").await;
+    let delete = log
+        .iter()
+        .find(|entry| entry["method"] == "DELETE")
+        .expect("the session was deleted");
+    assert!(delete["headers"]["sessionId"].is_string());
+    let error = client.list_tools().await.expect_err("closed");
+    assert_eq!(error.code(), "mcp_closed");
+}
+
+#[wasm_bindgen_test]
+async fn refused_urls_never_reach_fetch() {
+    let stub = FetchStub::install();
+    let refused = [
+        "http://127.0.0.1:1/mcp",
+        "https://127.0.0.1/mcp",
+        "https://2130706433/mcp",
+        "https://0x7f.0.0.1/mcp",
+        "https://0177.0.0.1/mcp",
+        "https://127.1/mcp",
+        "https://10.0.0.1/mcp",
+        "https://192.168.1.1/mcp",
+        "https://169.254.169.254/latest",
+        "https://[::1]/mcp",
+        "https://[::ffff:127.0.0.1]/mcp",
+        "https://[fd00::1]/mcp",
+        "https://localhost/mcp",
+        "https://mcp.localhost/mcp",
+        "ftp://127.0.0.1/",
+    ];
+    for url in refused {
+        match McpClient::new(McpServerConfig::new(url)) {
+            Err(error) => assert_eq!(error.code(), "mcp_url_refused", "{url}"),
+            Ok(client) => {
+                let outcome = client.connect().await;
+                panic!("{url} was accepted (connect: {:?})", outcome.err());
+            }
+        }
+    }
+    assert_eq!(stub.calls(), Vec::<String>::new());
+
+    // The stub does intercept: a URL that passes (loopback with the opt-in, a closed port even
+    // if the stub failed) reaches it and fails as a network error.
+    let allowed = web_mcp_common::client_for("http://127.0.0.1:1/mcp", TransportMode::Auto);
+    let error = allowed.connect().await.expect_err("the stub refuses");
+    assert_eq!(error.code(), "mcp_network");
+    assert_eq!(stub.calls(), ["http://127.0.0.1:1/mcp"]);
+    drop(stub);
+    assert!(test_server().starts_with("http://127.0.0.1:"));
+}
+
+#[wasm_bindgen_test]
+async fn concurrent_calls_on_a_cold_client_share_one_session() {
+    let client = test_client("/json/concurrent", TransportMode::Auto);
+    let (first, second) = futures::join!(
+        client.call_tool("echo", json!({"message": "one"}), None, None, None),
+        client.call_tool("echo", json!({"message": "two"}), None, None, None),
+    );
+    assert_eq!(first.expect("first call").model_text, "Echo: one");
+    assert_eq!(second.expect("second call").model_text, "Echo: two");
+    let log = server_log("/json/concurrent").await;
+    let initializes = posted_methods(&log)
+        .into_iter()
+        .filter(|method| method == "initialize")
+        .count();
+    assert_eq!(initializes, 1);
+}
+
+#[wasm_bindgen_test]
+async fn configured_headers_go_with_every_request_to_that_server() {
+    let mut config =
+        McpServerConfig::new(&format!("{}{}", test_server(), run_path("/json/headers")));
+    config.allow_insecure_local_urls = true;
+    config.headers = vec![("Authorization".to_owned(), "Bearer user-token".to_owned())];
+    let client = McpClient::new(config).expect("loopback with the opt-in");
+    client.list_tools().await.expect("listing");
+    client.close().await;
+    let log = server_log("/json/headers").await;
+    assert_eq!(
+        posted_methods(&log).len(),
+        5,
+        "initialize, initialized, 3 pages"
+    );
+    assert!(log.iter().any(|entry| entry["method"] == "DELETE"));
+    for entry in &log {
+        assert_eq!(
+            entry["headers"]["authorization"], "Bearer user-token",
+            "{entry}"
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_cached_listing_is_not_fetched_again() {
+    let cache = std::cell::RefCell::new(mcp_agent_wasm::core::mcp::cache::ToolsCache::new());
+    let first = test_client("/json/cached", TransportMode::Auto);
+    let second_name_same_server = test_client("/json/cached", TransportMode::Auto);
+    let listed = first.list_tools_cached(&cache).await.expect("listing");
+    let cached = second_name_same_server
+        .list_tools_cached(&cache)
+        .await
+        .expect("served from the cache");
+    assert_eq!(listed, cached);
+    let log = server_log("/json/cached").await;
+    let listings = posted_methods(&log)
+        .into_iter()
+        .filter(|method| method == "tools/list")
+        .count();
+    assert_eq!(listings, 3, "one listing of three pages, not two");
+    assert_eq!(cache.borrow().len(), 1);
+}
+
+#[wasm_bindgen_test]
+async fn a_call_aborted_before_it_starts_sends_nothing() {
+    let client = test_client("/json/pre-aborted", TransportMode::Auto);
+    client.connect().await.expect("connects");
+    let signal = web_sys::AbortSignal::abort();
+    let error = client
+        .call_tool(
+            "echo",
+            json!({"message": "never"}),
+            None,
+            Some(&signal),
+            None,
+        )
+        .await
+        .expect_err("already aborted");
+    assert_eq!(error.code(), "mcp_aborted");
+    let methods = posted_methods(&server_log("/json/pre-aborted").await);
+    assert_eq!(methods, ["initialize", "notifications/initialized"]);
+}
