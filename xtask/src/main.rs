@@ -4,10 +4,13 @@
 //! - `demo`: installs what is missing, builds the package, starts the local servers, serves www/.
 //! - `build`: builds the npm package for every target in wasm-pack.toml.
 //! - `setup`: only installs the tools.
+//! - `bench`: benchmarks side by side with the peers; writes BENCHMARKS.md (not a test).
+//! - `fuzz [seconds]`: every cargo-fuzz target for that long (default 30), one after another.
 
 mod bench;
 mod config;
 mod conformance;
+mod fuzz;
 mod package;
 mod process;
 mod servers;
@@ -27,8 +30,9 @@ fn main() {
         "build" => tasks::build(&root),
         "setup" => tasks::setup(&root),
         "bench" => bench::run(&root),
+        "fuzz" => fuzz::fuzz(&root, std::env::args().nth(2).as_deref()),
         _ => Err(format!(
-            "unknown task {task:?}; use one of: test, demo, build, setup"
+            "unknown task {task:?}; use one of: test, demo, build, setup, bench, fuzz"
         )),
     };
     match result {

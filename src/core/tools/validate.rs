@@ -15,6 +15,8 @@
 //! unsupported regex, a remote `$ref`) is skipped: a false rejection would block a valid call,
 //! while a missed one still reaches the server, which checks again.
 
+use std::cell::Cell;
+
 use serde_json::{Map, Value};
 
 use super::format::format_violation;
@@ -45,6 +47,9 @@ const MAX_REPORTED_ERRORS: usize = 8;
 const MAX_REF_DEPTH: u32 = 128;
 /// Enum values listed in a message before it is cut.
 const MAX_LISTED_VALUES: usize = 12;
+/// Schema nodes one call may visit before the rest is left unchecked: `allOf`/`$ref` chains can
+/// fan out exponentially (`A = allOf[A, A]`), which the depth cap alone does not stop.
+const MAX_VISITS: u32 = 100_000;
 
 /// Every problem with `arguments` (a tool call's arguments, which must be a JSON object) under
 /// `schema`; empty when they are valid. A `null` or empty schema accepts any object.
@@ -58,7 +63,7 @@ pub fn validate_arguments(schema: &Value, arguments: &Value) -> Vec<ArgumentErro
     if schema.is_null() {
         return Vec::new();
     }
-    let validator = Validator { root: schema };
+    let validator = Validator::new(schema);
     let mut findings = Vec::new();
     validator.check(schema, arguments, "", 0, &mut findings);
     findings.into_iter().map(Finding::into_error).collect()
@@ -204,9 +209,24 @@ fn compile(pattern: &str) -> Option<Pattern> {
 
 struct Validator<'s> {
     root: &'s Value,
+    visits_left: Cell<u32>,
 }
 
 impl<'s> Validator<'s> {
+    fn new(root: &'s Value) -> Self {
+        Validator {
+            root,
+            visits_left: Cell::new(MAX_VISITS),
+        }
+    }
+
+    /// Counts one schema node; `false` once the budget is spent.
+    fn visit(&self) -> bool {
+        let left = self.visits_left.get();
+        self.visits_left.set(left.saturating_sub(1));
+        left > 0
+    }
+
     fn collect(&self, schema: &'s Value, value: &Value, path: &str, depth: u32) -> Vec<Finding> {
         let mut findings = Vec::new();
         self.check(schema, value, path, depth, &mut findings);
@@ -221,6 +241,9 @@ impl<'s> Validator<'s> {
         depth: u32,
         findings: &mut Vec<Finding>,
     ) {
+        if !self.visit() {
+            return;
+        }
         let schema = match schema {
             Value::Bool(true) => return,
             Value::Bool(false) => {
@@ -716,7 +739,7 @@ fn summarize_alternatives(failures: Vec<Vec<Finding>>, path: &str, value: &Value
 /// server expects the property to be absent instead. Walks `properties`, `items`, `allOf` and
 /// local `$ref`s, like the sanitizer.
 pub fn drop_optional_nulls(schema: &Value, arguments: &mut Value) {
-    let validator = Validator { root: schema };
+    let validator = Validator::new(schema);
     validator.drop_optional_nulls(schema, arguments, 0);
 }
 
@@ -725,9 +748,12 @@ impl<'s> Validator<'s> {
         let Value::Object(schema) = schema else {
             return;
         };
-        if depth >= MAX_REF_DEPTH {
+        if depth >= MAX_REF_DEPTH || !self.visit() {
             return;
         }
+        // This node's own properties first, so that a schema whose `$ref`s fan out and spend the
+        // visit budget still has them handled.
+        self.drop_own_optional_nulls(schema, value, depth);
         if let Some(Value::String(reference)) = schema.get("$ref") {
             if let RefTarget::Found(target) = resolve_ref(self.root, reference) {
                 self.drop_optional_nulls(target, value, depth + 1);
@@ -741,6 +767,14 @@ impl<'s> Validator<'s> {
         {
             self.drop_optional_nulls(member, value, depth + 1);
         }
+    }
+
+    fn drop_own_optional_nulls(
+        &self,
+        schema: &'s Map<String, Value>,
+        value: &mut Value,
+        depth: u32,
+    ) {
         match value {
             Value::Object(members) => {
                 let Some(properties) = schema.get("properties").and_then(Value::as_object) else {

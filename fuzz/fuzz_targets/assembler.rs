@@ -1,0 +1,69 @@
+//! The tool-call assembler on arbitrary delta sequences: no panic, deterministic, and the calls
+//! it hands out keep its promises (unique ids, given ids kept, arguments an object or an error).
+#![no_main]
+
+use std::collections::HashSet;
+
+use arbitrary::Arbitrary;
+use libfuzzer_sys::fuzz_target;
+use mcp_agent_wasm::core::assembler::{AssembledToolCall, ToolCallAssembler};
+use mcp_agent_wasm::core::model_event::{ArgumentsDelta, ToolCallDelta};
+use mcp_agent_wasm_fuzz::arbitrary_input::DeltaInput;
+
+fn assemble(deltas: &[ToolCallDelta]) -> Vec<AssembledToolCall> {
+    let mut assembler = ToolCallAssembler::new();
+    for delta in deltas {
+        assembler.push(delta);
+    }
+    assert_eq!(assembler.has_calls(), !deltas.is_empty());
+    assembler.finish()
+}
+
+#[derive(Debug, Arbitrary)]
+struct Round {
+    deltas: Vec<DeltaInput>,
+}
+
+fuzz_target!(|round: Round| {
+    let deltas: Vec<ToolCallDelta> = round.deltas.iter().map(DeltaInput::to_delta).collect();
+    let calls = assemble(&deltas);
+    assert_eq!(calls, assemble(&deltas), "the same deltas gave other calls");
+    assert!(calls.len() <= deltas.len());
+    assert_eq!(calls.is_empty(), deltas.is_empty());
+
+    let given_ids: HashSet<&str> = deltas
+        .iter()
+        .filter_map(|delta| delta.id.as_deref())
+        .collect();
+    let mut seen_ids = HashSet::new();
+    for call in &calls {
+        assert!(!call.id.is_empty(), "a call without an id");
+        assert!(
+            seen_ids.insert(call.id.as_str()),
+            "the id {:?} is used twice",
+            call.id
+        );
+        if !call.id_synthesized {
+            assert!(
+                given_ids.contains(call.id.as_str()),
+                "an id nobody sent: {:?}",
+                call.id
+            );
+        }
+        if let Ok(arguments) = &call.arguments {
+            assert!(
+                arguments.is_object(),
+                "arguments that are not an object: {arguments}"
+            );
+        }
+    }
+    let any_truncated = deltas
+        .iter()
+        .any(|delta| matches!(delta.arguments, Some(ArgumentsDelta::Truncated)));
+    if any_truncated {
+        assert!(
+            calls.iter().any(|call| call.arguments.is_err()),
+            "a truncated call would run"
+        );
+    }
+});

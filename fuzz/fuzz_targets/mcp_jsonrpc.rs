@@ -1,0 +1,42 @@
+//! MCP message parsing on arbitrary bodies: `parse_incoming`, then what the client does with each
+//! message (answers, progress, tool listings and `tools/call` results, answers to server
+//! requests). Checked: no panic, and every answer to a server request echoes its id.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use mcp_agent_wasm::core::mcp::jsonrpc::{
+    accept_elicitation_defaults, answer_server_request, parse_incoming, progress_of,
+    IncomingMessage,
+};
+use mcp_agent_wasm::core::mcp::tools::{ToolCallResult, ToolListing};
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(messages) = parse_incoming(text) else {
+        return;
+    };
+    for message in &messages {
+        let _ = message.answers(1);
+        let _ = progress_of(message);
+        match message {
+            IncomingMessage::Response {
+                outcome: Ok(result),
+                ..
+            } => {
+                let _ = ToolCallResult::from_result(result);
+                let _ = ToolListing::new().handle_page(result);
+            }
+            IncomingMessage::Request { id, method, params } => {
+                for answer in [
+                    answer_server_request(id, method),
+                    accept_elicitation_defaults(id, params),
+                ] {
+                    assert_eq!(answer.get("id"), Some(id), "an answer to another request");
+                }
+            }
+            _ => {}
+        }
+    }
+});
