@@ -100,7 +100,8 @@ test("provider: a connection dropped mid tool-call is retried once and the run c
 });
 
 test("provider: a connection dropped after text was shown ends with provider_network, messages kept", bounded, async () => {
-  await scriptProvider([{ text: "A long answer that the user already sees on screen.", disconnectAfter: 900 }, { text: "never asked for" }]);
+  // Slow writes so that the first pieces of text surely reach the page before the drop.
+  await scriptProvider([{ text: "A long answer that the user already sees on screen.", delay: 50, disconnectAfter: 900 }, { text: "never asked for" }]);
   const run = await runInPage(page, config(), question);
   assert.ok(eventsOf(run, "text").length > 0, "some text was streamed first");
   assertFailed(run, "provider_network", /could not be reached/);
@@ -151,7 +152,8 @@ test("provider: a stream that stops sending fails with provider_idle_timeout (id
 });
 
 test("provider: one SSE event over 16 MiB fails with provider_invalid_response, memory bounded", { timeout: 60_000 }, async () => {
-  const payloadBytes = 40 * 1024 * 1024;
+  // Four times the 16 MiB cap: a decoder that kept buffering would need more memory than this.
+  const payloadBytes = 64 * 1024 * 1024;
   await scriptProvider([{ raw: `data: ${"x".repeat(payloadBytes)}\n\n`, chunk: 1024 * 1024 }]);
   const fresh = await openPackagePage(browser);
   try {
