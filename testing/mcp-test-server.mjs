@@ -7,7 +7,8 @@
 // (0 or nothing: a free port); prints `MCP_TEST_SERVER_URL=http://127.0.0.1:PORT` when listening.
 //
 // The first path segment picks the behaviour; the rest is free, so each test uses its own path and
-// reads only its own traffic from `GET /__log?path=<prefix>`:
+// reads only its own traffic from `GET /__log?path=<prefix>` (each entry keeps a few named headers
+// and `allHeaders`, every header as received):
 //   /json/...        Streamable HTTP, JSON replies, sessions, 3 pages of tools
 //   /sse/...         the same with SSE replies
 //   /expire/...      404 to the second request of the first session on each path ("expired")
@@ -16,6 +17,10 @@
 //   /cross/...       POST 405; GET is a legacy SSE stream whose endpoint is on another origin
 //   /hidden-session/ sends Mcp-Session-Id without exposing it to the page, then requires it
 //   /standalone/...  SSE replies; the standalone GET stream carries a `ping` request
+//   /bulk/...        JSON replies with the BULK_TOOLS: `slow` (waits `ms`; the most calls in flight
+//                    at once per session path is at `GET /__inflight?path=<prefix>`), `big` (`chars`
+//                    characters of digits), `fail-500` (HTTP 500), `not-json` (200 with an HTML body),
+//                    `rpc-error` (a JSON-RPC error)
 //   (other modes answer a GET without Last-Event-ID with 405)
 
 import http from "node:http";
@@ -34,7 +39,17 @@ const TOOLS = [
   { name: "hang", description: "Never answers", inputSchema: { type: "object" } },
   { name: "structured", description: "Structured content only", inputSchema: { type: "object" } },
 ];
+const BULK_TOOLS = [
+  TOOLS[0],
+  { name: "slow", description: "Answers after `ms` milliseconds", inputSchema: { type: "object", properties: { ms: { type: "number" } } } },
+  { name: "big", description: "Answers with `chars` characters", inputSchema: { type: "object", properties: { chars: { type: "number" } } } },
+  { name: "fail-500", description: "The server fails with HTTP 500", inputSchema: { type: "object" } },
+  { name: "not-json", description: "The server answers with a body that is not JSON", inputSchema: { type: "object" } },
+  { name: "rpc-error", description: "The server answers with a JSON-RPC error", inputSchema: { type: "object" } },
+];
 const PAGE_SIZE = 3;
+/// Per session path: calls of `slow` in flight now and the most at once.
+const inFlight = new Map();
 
 function corsHeaders(exposeSessionId) {
   return {
@@ -53,10 +68,11 @@ function sseFrame(message, eventId) {
   return `${eventId ? `id: ${eventId}\n` : ""}event: message\ndata: ${JSON.stringify(message)}\n\n`;
 }
 
-function toolsPage(cursor) {
+function toolsPage(cursor, mode) {
+  const all = mode === "bulk" ? BULK_TOOLS : TOOLS;
   const start = cursor ? Number(cursor.replace("page-", "")) : 0;
-  const tools = TOOLS.slice(start, start + PAGE_SIZE);
-  const next = start + PAGE_SIZE < TOOLS.length ? { nextCursor: `page-${start + PAGE_SIZE}` } : {};
+  const tools = all.slice(start, start + PAGE_SIZE);
+  const next = start + PAGE_SIZE < all.length ? { nextCursor: `page-${start + PAGE_SIZE}` } : {};
   return { tools, ...next };
 }
 
@@ -84,7 +100,7 @@ async function answer(message, context, send) {
     case "ping":
       return send(result(id, {}));
     case "tools/list":
-      return send(result(id, toolsPage(params.cursor)));
+      return send(result(id, toolsPage(params.cursor, context.session.mode)));
     case "tools/call":
       return callTool(id, params, context, send);
     default:
@@ -125,6 +141,19 @@ async function callTool(id, params, context, send) {
     }
     case "hang":
       return new Promise(() => {});
+    case "slow": {
+      const count = inFlight.get(context.session.path) ?? { now: 0, max: 0 };
+      inFlight.set(context.session.path, count);
+      count.now++;
+      count.max = Math.max(count.max, count.now);
+      await sleep(args.ms ?? 100);
+      count.now--;
+      return send(result(id, { content: [{ type: "text", text: `slept ${args.ms ?? 100} ms` }] }));
+    }
+    case "big":
+      return send(result(id, { content: [{ type: "text", text: "0123456789".repeat(Math.ceil((args.chars ?? 10) / 10)).slice(0, args.chars ?? 10) }] }));
+    case "rpc-error":
+      return send({ jsonrpc: "2.0", id, error: { code: -32000, message: "injected JSON-RPC error" } });
     default:
       return send(result(id, { content: [{ type: "text", text: `unknown tool ${params.name}` }], isError: true }));
   }
@@ -200,7 +229,15 @@ async function handleStreamable(request, response, mode, body) {
     response.writeHead(202, headers).end();
     return;
   }
-  if (mode === "json") {
+  if (mode === "bulk" && message.method === "tools/call" && message.params?.name === "fail-500") {
+    response.writeHead(500, cors).end("injected failure");
+    return;
+  }
+  if (mode === "bulk" && message.method === "tools/call" && message.params?.name === "not-json") {
+    response.writeHead(200, { ...headers, "Content-Type": "application/json" }).end("<html>not json</html>");
+    return;
+  }
+  if (mode === "json" || mode === "bulk") {
     await answer(message, { session }, (reply) => {
       if (reply.id === message.id) response.writeHead(200, { ...headers, "Content-Type": "application/json" }).end(JSON.stringify(reply));
     });
@@ -268,6 +305,13 @@ const server = http.createServer(async (request, response) => {
     response.writeHead(204, corsHeaders(true)).end();
     return;
   }
+  if (url.pathname === "/__inflight") {
+    const prefix = url.searchParams.get("path") ?? "/";
+    const max = Math.max(0, ...[...inFlight].filter(([path]) => path.startsWith(prefix)).map(([, count]) => count.max));
+    response.writeHead(200, { ...corsHeaders(true), "Content-Type": "application/json" });
+    response.end(JSON.stringify({ max }));
+    return;
+  }
   if (url.pathname === "/__log") {
     const prefix = url.searchParams.get("path") ?? "/";
     response.writeHead(200, { ...corsHeaders(true), "Content-Type": "application/json" });
@@ -294,12 +338,13 @@ const server = http.createServer(async (request, response) => {
       lastEventId: request.headers["last-event-id"],
       authorization: request.headers["authorization"],
     },
+    allHeaders: request.headers,
     body: parsed,
   });
   const mode = url.pathname.split("/")[1];
   if (mode === "legacy" || mode === "cross") {
     handleLegacy(request, response, mode, url, body);
-  } else if (["json", "sse", "expire", "resume", "hidden-session", "standalone"].includes(mode)) {
+  } else if (["json", "sse", "expire", "resume", "hidden-session", "standalone", "bulk"].includes(mode)) {
     await handleStreamable(request, response, mode, body);
   } else {
     response.writeHead(404, corsHeaders(true)).end("unknown route");

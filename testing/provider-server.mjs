@@ -34,7 +34,9 @@
 //   POST /__script     {"rounds": [...]}: answer the next model calls in turn. A round is
 //                      {text?, reasoning?, toolCalls?: [{id?, name, arguments}], finishReason?,
 //                       usage?: {prompt_tokens, completion_tokens}} or a fault {status, retryAfter?,
-//                       errorBody?}; `noIds: true` leaves tool-call ids out.
+//                       errorBody?}; `noIds: true` leaves tool-call ids out; `raw: "..."` sends
+//                       that text as the SSE body verbatim (malformed lines, huge events). A round
+//                       may also carry the write options chunk, delay, disconnectAfter, hangAfter.
 //   GET  /__fixture?name=DIR/FILE   the framed bytes a fixture replay sends (for comparisons)
 
 import http from "node:http";
@@ -340,7 +342,9 @@ async function answerModelCall(request, response, url, body) {
       return;
     }
     response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-    const stream = scriptedStream(round, number, model, json?.stream_options?.include_usage === true);
+    const stream = round.raw !== undefined
+      ? Buffer.from(round.raw, "utf8")
+      : scriptedStream(round, number, model, json?.stream_options?.include_usage === true);
     await sendBytes(response, stream, { ...options, ...round });
     return;
   }

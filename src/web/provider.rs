@@ -14,7 +14,7 @@ use web_sys::AbortSignal;
 
 use super::error::{js_error, set_property};
 use super::http::{fetch, HttpError, HttpRequest as FetchRequest, HttpResponse};
-use super::timer::sleep_unless_aborted;
+use super::timer::{sleep, sleep_unless_aborted};
 use crate::core::message::ChatMessage;
 use crate::core::model_event::ModelEvent;
 use crate::core::provider::{
@@ -197,6 +197,8 @@ pub struct ModelEventStream {
     /// A decoding failure, reported once the events decoded before it are delivered.
     failure: Option<ProviderError>,
     finished: bool,
+    /// Longest wait for the next piece of the body; no limit when `None`.
+    idle_timeout_ms: Option<u64>,
 }
 
 impl ModelEventStream {
@@ -208,6 +210,27 @@ impl ModelEventStream {
             ready: VecDeque::new(),
             failure: None,
             finished: false,
+            idle_timeout_ms: None,
+        }
+    }
+
+    /// Fails the stream with [`ProviderError::IdleTimeout`] when no bytes arrive for `milliseconds`.
+    pub fn set_idle_timeout(&mut self, milliseconds: u64) {
+        self.idle_timeout_ms = Some(milliseconds);
+    }
+
+    async fn next_chunk_in_time(&mut self) -> Result<Option<Vec<u8>>, ProviderError> {
+        let Some(idle_ms) = self.idle_timeout_ms else {
+            return self.response.next_chunk().await;
+        };
+        let provider = self.response.provider.spec.id.to_owned();
+        let chunk = self.response.next_chunk();
+        futures::pin_mut!(chunk);
+        match futures::future::select(chunk, sleep(idle_ms)).await {
+            futures::future::Either::Left((chunk, _)) => chunk,
+            futures::future::Either::Right(_) => {
+                Err(ProviderError::IdleTimeout { provider, idle_ms })
+            }
         }
     }
 
@@ -224,7 +247,7 @@ impl ModelEventStream {
                 return Ok(None);
             }
             let mut events = Vec::new();
-            let decoded = match self.response.next_chunk().await? {
+            let decoded = match self.next_chunk_in_time().await? {
                 Some(chunk) => self.decoder.push(&chunk, &mut events),
                 None => {
                     self.finished = true;

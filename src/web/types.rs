@@ -49,6 +49,10 @@ export interface AgentConfig {
   allowInsecureLocalUrls?: boolean;
   /** Per tool call; restarted by each progress notification. Default 120000. */
   toolTimeoutMs?: number;
+  /** Longest silence on a model stream before the run fails (`provider_idle_timeout`). Default 60000. */
+  idleTimeoutMs?: number;
+  /** Tool results longer than this are cut for the model, with a note; events keep all. Default 100000. */
+  maxToolResultChars?: number;
   /** IANA time zone for the tool prompt's date. Default: the browser's. */
   timeZone?: string;
   /** At most this many tool calls of a round at once. Default: no limit. */

@@ -6,6 +6,7 @@ export const env = {
   demoUrl: process.env.DEMO_URL,
   providerUrl: process.env.PROVIDER_SERVER_URL,
   everythingUrl: process.env.MCP_EVERYTHING_URL,
+  mcpTestUrl: process.env.MCP_TEST_SERVER_URL,
 };
 
 export async function launchBrowser() {
@@ -46,6 +47,19 @@ export async function providerRequests() {
   return response.json();
 }
 
+/** The MCP test server's log of requests whose path starts with `prefix`. */
+export async function mcpLog(prefix) {
+  const response = await fetch(`${env.mcpTestUrl}/__log?path=${encodeURIComponent(prefix)}`);
+  return response.json();
+}
+
+/** A path on the MCP test server that no other test uses, for reading only this test's traffic. */
+let pathCounter = 0;
+export function mcpTestPath(mode) {
+  pathCounter += 1;
+  return `/${mode}/t${Date.now()}-${pathCounter}`;
+}
+
 /** Base URL of an OpenAI-compatible provider on the scripted server, with replay options. */
 export function providerBaseUrl(options) {
   const prefix = options ? `/_/${encodeURIComponent(new URLSearchParams(options).toString())}` : "";
@@ -65,7 +79,9 @@ export function agentConfig(overrides = {}) {
 /**
  * The source of a function run in the page (or a worker): runs the agent and returns its events,
  * or the error the stream ended with. `stopWhen(event)` aborts the run when it returns true, and
- * `abortedAt`/`finalAt` measure how fast the final event follows the abort.
+ * `abortedAt`/`finalAt` measure how fast the final event follows the abort. `plan.abortNth` picks
+ * the nth event of an `abortOn` type (default the first); `plan.abortBeforeStart` aborts the signal
+ * before `run` is called.
  */
 export const collectSource = `
 async function collect(agentWasm, config, messages, plan = {}) {
@@ -73,12 +89,15 @@ async function collect(agentWasm, config, messages, plan = {}) {
   const controller = new AbortController();
   const events = [];
   let abortedAt, finalAt, error;
+  let matching = 0;
+  if (plan.abortBeforeStart) controller.abort();
   try {
     const stream = agent.run(messages, { signal: controller.signal });
     for await (const event of stream) {
       events.push(event);
       if (event.type === "final") finalAt = performance.now();
-      if (plan.abortOn && plan.abortOn.includes(event.type) && abortedAt === undefined) {
+      if (plan.abortOn && plan.abortOn.includes(event.type)) matching += 1;
+      if (plan.abortOn && plan.abortOn.includes(event.type) && matching === (plan.abortNth ?? 1) && abortedAt === undefined) {
         abortedAt = performance.now();
         controller.abort();
       }

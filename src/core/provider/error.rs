@@ -76,6 +76,13 @@ pub enum ProviderError {
     #[error("provider `{provider}` could not be reached: {message}")]
     Network { provider: String, message: String },
 
+    /// The stream stayed silent longer than the Agent's `idleTimeoutMs`.
+    #[error(
+        "provider `{provider}` sent nothing for {idle_ms} ms; the stream was given up \
+         (raise `idleTimeoutMs` for models that think long before answering)"
+    )]
+    IdleTimeout { provider: String, idle_ms: u64 },
+
     #[error("provider `{provider}` sent a response that does not parse: {message}")]
     InvalidResponse { provider: String, message: String },
 
@@ -100,6 +107,7 @@ impl ProviderError {
             ProviderError::RateLimited { .. } => "provider_rate_limited",
             ProviderError::HttpStatus { .. } => "provider_http_status",
             ProviderError::Network { .. } => "provider_network",
+            ProviderError::IdleTimeout { .. } => "provider_idle_timeout",
             ProviderError::InvalidResponse { .. } => "provider_invalid_response",
             ProviderError::Aborted { .. } => "provider_aborted",
         }

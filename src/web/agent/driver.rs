@@ -385,17 +385,16 @@ async fn model_call(
     inputs: &UnboundedSender<Input>,
 ) -> Result<(), ProviderError> {
     if stream {
-        let (mut events, _warnings) = stream_model_call(
-            &shared.provider,
-            messages,
-            tools,
-            &shared.retry_policy,
-            Some(signal),
-        )
-        .await?;
-        while let Some(event) = events.next_event().await? {
-            let _ = inputs.unbounded_send(Input::Model(event));
+        // A connection lost before anything reached the loop (tool calls are held back until the
+        // stream ends) costs the user nothing: the round is asked for once more.
+        return match streamed_call(shared, messages, tools, signal, inputs).await {
+            Err(StreamFailure {
+                error: ProviderError::Network { .. },
+                forwarded_any: false,
+            }) => streamed_call(shared, messages, tools, signal, inputs).await,
+            other => other,
         }
+        .map_err(|failure| failure.error);
     } else {
         let (events, _warnings) = whole_model_call(
             &shared.provider,
@@ -408,6 +407,58 @@ async fn model_call(
         for event in events {
             let _ = inputs.unbounded_send(Input::Model(event));
         }
+    }
+    Ok(())
+}
+
+/// A streamed call that failed, and whether any of its events had already reached the loop.
+struct StreamFailure {
+    error: ProviderError,
+    forwarded_any: bool,
+}
+
+/// One streamed model call. Events reach the loop as they come until the first tool-call delta;
+/// from there on they are held until the stream ends, so that a failure mid tool-call leaves the
+/// loop untouched.
+async fn streamed_call(
+    shared: &AgentShared,
+    messages: &[ChatMessage],
+    tools: &[crate::core::tools::ToolEntry],
+    signal: &AbortSignal,
+    inputs: &UnboundedSender<Input>,
+) -> Result<(), StreamFailure> {
+    let mut forwarded_any = false;
+    let mut held = Vec::new();
+    let failure = |error, forwarded_any| StreamFailure {
+        error,
+        forwarded_any,
+    };
+    let (mut events, _warnings) = stream_model_call(
+        &shared.provider,
+        messages,
+        tools,
+        &shared.retry_policy,
+        Some(signal),
+    )
+    .await
+    .map_err(|error| failure(error, false))?;
+    events.set_idle_timeout(shared.idle_timeout_ms);
+    loop {
+        match events.next_event().await {
+            Ok(Some(event)) => {
+                if held.is_empty() && !matches!(event, ModelEvent::ToolCallDelta(_)) {
+                    forwarded_any = true;
+                    let _ = inputs.unbounded_send(Input::Model(event));
+                } else {
+                    held.push(event);
+                }
+            }
+            Ok(None) => break,
+            Err(error) => return Err(failure(error, forwarded_any)),
+        }
+    }
+    for event in held {
+        let _ = inputs.unbounded_send(Input::Model(event));
     }
     Ok(())
 }
@@ -442,10 +493,23 @@ async fn tool_call(
         )
         .await
         .map(|result| ToolResult {
-            text: result.model_text,
+            text: cut_for_model(result.model_text, shared.max_tool_result_chars),
             content: result.blocks,
             structured_content: result.structured_content,
             is_error: result.is_error,
         })
         .map_err(|error| error.to_string())
+}
+
+/// The first `max_chars` characters of a tool result and a note saying what was left out; the
+/// content blocks the UI gets stay whole.
+fn cut_for_model(text: String, max_chars: usize) -> String {
+    let Some((cut_at, _)) = text.char_indices().nth(max_chars) else {
+        return text;
+    };
+    let total = text.chars().count();
+    format!(
+        "{}\n\n[truncated: the first {max_chars} of {total} characters; the app received the full result]",
+        &text[..cut_at]
+    )
 }

@@ -12,6 +12,10 @@ use crate::core::provider::ProviderConfig;
 const DEFAULT_MAX_ROUNDS: u32 = 10;
 /// Per-call MCP timeout, restarted by each progress notification.
 const DEFAULT_TOOL_TIMEOUT_MS: u64 = 120_000;
+/// Silence on a model stream after which it is given up (a stalled connection never ends).
+const DEFAULT_IDLE_TIMEOUT_MS: u64 = 60_000;
+/// Characters of one tool result the model sees (about 25k tokens); the UI gets everything.
+const DEFAULT_MAX_TOOL_RESULT_CHARS: usize = 100_000;
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -29,6 +33,12 @@ pub struct AgentOptions {
     pub allow_insecure_local_urls: bool,
     #[serde(default = "default_tool_timeout_ms")]
     pub tool_timeout_ms: u64,
+    /// Longest silence on a model stream before the run fails with `provider_idle_timeout`.
+    #[serde(default = "default_idle_timeout_ms")]
+    pub idle_timeout_ms: u64,
+    /// Longer tool results are cut to this many characters for the model, with a note.
+    #[serde(default = "default_max_tool_result_chars")]
+    pub max_tool_result_chars: usize,
     /// An IANA zone for the tool prompt's date; the browser's own when absent.
     #[serde(default)]
     pub time_zone: Option<String>,
@@ -64,6 +74,14 @@ fn default_max_rounds() -> u32 {
 
 fn default_tool_timeout_ms() -> u64 {
     DEFAULT_TOOL_TIMEOUT_MS
+}
+
+fn default_idle_timeout_ms() -> u64 {
+    DEFAULT_IDLE_TIMEOUT_MS
+}
+
+fn default_max_tool_result_chars() -> usize {
+    DEFAULT_MAX_TOOL_RESULT_CHARS
 }
 
 fn enabled() -> bool {

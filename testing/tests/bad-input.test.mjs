@@ -1,0 +1,396 @@
+// Issue #11's bad-input table, one test per row: faults of the scripted provider
+// (testing/provider-server.mjs) and of the MCP test server (testing/mcp-test-server.mjs), hostile
+// model output, blocked URLs and aborts. Every row ends with a stable code or event, a message that
+// says what to do, the run's messages intact, and no hang (each test has a bounded timeout).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import {
+  agentConfig,
+  env,
+  launchBrowser,
+  mcpLog,
+  mcpTestPath,
+  openPackagePage,
+  providerBaseUrl,
+  providerRequests,
+  runInPage,
+  scriptProvider,
+} from "./agent-harness.mjs";
+
+let browser;
+let page;
+before(async () => {
+  browser = await launchBrowser();
+  page = await openPackagePage(browser);
+});
+after(async () => browser?.close());
+
+const question = [{ role: "user", content: "Use the tools if you need them." }];
+const bounded = { timeout: 30_000 };
+const eventsOf = (run, type) => run.events.filter((event) => event.type === type);
+
+/** A config whose provider URL carries fault options and whose only MCP server is `servers`. */
+function config({ faults, servers = [], ...overrides } = {}) {
+  return agentConfig({
+    provider: { id: "openai_compatible", apiKey: "test-key-123", model: "scripted", baseUrl: providerBaseUrl(faults) },
+    mcpServers: servers,
+    ...overrides,
+  });
+}
+
+const testServer = (mode, name = mode) => ({ name, url: `${env.mcpTestUrl}${mcpTestPath(mode)}` });
+
+/** One OpenAI Chat Completions SSE event, as in ../shared/fixtures/openai/text.chunks.txt. */
+function sseChunk(delta, finishReason = null) {
+  const chunk = { id: "chatcmpl-raw", object: "chat.completion.chunk", created: 1727346178, model: "scripted", choices: [{ index: 0, delta, finish_reason: finishReason }] };
+  return `data: ${JSON.stringify(chunk)}\n\n`;
+}
+
+function assertCompleted(run) {
+  assert.equal(run.error, undefined, JSON.stringify(run.error));
+  const final = run.events.at(-1);
+  assert.equal(final.type, "final");
+  assert.equal(final.reason, "completed");
+  assert.deepEqual(final.messages[0], question[0], "the conversation is kept");
+  return final;
+}
+
+function assertFailed(run, code, advice) {
+  assert.equal(run.error?.code, code, JSON.stringify(run.error ?? run.events.at(-1)));
+  assert.match(run.error.message, advice);
+  assert.deepEqual(run.error.messages, question, "the conversation is kept");
+}
+
+async function resetProvider() {
+  await fetch(`${env.providerUrl}/__reset`, { method: "POST" });
+}
+
+// ---- provider
+
+test("provider: a malformed SSE line is skipped and the run completes", bounded, async () => {
+  const raw =
+    sseChunk({ role: "assistant", content: "Hel" }) +
+    "this line has no field separator\n\n" +
+    ":a comment line\n\n" +
+    sseChunk({ content: "lo" }) +
+    sseChunk({}, "stop") +
+    "data: [DONE]\n\n";
+  await scriptProvider([{ raw }]);
+  const final = assertCompleted(await runInPage(page, config(), question));
+  assert.equal(final.text, "Hello");
+});
+
+test("provider: an invalid JSON chunk ends the run with provider_stream_error, messages kept", bounded, async () => {
+  const raw = sseChunk({ role: "assistant", content: "Hel" }) + "data: {not json\n\n" + sseChunk({ content: "lo" }) + "data: [DONE]\n\n";
+  await scriptProvider([{ raw }]);
+  const run = await runInPage(page, config(), question);
+  assertFailed(run, "provider_stream_error", /json/i);
+  assert.equal((await providerRequests()).length, 1);
+});
+
+test("provider: a connection dropped mid tool-call is retried once and the run completes", bounded, async () => {
+  const call = { id: "call_echo", name: "echo", arguments: { message: "x".repeat(200) } };
+  // 1200 bytes end the stream inside the tool call's arguments (each piece is a ~200-byte event).
+  await scriptProvider([{ toolCalls: [call], disconnectAfter: 1200 }, { toolCalls: [call] }, { text: "echoed" }]);
+  const run = await runInPage(page, config({ servers: [testServer("json", "test")] }), question);
+  const final = assertCompleted(run);
+  assert.equal(final.text, "echoed");
+  assert.equal(eventsOf(run, "toolCall").length, 1, "the broken round left no call behind");
+  assert.equal((await providerRequests()).length, 3, "the dropped round was asked for once more");
+});
+
+test("provider: a connection dropped after text was shown ends with provider_network, messages kept", bounded, async () => {
+  // Slow writes so that the first pieces of text surely reach the page before the drop.
+  await scriptProvider([{ text: "A long answer that the user already sees on screen.", delay: 50, disconnectAfter: 900 }, { text: "never asked for" }]);
+  const run = await runInPage(page, config(), question);
+  assert.ok(eventsOf(run, "text").length > 0, "some text was streamed first");
+  assertFailed(run, "provider_network", /could not be reached/);
+  assert.equal((await providerRequests()).length, 1, "no retry once the user saw text");
+});
+
+const statusRows = [
+  { status: "401", code: "provider_auth", advice: /rejected the credentials \(HTTP 401\)/, requests: 1 },
+  { status: "403", code: "provider_auth", advice: /rejected the credentials \(HTTP 403\)/, requests: 1 },
+  { status: "404", code: "provider_model_not_found", advice: /has no model `scripted` \(HTTP 404\)/, requests: 1 },
+  { status: "429", retryAfter: "0", code: "provider_rate_limited", advice: /rate limiting \(HTTP 429\)/, requests: 3 },
+  { status: "500", code: "provider_http_status", advice: /answered HTTP 500/, requests: 3 },
+  { status: "503", code: "provider_http_status", advice: /answered HTTP 503/, requests: 3 },
+];
+for (const row of statusRows) {
+  test(`provider: HTTP ${row.status} always → ${row.code} after ${row.requests} request(s)`, bounded, async () => {
+    await resetProvider();
+    const faults = { status: row.status, ...(row.retryAfter ? { retryAfter: row.retryAfter } : {}) };
+    const run = await runInPage(page, config({ faults }), question);
+    assertFailed(run, row.code, row.advice);
+    assert.equal((await providerRequests()).length, row.requests);
+  });
+}
+
+test("provider: 429 with Retry-After: 1 waits a second, retries and completes", bounded, async () => {
+  await scriptProvider([{ text: "after the wait" }]);
+  const run = await runInPage(page, config({ faults: { status: "429", retryAfter: "1", times: "1" } }), question);
+  assert.equal(assertCompleted(run).text, "after the wait");
+  const requests = await providerRequests();
+  assert.equal(requests.length, 2);
+  assert.ok(requests[1].at - requests[0].at >= 950, `retried after ${requests[1].at - requests[0].at} ms`);
+});
+
+test("provider: a 500 once is retried and the run completes", bounded, async () => {
+  await scriptProvider([{ text: "second try" }]);
+  const run = await runInPage(page, config({ faults: { status: "500", times: "1" } }), question);
+  assert.equal(assertCompleted(run).text, "second try");
+  assert.equal((await providerRequests()).length, 2);
+});
+
+test("provider: a stream that stops sending fails with provider_idle_timeout (idleTimeoutMs)", bounded, async () => {
+  await scriptProvider([{ text: "This answer stalls after a few words and never ends.", hangAfter: 500 }]);
+  const started = Date.now();
+  const run = await runInPage(page, config({ idleTimeoutMs: 700 }), question);
+  const elapsed = Date.now() - started;
+  assertFailed(run, "provider_idle_timeout", /sent nothing for 700 ms.*raise `idleTimeoutMs`/);
+  assert.ok(elapsed < 5000, `gave up after ${elapsed} ms`);
+});
+
+test("provider: one SSE event over 16 MiB fails with provider_invalid_response, memory bounded", { timeout: 60_000 }, async () => {
+  // Four times the 16 MiB cap: a decoder that kept buffering would need more memory than this.
+  const payloadBytes = 64 * 1024 * 1024;
+  await scriptProvider([{ raw: `data: ${"x".repeat(payloadBytes)}\n\n`, chunk: 1024 * 1024 }]);
+  const fresh = await openPackagePage(browser);
+  try {
+    const run = await runInPage(fresh, config(), question);
+    assertFailed(run, "provider_invalid_response", /16777216/);
+    const wasmBytes = await fresh.evaluate(async () => (await window.agentWasm.default()).memory.buffer.byteLength);
+    assert.ok(wasmBytes < payloadBytes, `wasm memory grew to ${wasmBytes} bytes for a ${payloadBytes}-byte event`);
+  } finally {
+    await fresh.close();
+  }
+});
+
+// ---- model
+
+test("model: unknown tool, invalid JSON arguments and arguments failing the schema are fed back", bounded, async () => {
+  await scriptProvider([
+    {
+      toolCalls: [
+        { id: "call_unknown", name: "no-such-tool", arguments: {} },
+        { id: "call_bad_json", name: "echo", arguments: '{"message": "unterminated' },
+        { id: "call_bad_schema", name: "echo", arguments: { message: 5 } },
+      ],
+    },
+    { text: "I will fix my calls." },
+  ]);
+  const run = await runInPage(page, config({ servers: [testServer("json", "test")] }), question);
+  const final = assertCompleted(run);
+  const toolMessages = final.messages.filter((message) => message.role === "tool");
+  assert.deepEqual(toolMessages.map((message) => message.tool_call_id), ["call_unknown", "call_bad_json", "call_bad_schema"]);
+  for (const message of toolMessages) assert.match(message.content, /^Error: /, message.content);
+  assert.match(toolMessages[0].content, /no-such-tool/);
+  assert.match(toolMessages[2].content, /message/);
+  const requests = await providerRequests();
+  assert.equal(requests.length, 2, "the loop went on to the next round");
+  assert.equal(requests[1].json.messages.filter((message) => message.role === "tool").length, 3);
+});
+
+test("model: 50 tool calls in one round all run, results in order, maxConcurrentTools respected", bounded, async () => {
+  const calls = Array.from({ length: 50 }, (_, index) => ({ id: `call_${index}`, name: "slow", arguments: { ms: 40 + (index % 3) * 20 } }));
+  await scriptProvider([{ toolCalls: calls }, { text: "all done" }]);
+  const server = testServer("bulk");
+  const run = await runInPage(page, config({ servers: [server], maxConcurrentTools: 5 }), question);
+  const final = assertCompleted(run);
+  assert.equal(eventsOf(run, "toolResult").length, 50);
+  assert.deepEqual(
+    final.messages.filter((message) => message.role === "tool").map((message) => message.tool_call_id),
+    calls.map((call) => call.id),
+  );
+  const { max } = await (await fetch(`${env.mcpTestUrl}/__inflight?path=${encodeURIComponent(new URL(server.url).pathname)}`)).json();
+  assert.equal(max, 5, "at most 5 calls in flight at the server");
+});
+
+// ---- MCP
+
+test("MCP: a server that is down is reported (mcp_network) and the run goes on", bounded, async () => {
+  await scriptProvider([{ text: "answered without tools" }]);
+  const down = { name: "down", url: "http://127.0.0.1:9/mcp" };
+  const run = await runInPage(page, config({ servers: [down] }), question);
+  const [serverError] = eventsOf(run, "serverError");
+  assert.equal(serverError.server, "down");
+  assert.match(serverError.code, /^mcp_/);
+  assert.match(serverError.message, /MCP server `down`: .*(unreachable|CORS)/);
+  assert.equal(assertCompleted(run).text, "answered without tools");
+});
+
+const toolFaultRows = [
+  { tool: "fail-500", error: /HTTP 500/ },
+  { tool: "not-json", error: /invalid message|not JSON|parse/i },
+  { tool: "rpc-error", error: /server error -32000: injected JSON-RPC error/ },
+];
+for (const row of toolFaultRows) {
+  test(`MCP: tool call answered with ${row.tool} → toolError fed back, loop continues`, bounded, async () => {
+    await scriptProvider([{ toolCalls: [{ id: "call_fault", name: row.tool, arguments: {} }] }, { text: "noted the failure" }]);
+    const run = await runInPage(page, config({ servers: [testServer("bulk")] }), question);
+    const final = assertCompleted(run);
+    const [toolError] = eventsOf(run, "toolError");
+    assert.equal(toolError.id, "call_fault");
+    assert.match(toolError.message, row.error);
+    assert.match(final.messages.find((message) => message.role === "tool").content, /^Error: /);
+    assert.equal((await providerRequests()).length, 2);
+  });
+}
+
+test("MCP: an expired session (404) is re-initialized and the call succeeds", bounded, async () => {
+  await scriptProvider([{ toolCalls: [{ id: "call_echo", name: "echo", arguments: { message: "again" } }] }, { text: "done" }]);
+  const server = testServer("expire");
+  const run = await runInPage(page, config({ servers: [server] }), question);
+  assertCompleted(run);
+  assert.match(eventsOf(run, "toolResult")[0].text, /Echo: again/);
+  const initializes = (await mcpLog(new URL(server.url).pathname)).filter((entry) => entry.body?.method === "initialize");
+  assert.equal(initializes.length, 2, "one initialize, one after the 404");
+});
+
+test("MCP: a call hanging past toolTimeoutMs → toolError, notifications/cancelled sent", bounded, async () => {
+  await scriptProvider([{ toolCalls: [{ id: "call_hang", name: "hang", arguments: {} }] }, { text: "gave up on it" }]);
+  const server = testServer("sse");
+  const run = await runInPage(page, config({ servers: [server], toolTimeoutMs: 300 }), question);
+  assertCompleted(run);
+  assert.match(eventsOf(run, "toolError")[0].message, /no answer within 300 ms/);
+  const log = await mcpLog(new URL(server.url).pathname);
+  const call = log.find((entry) => entry.body?.method === "tools/call");
+  const cancelled = log.find((entry) => entry.body?.method === "notifications/cancelled");
+  assert.ok(cancelled, "notifications/cancelled reached the server");
+  assert.equal(cancelled.body.params.requestId, call.body.id);
+});
+
+test("MCP: a server hiding Mcp-Session-Id from CORS → error naming the header to expose", bounded, async () => {
+  await scriptProvider([{ text: "no tools today" }]);
+  const run = await runInPage(page, config({ servers: [testServer("hidden-session", "hidden")] }), question);
+  const [serverError] = eventsOf(run, "serverError");
+  assert.equal(serverError.code, "mcp_cors_header_missing");
+  assert.match(serverError.message, /Access-Control-Expose-Headers: Mcp-Session-Id/);
+  assertCompleted(run);
+});
+
+test("MCP: a 5 MB tool result is cut for the model with a note, whole for the UI", bounded, async () => {
+  const chars = 5_000_000;
+  await scriptProvider([{ toolCalls: [{ id: "call_big", name: "big", arguments: { chars } }] }, { text: "that was long" }]);
+  const limit = 2000;
+  const run = await runInPage(page, config({ servers: [testServer("bulk")], maxToolResultChars: limit }), question);
+  const final = assertCompleted(run);
+  const [result] = eventsOf(run, "toolResult");
+  assert.equal(result.content[0].text.length, chars, "the UI gets the whole text");
+  const forModel = final.messages.find((message) => message.role === "tool").content;
+  assert.equal(forModel.slice(0, limit), "0123456789".repeat(limit / 10));
+  assert.match(forModel.slice(limit), /truncated: the first 2000 of 5000000 characters/);
+  const sent = (await providerRequests())[1].json.messages.find((message) => message.role === "tool").content;
+  assert.equal(sent, forModel, "the model got the cut text");
+});
+
+test("MCP: a legacy endpoint event pointing to another origin is refused", bounded, async () => {
+  await scriptProvider([{ text: "no tools today" }]);
+  const server = { ...testServer("cross"), transport: "sse" };
+  const run = await runInPage(page, config({ servers: [server] }), question);
+  const [serverError] = eventsOf(run, "serverError");
+  assert.equal(serverError.code, "mcp_legacy_endpoint_refused");
+  assert.match(serverError.message, /not on the server's origin/);
+  const posts = (await mcpLog(new URL(server.url).pathname)).filter((entry) => entry.method === "POST");
+  assert.deepEqual(posts, [], "nothing was posted anywhere");
+  assertCompleted(run);
+});
+
+// The blocked forms of the MCP issue's URL policy. `fetch` is replaced by a recording stub before
+// the Agent exists, so even a policy bug could not reach any host.
+const blockedUrls = [
+  ["http://example.com/mcp", /allowInsecureLocalUrls/],
+  ["https://127.0.0.1/mcp", /local or private/],
+  ["https://localhost/mcp", /local or private/],
+  ["https://2130706433/mcp", /local or private/],
+  ["https://0x7f.1/mcp", /local or private/],
+  ["https://0177.0.0.1/mcp", /local or private/],
+  ["https://10.1.2.3/mcp", /local or private/],
+  ["https://172.16.0.1/mcp", /local or private/],
+  ["https://192.168.1.1/mcp", /local or private/],
+  ["https://169.254.169.254/latest/meta-data", /local or private/],
+  ["https://0.0.0.0/mcp", /local or private/],
+  ["https://[::1]/mcp", /local or private/],
+  ["https://[fe80::1]/mcp", /local or private/],
+  ["https://[fd00::1]/mcp", /local or private/],
+  ["https://[::ffff:127.0.0.1]/mcp", /local or private/],
+  ["https://user:secret@example.com/mcp", /user name or password/],
+  ["ftp://example.com/mcp", /scheme/],
+  ["file:///etc/passwd", /scheme/],
+  ["javascript:alert(1)", /scheme/],
+  ["not a url", /not a valid URL/],
+  ["https://exämple.com/mcp", /punycode/],
+];
+test("URL policy: every blocked form is refused by the constructor before any request", bounded, async () => {
+  const outcomes = await page.evaluate(
+    ({ blocked, base }) => {
+      const realFetch = window.fetch;
+      const recorded = [];
+      window.fetch = (...args) => {
+        recorded.push(String(args[0]?.url ?? args[0]));
+        return Promise.reject(new TypeError("fetch is stubbed in this test"));
+      };
+      try {
+        return blocked.map((url) => {
+          try {
+            new window.agentWasm.Agent({ ...base, mcpServers: [{ name: "blocked", url }] });
+            return { url, code: "none", recorded: recorded.splice(0) };
+          } catch (error) {
+            return { url, code: error.code, message: error.message, recorded: recorded.splice(0) };
+          }
+        });
+      } finally {
+        window.fetch = realFetch;
+      }
+    },
+    { blocked: blockedUrls.map(([url]) => url), base: config({ allowInsecureLocalUrls: false }) },
+  );
+  outcomes.forEach((outcome, index) => {
+    assert.equal(outcome.code, "mcp_url_refused", `${outcome.url}: ${outcome.message}`);
+    assert.match(outcome.message, blockedUrls[index][1], outcome.url);
+    assert.deepEqual(outcome.recorded, [], `${outcome.url} made no request`);
+  });
+});
+
+// ---- abort at each phase
+
+test("abort before start: final aborted at once, messages intact, no model call", bounded, async () => {
+  await scriptProvider([{ text: "never asked for" }]);
+  const run = await runInPage(page, config({ servers: [testServer("json", "test")] }), question, { abortBeforeStart: true });
+  const final = run.events.at(-1);
+  assert.equal(final.reason, "aborted");
+  assert.deepEqual(final.messages, question);
+  assert.equal((await providerRequests()).length, 0);
+});
+
+test("abort during the model stream: final aborted, messages intact", bounded, async () => {
+  await scriptProvider([{ text: "A slow answer, written one small piece at a time.", delay: "100" }]);
+  const run = await runInPage(page, config(), question, { abortOn: ["text"] });
+  const final = run.events.at(-1);
+  assert.equal(final.reason, "aborted");
+  assert.deepEqual(final.messages[0], question[0]);
+  assert.ok(run.abortMs < 200, `final came ${run.abortMs} ms after the abort`);
+});
+
+test("abort during tools: final aborted, each call answered in messages, no further model call", bounded, async () => {
+  await scriptProvider([{ toolCalls: [{ id: "call_slow", name: "slow", arguments: { ms: 5000 } }] }, { text: "never asked for" }]);
+  const run = await runInPage(page, config({ servers: [testServer("bulk")] }), question, { abortOn: ["toolCall"] });
+  const final = run.events.at(-1);
+  assert.equal(final.reason, "aborted");
+  assert.ok(run.abortMs < 200, `final came ${run.abortMs} ms after the abort`);
+  assert.deepEqual(final.messages.map((message) => message.role), ["user", "assistant", "tool"]);
+  assert.equal((await providerRequests()).length, 1);
+});
+
+test("abort between rounds: final aborted with the first round's results kept", bounded, async () => {
+  await scriptProvider([
+    { toolCalls: [{ id: "call_echo", name: "echo", arguments: { message: "round one" } }] },
+    { text: "A slow second answer.", delay: "200" },
+  ]);
+  const run = await runInPage(page, config({ servers: [testServer("json", "test")] }), question, { abortOn: ["round"], abortNth: 2 });
+  const final = run.events.at(-1);
+  assert.equal(final.reason, "aborted");
+  const toolMessage = final.messages.find((message) => message.role === "tool");
+  assert.equal(toolMessage.tool_call_id, "call_echo");
+  assert.match(toolMessage.content, /Echo: round one/);
+});
