@@ -187,3 +187,26 @@ test("a full run inside a dedicated Web Worker", async () => {
   assert.match(result.text, /5/);
   assert.equal(run.events.at(-1).text, "2 + 3 = 5");
 });
+
+test("listTools rejects at once when its signal aborts while a server is still answering", async () => {
+  // The stream server answers the initialize POST with a body that trickles for a minute.
+  const slowServer = `${process.env.STREAM_SERVER_URL}/chunks?count=600&delayMs=100`;
+  const result = await page.evaluate(async (config) => {
+    const agent = new window.agentWasm.Agent(config);
+    const controller = new AbortController();
+    const listing = agent.listTools({ signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const abortedAt = performance.now();
+    controller.abort();
+    try {
+      await listing;
+      return { settled: "resolved" };
+    } catch (error) {
+      return { code: error.code, ms: performance.now() - abortedAt };
+    } finally {
+      agent.free();
+    }
+  }, agentConfig({ mcpServers: [{ name: "slow", url: slowServer }] }));
+  assert.equal(result.code, "aborted", JSON.stringify(result));
+  assert.ok(result.ms < 200, `rejected ${result.ms} ms after the abort`);
+});

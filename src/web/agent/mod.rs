@@ -11,8 +11,10 @@ mod stream;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::pin::pin;
 use std::rc::Rc;
 
+use futures::future::{select, Either};
 use js_sys::{Promise, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -25,6 +27,7 @@ use crate::core::provider::{ResolvedProvider, RetryPolicy};
 use crate::core::tools::{sanitize_schema, SchemaDialect, ToolTable};
 use crate::web::error::js_error;
 use crate::web::mcp::{McpClient, McpServerConfig};
+use crate::web::timer::aborted;
 
 use driver::list_all_tools;
 use options::AgentOptions;
@@ -158,7 +161,17 @@ impl Agent {
         let signal = abort_signal_of(&options)?;
         let shared = self.shared.clone();
         Ok(wasm_bindgen_futures::future_to_promise(async move {
-            let (table, failures) = list_all_tools(&shared, signal.as_ref()).await?;
+            let listing = list_all_tools(&shared, signal.as_ref());
+            // An abort ends the wait at once; dropping the listing cancels its fetches.
+            let (table, failures) = match &signal {
+                Some(signal) => match select(pin!(listing), aborted(signal)).await {
+                    Either::Left((listed, _)) => listed?,
+                    Either::Right(_) => {
+                        return Err(js_error("aborted", "listing tools was aborted").into())
+                    }
+                },
+                None => listing.await?,
+            };
             if let Some((_, error)) = failures.into_iter().next() {
                 return Err(error);
             }
