@@ -189,8 +189,10 @@ test("a full run inside a dedicated Web Worker", async () => {
 });
 
 test("listTools rejects at once when its signal aborts while a server is still answering", async () => {
-  // The stream server answers the initialize POST with a body that trickles for a minute.
-  const slowServer = `${process.env.STREAM_SERVER_URL}/chunks?count=600&delayMs=100`;
+  // The scripted provider answers the initialize POST with an SSE stream that sends one byte and
+  // then never ends, so the listing is still waiting when the abort comes.
+  const options = encodeURIComponent("fixture=openai/parallel-tool-calls.sse&hangAfter=1");
+  const slowServer = `${env.providerUrl}/_/${options}/mcp`;
   const result = await page.evaluate(async (config) => {
     const agent = new window.agentWasm.Agent(config);
     const controller = new AbortController();
