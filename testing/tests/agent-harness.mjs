@@ -1,5 +1,6 @@
 // Shared pieces of the Agent tests: a Chromium page with the package loaded, the scripted
 // provider's control routes, and event collection. All traffic stays on 127.0.0.1.
+import { after, before } from "node:test";
 import { chromium } from "playwright-core";
 
 export const env = {
@@ -28,6 +29,19 @@ export async function openPackagePage(browser) {
   });
   await page.addScriptTag({ content: `${collectSource}\nwindow.collect = collect;` });
   return page;
+}
+
+/** The page of the calling test file, set by `useSharedPage()` (a live binding). */
+export let page;
+
+/** One browser and package page for all tests of a file, opened before them and closed after. */
+export function useSharedPage() {
+  let browser;
+  before(async () => {
+    browser = await launchBrowser();
+    page = await openPackagePage(browser);
+  });
+  after(async () => browser?.close());
 }
 
 /** Scripts the provider's next model calls (OpenAI SSE wire format, as in the fixtures). */

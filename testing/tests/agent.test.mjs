@@ -1,26 +1,20 @@
 // Full agent runs in headless Chromium: the built web package, the scripted provider (OpenAI SSE
 // wire format as in ../shared/fixtures) and the real server-everything MCP server on 127.0.0.1.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   agentConfig,
   collectSource,
   env,
-  launchBrowser,
-  openPackagePage,
   providerBaseUrl,
   providerRequests,
   runInPage,
   scriptProvider,
+  page,
+  useSharedPage,
 } from "./agent-harness.mjs";
 
-let browser;
-let page;
-before(async () => {
-  browser = await launchBrowser();
-  page = await openPackagePage(browser);
-});
-after(async () => browser?.close());
+useSharedPage();
 
 const question = [{ role: "user", content: "Add 2 and 3, and echo hi." }];
 const eventsOf = (run, type) => run.events.filter((event) => event.type === type);

@@ -2,28 +2,22 @@
 // (testing/provider-server.mjs) and of the MCP test server (testing/mcp-test-server.mjs), hostile
 // model output, blocked URLs and aborts. Every row ends with a stable code or event, a message that
 // says what to do, the run's messages intact, and no hang (each test has a bounded timeout).
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   agentConfig,
   env,
-  launchBrowser,
   mcpLog,
   mcpTestPath,
-  openPackagePage,
   providerBaseUrl,
   providerRequests,
   runInPage,
   scriptProvider,
+  page,
+  useSharedPage,
 } from "./agent-harness.mjs";
 
-let browser;
-let page;
-before(async () => {
-  browser = await launchBrowser();
-  page = await openPackagePage(browser);
-});
-after(async () => browser?.close());
+useSharedPage();
 
 const question = [{ role: "user", content: "Use the tools if you need them." }];
 const bounded = { timeout: 30_000 };

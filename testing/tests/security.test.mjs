@@ -1,28 +1,22 @@
 // Issue #11's security checks in Chromium: the API key reaches only the provider, and each MCP
 // server's own headers reach only that server. Every request is read back from what the scripted
 // provider (testing/provider-server.mjs) and the MCP test server (testing/mcp-test-server.mjs) record.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   agentConfig,
   env,
-  launchBrowser,
   mcpLog,
   mcpTestPath,
-  openPackagePage,
   providerBaseUrl,
   providerRequests,
   runInPage,
   scriptProvider,
+  page,
+  useSharedPage,
 } from "./agent-harness.mjs";
 
-let browser;
-let page;
-before(async () => {
-  browser = await launchBrowser();
-  page = await openPackagePage(browser);
-});
-after(async () => browser?.close());
+useSharedPage();
 
 const apiKey = "sk-canary-7f3a9c1e5b";
 const question = [{ role: "user", content: "Echo something." }];
