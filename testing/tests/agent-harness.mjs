@@ -31,12 +31,12 @@ export async function openPackagePage(browser) {
   return page;
 }
 
-/** The page of the calling test file, set by `useSharedPage()` (a live binding). */
+/** The browser and page of the calling test file, set by `useSharedPage()` (live bindings). */
+export let browser;
 export let page;
 
 /** One browser and package page for all tests of a file, opened before them and closed after. */
 export function useSharedPage() {
-  let browser;
   before(async () => {
     browser = await launchBrowser();
     page = await openPackagePage(browser);

@@ -13,6 +13,8 @@ import {
   providerRequests,
   runInPage,
   scriptProvider,
+  browser,
+  openPackagePage,
   page,
   useSharedPage,
 } from "./agent-harness.mjs";
