@@ -337,6 +337,29 @@ fn pattern_subset_matches_like_ecmascript() {
     }
 }
 
+/// One slow pattern checked against many strings: the regex step budget is shared by the whole
+/// call, so 20 000 strings that each exhaust a per-string budget (old behaviour: 20 000 × 200 000
+/// steps, minutes of a frozen page) now cost one budget in total; the strings after it are left
+/// unchecked and the other keywords are still checked on every item.
+#[test]
+fn pattern_budget_is_shared_by_every_string_of_a_call() {
+    let schema = json!({
+        "properties": {
+            "items": {
+                "type": "array",
+                "items": {"type": "string", "pattern": "^(a*)*b$", "maxLength": 40}
+            }
+        }
+    });
+    let mut items = vec![json!("aaaaaaaaaaaaaaaaaaaaaaaaaaaac"); 20_000];
+    items.push(json!("a".repeat(41)));
+    let errors = validate_arguments(&schema, &json!({ "items": items }));
+    assert_eq!(
+        describe_errors(&errors),
+        "argument `items[20000]`: must be at most 40 characters long (got 41)"
+    );
+}
+
 fn weather_table() -> ToolTable {
     let tool: McpTool = serde_json::from_value(json!({
         "name": "get_weather",

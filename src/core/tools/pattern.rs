@@ -6,8 +6,9 @@
 //! \uHHHH \u{H..}`), groups (`(...)`, `(?:...)`, `(?<name>...)`), alternation and the quantifiers
 //! `* + ? {n} {n,} {n,m}` (greedy or lazy: for a yes/no match both give the same answer).
 //! Back-references, lookarounds, `\p{..}` and `\cX` are refused with [`Unsupported`]: the caller
-//! then leaves the pattern unchecked rather than guessing. Matching is a backtracking search with a
-//! step budget, so a pathological pattern gives up ("not checked") instead of hanging the page.
+//! then leaves the pattern unchecked rather than guessing. Matching is a backtracking search that
+//! spends steps from a budget the caller owns, so a pathological pattern gives up ("not checked")
+//! instead of hanging the page, however many strings one call checks.
 
 use std::cell::Cell;
 
@@ -80,8 +81,6 @@ fn is_line_terminator(c: char) -> bool {
 
 /// Upper bound on repetition counts, so `a{999999999}` cannot be used to stall the matcher.
 const MAX_REPEAT_COUNT: u32 = 1000;
-/// Matching steps before giving up; enough for any sane pattern on a tool argument.
-const STEP_BUDGET: u32 = 200_000;
 /// Nesting of the backtracking matcher, which recurses once per consumed character or so.
 const MAX_MATCH_DEPTH: u32 = 4_000;
 
@@ -105,11 +104,12 @@ impl Pattern {
     }
 
     /// Whether the pattern matches anywhere in `text` (JSON Schema patterns are not anchored).
-    /// `None` when the step budget ran out: the answer is unknown.
-    pub fn is_match(&self, text: &str) -> Option<bool> {
+    /// Each matching step is taken from `steps_left`, which the caller shares between every
+    /// string it checks; `None` when it runs out: the answer is unknown.
+    pub fn is_match(&self, text: &str, steps_left: &Cell<u32>) -> Option<bool> {
         let matcher = Matcher {
             text: text.chars().collect(),
-            steps: Cell::new(0),
+            steps_left,
             depth: Cell::new(0),
             gave_up: Cell::new(false),
         };
@@ -429,14 +429,14 @@ enum Escaped {
     Shorthand(Shorthand),
 }
 
-struct Matcher {
+struct Matcher<'b> {
     text: Vec<char>,
-    steps: Cell<u32>,
+    steps_left: &'b Cell<u32>,
     depth: Cell<u32>,
     gave_up: Cell<bool>,
 }
 
-impl Matcher {
+impl Matcher<'_> {
     /// Matches `node` at `position`, then asks the continuation about the rest.
     fn match_node(
         &self,
@@ -447,11 +447,12 @@ impl Matcher {
         if self.gave_up.get() {
             return false;
         }
-        self.steps.set(self.steps.get() + 1);
-        if self.steps.get() > STEP_BUDGET || self.depth.get() > MAX_MATCH_DEPTH {
+        let steps_left = self.steps_left.get();
+        if steps_left == 0 || self.depth.get() > MAX_MATCH_DEPTH {
             self.gave_up.set(true);
             return false;
         }
+        self.steps_left.set(steps_left - 1);
         self.depth.set(self.depth.get() + 1);
         let matched = self.match_node_inner(node, position, continuation);
         self.depth.set(self.depth.get() - 1);

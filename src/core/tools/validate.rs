@@ -50,6 +50,10 @@ const MAX_LISTED_VALUES: usize = 12;
 /// Schema nodes one call may visit before the rest is left unchecked: `allOf`/`$ref` chains can
 /// fan out exponentially (`A = allOf[A, A]`), which the depth cap alone does not stop.
 const MAX_VISITS: u32 = 100_000;
+/// Regex matching steps one call may spend on `pattern` and `patternProperties`, shared by every
+/// string it checks, so that many strings (an array of 10 000) cannot multiply a slow pattern's
+/// cost; patterns met after it is spent are left unchecked.
+const MAX_PATTERN_STEPS: u32 = 1_000_000;
 
 /// Every problem with `arguments` (a tool call's arguments, which must be a JSON object) under
 /// `schema`; empty when they are valid. A `null` or empty schema accepts any object.
@@ -210,6 +214,7 @@ fn compile(pattern: &str) -> Option<Pattern> {
 struct Validator<'s> {
     root: &'s Value,
     visits_left: Cell<u32>,
+    pattern_steps_left: Cell<u32>,
 }
 
 impl<'s> Validator<'s> {
@@ -217,6 +222,7 @@ impl<'s> Validator<'s> {
         Validator {
             root,
             visits_left: Cell::new(MAX_VISITS),
+            pattern_steps_left: Cell::new(MAX_PATTERN_STEPS),
         }
     }
 
@@ -348,7 +354,8 @@ impl<'s> Validator<'s> {
             }
         }
         if let Some(Value::String(source)) = schema.get("pattern") {
-            let matched = compile(source).and_then(|pattern| pattern.is_match(text));
+            let matched = compile(source)
+                .and_then(|pattern| pattern.is_match(text, &self.pattern_steps_left));
             if matched == Some(false) {
                 findings.push(Finding::new(
                     path,
@@ -569,9 +576,9 @@ impl<'s> Validator<'s> {
             for (pattern, property_schema) in &pattern_properties {
                 // A pattern the subset cannot compile counts as matching: the property is then
                 // not reported as unknown, only left unchecked.
-                let matches = pattern
-                    .as_ref()
-                    .is_none_or(|pattern| pattern.is_match(name) != Some(false));
+                let matches = pattern.as_ref().is_none_or(|pattern| {
+                    pattern.is_match(name, &self.pattern_steps_left) != Some(false)
+                });
                 if matches {
                     declared = true;
                     if pattern.is_some() {
