@@ -1,7 +1,10 @@
 // A minimal MCP server over Streamable HTTP (JSON responses, no server-initiated stream) whose one
 // tool, `sleep`, answers after a fixed delay: the tool latency L of the parallel-tools benchmark.
-// Listens on 127.0.0.1 only; records how many calls were in flight at once.
+// Listens on 127.0.0.1 only; records how many calls were in flight at once. `spawnSleepServer` runs
+// it in a process of its own, so that its work does not share the measured process's event loop.
+import { fork } from "node:child_process";
 import http from "node:http";
+import { fileURLToPath } from "node:url";
 
 const PROTOCOL_VERSION = "2025-06-18";
 
@@ -20,7 +23,12 @@ function readBody(request) {
   });
 }
 
-/** Calls seen since the last reset; times are `performance.now()` of this process. */
+/** Milliseconds since the epoch with sub-millisecond precision, comparable between processes. */
+export function epochNow() {
+  return performance.timeOrigin + performance.now();
+}
+
+/** Calls seen since the last reset; times are `epochNow()`. */
 function emptyStats() {
   return { calls: 0, inFlight: 0, maxInFlight: 0, firstCallStarted: undefined, lastCallStarted: 0, lastCallEnded: 0 };
 }
@@ -42,7 +50,7 @@ export async function startSleepServer({ delayMs }) {
       case "tools/list":
         return { tools: [SLEEP_TOOL] };
       case "tools/call": {
-        const started = performance.now();
+        const started = epochNow();
         stats.firstCallStarted ??= started;
         stats.lastCallStarted = started;
         stats.calls += 1;
@@ -50,7 +58,7 @@ export async function startSleepServer({ delayMs }) {
         stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
         await new Promise((resolve) => setTimeout(resolve, delayMs));
         stats.inFlight -= 1;
-        stats.lastCallEnded = performance.now();
+        stats.lastCallEnded = epochNow();
         return { content: [{ type: "text", text: `slept ${delayMs} ms` }], isError: false };
       }
       default:
@@ -93,4 +101,38 @@ export async function startSleepServer({ delayMs }) {
       return new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+/**
+ * The same server in a child process. `stats()` and `resetStats()` ask it over IPC; `close()`
+ * ends it.
+ */
+export async function spawnSleepServer({ delayMs }) {
+  const child = fork(fileURLToPath(import.meta.url), [String(delayMs)], { stdio: "inherit" });
+  const replies = [];
+  child.on("message", (message) => replies.shift()?.(message));
+  const ask = (request) =>
+    new Promise((resolve) => {
+      replies.push(resolve);
+      child.send(request);
+    });
+  const { url } = await ask("url");
+  return {
+    url,
+    stats: () => ask("stats"),
+    resetStats: () => ask("reset"),
+    close() {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill();
+      return exited;
+    },
+  };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const server = await startSleepServer({ delayMs: Number(process.argv[2]) });
+  process.on("message", (request) => {
+    if (request === "reset") server.resetStats();
+    process.send(request === "url" ? { url: server.url } : { ...server.stats });
+  });
 }

@@ -1,11 +1,13 @@
 // Part 3: N tool calls in one round, each taking L ms on a local MCP server: wall time of the tool
 // phase (first `toolCall` event to last `toolResult` event) divided by L, run in parallel as the
 // Agent does by default, and one after another (`maxConcurrentTools: 1`). Each Agent is warmed
-// up by one run first (tools listed, MCP session open), as in a conversation's later rounds.
+// up by one run first (tools listed, MCP session open), as in a conversation's later rounds. The
+// MCP server runs in a process of its own, as a real one would, so that answering the calls does
+// not take turns with the Agent on one event loop.
 // Usage: node bench/parallel.mjs <package dir (pkg/nodejs)> <output .json>
 import { writeFileSync } from "node:fs";
 import { sseChunk } from "./inputs.mjs";
-import { startSleepServer } from "./mcp-sleep-server.mjs";
+import { epochNow, spawnSleepServer } from "./mcp-sleep-server.mjs";
 import { installFetch, loadPackage, newAgent } from "./ours.mjs";
 
 const [packageDir, outputPath] = process.argv.slice(2);
@@ -17,7 +19,7 @@ if (!packageDir || !outputPath) {
 const LATENCY_MS = 300;
 const CALL_COUNTS = [1, 4, 8, 16];
 /** Parallel runs per N; the median counts. Sequential runs take N × L each, so they run once. */
-const PARALLEL_REPEATS = 3;
+const PARALLEL_REPEATS = 5;
 
 const agentModule = loadPackage(packageDir);
 if (!agentModule) {
@@ -69,14 +71,14 @@ async function warmAgent(server, extraConfig) {
 
 async function toolPhase(server, { agent, functionName }, callCount) {
   const restore = installFetch(scriptedProvider(functionName, callCount));
-  server.resetStats();
+  await server.resetStats();
   let firstCall;
   let lastResult;
   let results = 0;
   let finalReason;
   try {
     for await (const event of agent.run([{ role: "user", content: "benchmark" }])) {
-      const now = performance.now();
+      const now = epochNow();
       if (event.type === "toolCall") firstCall ??= now;
       if (event.type === "toolResult") {
         lastResult = now;
@@ -91,7 +93,7 @@ async function toolPhase(server, { agent, functionName }, callCount) {
   if (results !== callCount || finalReason !== "completed") {
     throw new Error(`expected ${callCount} results and a completed run, got ${results}, ${finalReason}`);
   }
-  const { stats } = server;
+  const stats = await server.stats();
   return {
     milliseconds: lastResult - firstCall,
     maxInFlight: stats.maxInFlight,
@@ -101,7 +103,7 @@ async function toolPhase(server, { agent, functionName }, callCount) {
   };
 }
 
-const server = await startSleepServer({ delayMs: LATENCY_MS });
+const server = await spawnSleepServer({ delayMs: LATENCY_MS });
 const results = [];
 const agents = [];
 try {

@@ -226,9 +226,9 @@ ${sizeSection()}
 
 A scripted provider asks for N calls of one tool in one round; the tool sleeps L = ${parallel.latencyMs} ms on a
 local MCP server (bench/mcp-sleep-server.mjs, Streamable HTTP, 127.0.0.1). The tool phase is the wall
-time from the first \`toolCall\` event to the last \`toolResult\` event (median of 3 runs), divided by L;
+time from the first \`toolCall\` event to the last \`toolResult\` event (median of 5 runs), divided by L;
 "one after another" is the same run with \`maxConcurrentTools: 1\`. Each Agent is warmed up by one run
-first (tools listed, MCP session open). The server runs in the benchmark's process; the two middle
+first (tools listed, MCP session open). The server runs in a Node process of its own; the two middle
 columns say where the time beyond L goes (dispatching the calls, and delivering the answers as events).
 
 ${parallelSection()}
