@@ -8,6 +8,11 @@ const OFFLINE_ID = "offline-demo";
 /** Image types shown from tool image blocks; SVG is left out because it can carry script. */
 const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 const KEY_STORAGE = "mcp-agent-wasm-demo-api-key";
+/** Provider settings beyond key, model and base URL: which providers take them (see ProviderConfig). */
+const EXTRA_SETTINGS = [
+  { row: "project-id-row", input: "project-id", key: "projectId", providers: ["ibm"] },
+  { row: "api-version-row", input: "api-version", key: "apiVersion", providers: ["ibm", "azure_openai"] },
+];
 
 const $ = (id) => document.getElementById(id);
 
@@ -68,6 +73,10 @@ function providerChanged() {
   $("base-url").value = "";
   $("base-url").placeholder = provider.defaultBaseUrl ?? "required for this provider";
   $("base-url").readOnly = offline;
+  for (const setting of EXTRA_SETTINGS) {
+    $(setting.row).hidden = !setting.providers.includes(provider.id);
+    $(setting.input).value = "";
+  }
   $("api-key-row").hidden = offline;
   $("remember-key-row").hidden = offline;
   $("mode-badge").hidden = !offline;
@@ -88,6 +97,10 @@ function providerConfig() {
   if (state.apiKey) config.apiKey = state.apiKey;
   const baseUrl = $("base-url").value.trim();
   if (baseUrl) config.baseUrl = baseUrl;
+  for (const setting of EXTRA_SETTINGS) {
+    const value = $(setting.input).value.trim();
+    if (value && setting.providers.includes(provider.id)) config[setting.key] = value;
+  }
   return config;
 }
 

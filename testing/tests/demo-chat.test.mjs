@@ -201,6 +201,76 @@ test("model and tool text with HTML payloads is shown as text, never run", async
   }
 });
 
+/**
+ * Records every request of `page` that is not for 127.0.0.1 and refuses it, so that a test that
+ * picks a real provider can never reach it.
+ */
+async function refuseOffLoopback(page) {
+  const refused = [];
+  await page.route(
+    (url) => url.hostname !== "127.0.0.1",
+    (route) => {
+      refused.push(route.request().url());
+      return route.abort();
+    },
+  );
+  return refused;
+}
+
+test("provider settings: project ID only for watsonx, API version for watsonx and Azure, both reach the provider", async () => {
+  const { page, problems } = await openDemo();
+  try {
+    const refused = await refuseOffLoopback(page);
+    const visible = async () => [await page.isVisible("#project-id"), await page.isVisible("#api-version")];
+    await page.selectOption("#provider", "openai");
+    assert.deepEqual(await visible(), [false, false]);
+    await page.selectOption("#provider", "azure_openai");
+    assert.deepEqual(await visible(), [false, true]);
+    await page.selectOption("#provider", "ibm");
+    assert.deepEqual(await visible(), [true, true]);
+
+    // watsonx without a project: refused when the run starts, before any request.
+    await page.fill("#api-key", "test-key");
+    await ask(page, "hello");
+    let turn = await waitForEnd(page);
+    assert.equal(await turn.getAttribute("data-state"), "error");
+    assert.match(await turn.locator(".run-error").textContent(), /projectId/);
+
+    // Azure: the API version and the key reach the (scripted, routed) deployment URL.
+    await page.selectOption("#provider", "azure_openai");
+    const azureBase = "http://127.0.0.1:9/azure";
+    await page.fill("#base-url", azureBase);
+    await page.fill("#model", "my-deployment");
+    await page.fill("#api-version", "2025-01-01-preview");
+    await page.fill("#api-key", "test-key");
+    const seen = [];
+    await page.route(`${azureBase}/**`, (route) => {
+      seen.push({ url: route.request().url(), key: route.request().headers()["api-key"] });
+      return route.fulfill({
+        status: 200,
+        headers: { "content-type": "text/event-stream", "access-control-allow-origin": "*" },
+        body:
+          'data: {"choices":[{"index":0,"delta":{"role":"assistant","content":"hi from azure"}}]}\n\n' +
+          'data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n',
+      });
+    });
+    await ask(page, "hello again");
+    turn = await waitForEnd(page);
+    assert.equal(await turn.getAttribute("data-state"), "completed");
+    assert.match(await turn.locator(".answer").last().textContent(), /hi from azure/);
+    assert.deepEqual(seen, [
+      {
+        url: `${azureBase}/openai/deployments/my-deployment/chat/completions?api-version=2025-01-01-preview`,
+        key: "test-key",
+      },
+    ]);
+    assert.deepEqual(refused, []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
 test("on a phone-sized window the chat comes first and a tool image is shown", async () => {
   const { page, problems } = await openDemo({ width: 390, height: 844 });
   try {
