@@ -217,7 +217,7 @@ async function refuseOffLoopback(page) {
   return refused;
 }
 
-test("provider settings: project ID only for watsonx, API version for watsonx and Azure, both reach the provider", async () => {
+test("provider settings: watsonx asks for its project ID, Azure sends the API version it was given", async () => {
   const { page, problems } = await openDemo();
   try {
     const refused = await refuseOffLoopback(page);
