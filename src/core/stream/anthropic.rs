@@ -82,7 +82,10 @@ impl AnthropicParser {
             "cache_read_input_tokens",
         ];
         if input_keys.iter().any(|key| usage.get(key).is_some()) {
-            self.usage.input_tokens = input_keys.iter().map(|key| token_count(usage, key)).sum();
+            self.usage.input_tokens = input_keys
+                .iter()
+                .map(|key| token_count(usage, key))
+                .fold(0, u64::saturating_add);
         }
         if usage.get("output_tokens").is_some() {
             self.usage.output_tokens = token_count(usage, "output_tokens");

@@ -77,7 +77,7 @@ impl GeminiParser {
             let usage = Usage {
                 input_tokens: token_count(usage, "promptTokenCount"),
                 output_tokens: token_count(usage, "candidatesTokenCount")
-                    + token_count(usage, "thoughtsTokenCount"),
+                    .saturating_add(token_count(usage, "thoughtsTokenCount")),
             };
             if self.last_usage != Some(usage) {
                 self.last_usage = Some(usage);

@@ -303,6 +303,7 @@ fn non_empty_str<'a>(value: &'a Value, key: &str) -> Option<&'a str> {
 }
 
 /// A token count member (providers send integers; a float is truncated, anything else is 0).
+/// Counts are added with `saturating_add`: a hostile stream may send `u64::MAX`.
 fn token_count(value: &Value, key: &str) -> u64 {
     match value.get(key) {
         Some(Value::Number(number)) => number

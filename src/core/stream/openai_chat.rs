@@ -160,12 +160,15 @@ fn usage_of(usage: &Value) -> Usage {
         .get("completion_tokens_details")
         .map_or(0, |details| token_count(details, "reasoning_tokens"));
     let total_tokens = token_count(usage, "total_tokens");
-    let reasoning_counted_apart =
-        reasoning_tokens > 0 && total_tokens == input_tokens + completion_tokens + reasoning_tokens;
+    let reasoning_counted_apart = reasoning_tokens > 0
+        && total_tokens
+            == input_tokens
+                .saturating_add(completion_tokens)
+                .saturating_add(reasoning_tokens);
     Usage {
         input_tokens,
         output_tokens: if reasoning_counted_apart {
-            completion_tokens + reasoning_tokens
+            completion_tokens.saturating_add(reasoning_tokens)
         } else {
             completion_tokens
         },
