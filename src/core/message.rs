@@ -4,7 +4,9 @@
 //! next turn: DeepSeek's `reasoning_content`, Anthropic thinking blocks with their signatures, and
 //! Gemini thought signatures on tool calls.
 
-use serde::{Deserialize, Serialize};
+use serde::de::{Error as _, Unexpected};
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value};
 
 /// Who wrote a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -78,7 +80,7 @@ impl ChatMessage {
 }
 
 /// Message content: a plain string or OpenAI content parts.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum MessageContent {
     Text(String),
@@ -86,7 +88,7 @@ pub enum MessageContent {
 }
 
 /// An OpenAI content part.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ContentPart {
     Text { text: String },
@@ -94,7 +96,7 @@ pub enum ContentPart {
 }
 
 /// An image by `data:` URL or `https:` URL.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ImageUrl {
     pub url: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -125,9 +127,110 @@ pub struct FunctionCall {
 }
 
 /// One Anthropic thinking block: readable thinking with its signature, or redacted data.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ThinkingBlock {
     Thinking { thinking: String, signature: String },
     RedactedThinking { data: String },
+}
+
+// The three tagged or untagged types below are read by hand through `Value`: a derived reader
+// buffers its input in serde's private `Content` type, whose code is instantiated once per input
+// format and costs the shipped wasm several KB, while `Value`'s reader is there anyway. The errors
+// read as the derived ones do.
+
+const UNTAGGED_CONTENT: &str = "data did not match any variant of untagged enum MessageContent";
+
+impl<'de> Deserialize<'de> for MessageContent {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let parts = match Value::deserialize(deserializer)? {
+            Value::String(text) => return Ok(MessageContent::Text(text)),
+            Value::Array(items) => items.into_iter().map(content_part).collect(),
+            _ => None,
+        };
+        parts
+            .map(MessageContent::Parts)
+            .ok_or_else(|| D::Error::custom(UNTAGGED_CONTENT))
+    }
+}
+
+/// One content part, or `None` when it is not one (the untagged content error names no detail).
+fn content_part(value: Value) -> Option<ContentPart> {
+    let Value::Object(mut fields) = value else {
+        return None;
+    };
+    match fields.get("type")?.as_str()? {
+        "text" => Some(ContentPart::Text {
+            text: take_string(&mut fields, "text").ok()??,
+        }),
+        "image_url" => {
+            let Value::Object(mut image) = fields.remove("image_url")? else {
+                return None;
+            };
+            Some(ContentPart::ImageUrl {
+                image_url: ImageUrl {
+                    url: take_string(&mut image, "url").ok()??,
+                    detail: take_string(&mut image, "detail").ok()?,
+                },
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Removes the string `key` of an object: `Ok(None)` when absent or null, `Err` with the value
+/// when it is something else.
+fn take_string(fields: &mut Map<String, Value>, key: &str) -> Result<Option<String>, Value> {
+    match fields.remove(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text)),
+        Some(other) => Err(other),
+    }
+}
+
+impl<'de> Deserialize<'de> for ThinkingBlock {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        let Value::Object(mut fields) = value else {
+            return Err(D::Error::invalid_type(
+                unexpected(&value),
+                &"internally tagged enum ThinkingBlock",
+            ));
+        };
+        let mut required = |key: &'static str, expected: &'static str| match fields.remove(key) {
+            None => Err(D::Error::missing_field(key)),
+            Some(Value::String(text)) => Ok(text),
+            Some(other) => Err(D::Error::invalid_type(unexpected(&other), &expected)),
+        };
+        let tag = required("type", "variant identifier")?;
+        match tag.as_str() {
+            "thinking" => Ok(ThinkingBlock::Thinking {
+                thinking: required("thinking", "a string")?,
+                signature: required("signature", "a string")?,
+            }),
+            "redacted_thinking" => Ok(ThinkingBlock::RedactedThinking {
+                data: required("data", "a string")?,
+            }),
+            other => Err(D::Error::unknown_variant(
+                other,
+                &["thinking", "redacted_thinking"],
+            )),
+        }
+    }
+}
+
+/// How serde names a value of the wrong type in an error.
+fn unexpected(value: &Value) -> Unexpected<'_> {
+    match value {
+        Value::Null => Unexpected::Unit,
+        Value::Bool(flag) => Unexpected::Bool(*flag),
+        Value::Number(number) => match (number.as_u64(), number.as_i64()) {
+            (Some(unsigned), _) => Unexpected::Unsigned(unsigned),
+            (None, Some(signed)) => Unexpected::Signed(signed),
+            _ => Unexpected::Float(number.as_f64().unwrap_or(f64::NAN)),
+        },
+        Value::String(text) => Unexpected::Str(text),
+        Value::Array(_) => Unexpected::Seq,
+        Value::Object(_) => Unexpected::Map,
+    }
 }

@@ -10,6 +10,8 @@ pub struct Config {
     pub tools: Tools,
     pub npm: BTreeMap<String, String>,
     pub build: Build,
+    #[serde(rename = "release-toolchain")]
+    pub release_toolchain: ReleaseToolchain,
     pub chromium: Chromium,
     pub test: TestLimits,
 }
@@ -28,6 +30,17 @@ pub struct Build {
     pub targets: Vec<String>,
     pub profile: String,
     pub max_wasm_gzip_bytes: u64,
+}
+
+/// The pinned nightly that builds the shipped wasm: std rebuilt for size, panics that abort at once.
+#[derive(Debug, Deserialize)]
+pub struct ReleaseToolchain {
+    pub channel: String,
+    #[serde(rename = "build-std")]
+    pub build_std: Vec<String>,
+    #[serde(rename = "build-std-features")]
+    pub build_std_features: Vec<String>,
+    pub rustflags: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -9,6 +9,7 @@ use crate::process::{output_of, run};
 pub fn ensure_tools(root: &Path, config: &Config) -> Result<(), String> {
     ensure_apt_packages(config)?;
     ensure_wasm_target()?;
+    ensure_release_toolchain(&config.release_toolchain.channel)?;
     ensure_cargo_tool("wasm-pack", "wasm-pack", &config.tools.wasm_pack, true)?;
     // wasm-bindgen-cli's own lockfile wants a crate version the registry does not serve.
     ensure_cargo_tool(
@@ -44,6 +45,37 @@ fn ensure_wasm_target() -> Result<(), String> {
         return Ok(());
     }
     run(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]))
+}
+
+/// The pinned nightly of the release build, with the std sources that `build-std` compiles.
+fn ensure_release_toolchain(channel: &str) -> Result<(), String> {
+    let installed = output_of(Command::new("rustup").args([
+        "component",
+        "list",
+        "--installed",
+        "--toolchain",
+        channel,
+    ]))
+    .unwrap_or_default();
+    let ready = ["rust-src", "rust-std-wasm32-unknown-unknown"]
+        .iter()
+        .all(|component| installed.lines().any(|line| line == *component));
+    if ready {
+        return Ok(());
+    }
+    println!("  installing the release toolchain {channel} with rustup");
+    run(Command::new("rustup").args([
+        "toolchain",
+        "install",
+        channel,
+        "--profile",
+        "minimal",
+        "--component",
+        "rust-src",
+        "--target",
+        "wasm32-unknown-unknown",
+        "--no-self-update",
+    ]))
 }
 
 fn ensure_cargo_tool(

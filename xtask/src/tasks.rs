@@ -72,9 +72,18 @@ pub fn setup(root: &Path) -> Result<(), String> {
     ensure_tools(root, &config)
 }
 
-/// `wasm-pack build` for one target into pkg/<target>/.
+/// `wasm-pack build` for one target into pkg/<target>/, with the pinned release nightly.
 fn wasm_pack_build(root: &Path, config: &Config, target: &str) -> Result<(), String> {
+    let toolchain = &config.release_toolchain;
     let mut command = with_tool_path(root, Command::new("wasm-pack"));
+    command
+        .env("RUSTUP_TOOLCHAIN", &toolchain.channel)
+        .env("CARGO_UNSTABLE_BUILD_STD", toolchain.build_std.join(","))
+        .env(
+            "CARGO_UNSTABLE_BUILD_STD_FEATURES",
+            toolchain.build_std_features.join(","),
+        )
+        .env("RUSTFLAGS", toolchain.rustflags.join(" "));
     run(command.args([
         "build",
         "--mode",

@@ -1,0 +1,133 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! The hand-written readers of message content and thinking blocks (written to keep serde's
+//! `Content` buffer out of the shipped wasm) against serde's own derived readers: for each input,
+//! both give the same message or the same error text. The derived twins below carry the
+//! attributes the message types had before.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use mcp_agent_wasm::core::message::ChatMessage;
+
+/// Same names as the real types: serde's error texts name the type.
+mod derived {
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Serialize, Deserialize)]
+    pub struct ChatMessage {
+        role: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        content: Option<MessageContent>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        thinking_blocks: Option<Vec<ThinkingBlock>>,
+    }
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(untagged)]
+    pub enum MessageContent {
+        Text(String),
+        Parts(Vec<ContentPart>),
+    }
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    pub enum ContentPart {
+        Text { text: String },
+        ImageUrl { image_url: ImageUrl },
+    }
+
+    #[derive(Serialize, Deserialize)]
+    pub struct ImageUrl {
+        url: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        detail: Option<String>,
+    }
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    pub enum ThinkingBlock {
+        Thinking { thinking: String, signature: String },
+        RedactedThinking { data: String },
+    }
+}
+
+/// The message as JSON, or the error text; read from JSON text and from a `Value`. Messages come
+/// from JS objects, whose errors carry no position, so the JSON text's ` at line … column …` is
+/// cut: a derived reader may fail before it reaches the end of the object.
+fn read_both_ways<T: Serialize + for<'de> Deserialize<'de>>(
+    input: &str,
+) -> [Result<Value, String>; 2] {
+    let from_text = serde_json::from_str::<T>(input);
+    let from_value = serde_json::from_str::<Value>(input)
+        .map_err(|error| error.to_string())
+        .and_then(|value| serde_json::from_value::<T>(value).map_err(|error| error.to_string()));
+    [
+        from_text
+            .map(|message| serde_json::to_value(message).unwrap_or_default())
+            .map_err(|error| without_position(&error.to_string())),
+        from_value.map(|message| serde_json::to_value(message).unwrap_or_default()),
+    ]
+}
+
+fn without_position(error: &str) -> String {
+    match error.rfind(" at line ") {
+        Some(position) => error[..position].to_owned(),
+        None => error.to_owned(),
+    }
+}
+
+#[test]
+fn hand_written_readers_agree_with_the_derived_ones() {
+    let contents = [
+        r#""plain text""#,
+        r#"null"#,
+        r#"[]"#,
+        r#"[{"type": "text", "text": "hi"}, {"type": "image_url", "image_url": {"url": "data:image/png;base64,AA"}}]"#,
+        r#"[{"type": "image_url", "image_url": {"url": "https://example.com/a.png", "detail": "low", "extra": 1}}]"#,
+        r#"[{"type": "image_url", "image_url": {"url": "https://example.com/a.png", "detail": null}}]"#,
+        r#"[{"type": "text", "text": "hi", "cache_control": {"type": "ephemeral"}}]"#,
+        r#"[{"type": "image_url", "image_url": {"url": "u", "detail": 3}}]"#,
+        r#"[{"type": "image_url", "image_url": "u"}]"#,
+        r#"[{"type": "image_url"}]"#,
+        r#"[{"type": "text"}]"#,
+        r#"[{"type": "text", "text": 5}]"#,
+        r#"[{"type": "audio", "data": "x"}]"#,
+        r#"[{"text": "no type"}]"#,
+        r#"["a string part"]"#,
+        r#"42"#,
+        r#"true"#,
+        r#"{"type": "text", "text": "an object, not a list"}"#,
+    ];
+    let blocks = [
+        r#"[{"type": "thinking", "thinking": "t", "signature": "s"}, {"type": "redacted_thinking", "data": "d"}]"#,
+        r#"[{"signature": "s", "thinking": "t", "type": "thinking", "extra": [1]}]"#,
+        r#"[{"type": "thinking", "thinking": "t"}]"#,
+        r#"[{"type": "thinking", "signature": "s"}]"#,
+        r#"[{"type": "redacted_thinking"}]"#,
+        r#"[{"type": "thinking", "thinking": null, "signature": "s"}]"#,
+        r#"[{"type": "thinking", "thinking": "t", "signature": -7}]"#,
+        r#"[{"type": "redacted_thinking", "data": 1.5}]"#,
+        r#"[{"type": "redacted_thinking", "data": {"a": 1}}]"#,
+        r#"[{"type": "thought", "thinking": "t"}]"#,
+        r#"[{"thinking": "t", "signature": "s"}]"#,
+        r#"[{"type": 3, "data": "d"}]"#,
+        r#"[{"type": null, "data": "d"}]"#,
+        r#"["thinking"]"#,
+        r#"[7]"#,
+        r#"[null]"#,
+    ];
+    let inputs = contents
+        .iter()
+        .map(|content| format!(r#"{{"role": "user", "content": {content}}}"#))
+        .chain(blocks.iter().map(|blocks| {
+            format!(r#"{{"role": "assistant", "content": "x", "thinking_blocks": {blocks}}}"#)
+        }));
+    let mut checked_errors = 0;
+    for input in inputs {
+        let ours = read_both_ways::<ChatMessage>(&input);
+        let derived = read_both_ways::<derived::ChatMessage>(&input);
+        assert_eq!(ours, derived, "input: {input}");
+        checked_errors += ours.iter().filter(|result| result.is_err()).count();
+    }
+    assert!(checked_errors >= 30, "only {checked_errors} error cases");
+}
