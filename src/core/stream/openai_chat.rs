@@ -6,20 +6,14 @@
 //! the first non-empty one of a delta is taken, since some servers send the same text twice.
 //!
 //! Almost every chunk has one common shape (text, reasoning or argument pieces), and it is read
-//! into the typed structs below: members not needed are skipped, not built, which halves the
-//! cost of a chunk against a `Value` tree. Any chunk outside that shape (content parts, whole
+//! by a scanner that walks the payload in place and skips the members not needed, which costs
+//! far less than building a `Value` tree. Any chunk outside that shape (content parts, whole
 //! arguments, usage, errors, unexpected types, invalid JSON) goes through the general `Value`
-//! reading, which stays the reference: both give the same events where both apply, with one
-//! exception: a member that is skipped is checked as JSON but a lone UTF-16 surrogate escape in
-//! it (`"\ud800"`) is not refused, so such a chunk still gives its events.
+//! reading, which stays the reference: both give the same events wherever the scanner answers.
 
-use std::fmt;
-use std::marker::PhantomData;
-
-use serde::de::value::MapAccessDeserializer;
-use serde::de::{IgnoredAny, MapAccess, Visitor};
-use serde::{Deserialize, Deserializer};
 use serde_json::Value;
+
+use super::json_scan::JsonScanner;
 
 use super::{
     non_empty_str, normalise_finish, parse_object, provider_error, token_count, ModelEvent,
@@ -80,15 +74,14 @@ impl OpenAiChatParser {
 
     /// The events of a chunk of the common shape, in the order [`Self::parse_choice`] gives them.
     fn push_common(&mut self, chunk: CommonChunk, out: &mut Vec<ModelEvent>) {
-        let Some(ObjectOnly(choice)) = chunk
+        let Some(choice) = chunk
             .choices
             .into_iter()
-            .flatten()
-            .find(|ObjectOnly(choice)| choice.index.unwrap_or(0) == 0)
+            .find(|choice| choice.index.unwrap_or(0) == 0)
         else {
             return;
         };
-        if let Some(ObjectOnly(delta)) = choice.delta {
+        if let Some(delta) = choice.delta {
             let reasoning = [
                 delta.reasoning_content,
                 delta.reasoning,
@@ -105,17 +98,13 @@ impl OpenAiChatParser {
                     out.push(ModelEvent::TextDelta(text));
                 }
             }
-            for ObjectOnly(call) in delta.tool_calls.into_iter().flatten() {
+            for call in delta.tool_calls {
                 self.saw_tool_call = true;
-                let (name, arguments) = match call.function {
-                    Some(ObjectOnly(function)) => (function.name, function.arguments),
-                    None => (None, None),
-                };
                 out.push(ModelEvent::ToolCallDelta(ToolCallDelta {
                     index: call.index.and_then(|index| u32::try_from(index).ok()),
                     id: call.id.filter(|id| !id.is_empty()),
-                    name: name.filter(|name| !name.is_empty()),
-                    arguments: arguments.map(ArgumentsDelta::Fragment),
+                    name: call.name.filter(|name| !name.is_empty()),
+                    arguments: call.arguments.map(ArgumentsDelta::Fragment),
                     thought_signature: None,
                 }));
             }
@@ -170,90 +159,196 @@ impl OpenAiChatParser {
     }
 }
 
-/// A chunk of the common shape. Members that only the `Value` reading handles (`usage`, `error`,
-/// Groq's `x_groq`) are only noted, so that such a chunk can be handed over to it.
-#[derive(Deserialize)]
+/// A chunk of the common shape.
+#[derive(Default)]
 struct CommonChunk {
-    choices: Option<Vec<ObjectOnly<CommonChoice>>>,
-    usage: Option<IgnoredAny>,
-    error: Option<IgnoredAny>,
-    x_groq: Option<IgnoredAny>,
+    choices: Vec<CommonChoice>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default)]
 struct CommonChoice {
     index: Option<u64>,
-    delta: Option<ObjectOnly<CommonDelta>>,
+    delta: Option<CommonDelta>,
     finish_reason: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default)]
 struct CommonDelta {
     content: Option<String>,
     reasoning_content: Option<String>,
     reasoning: Option<String>,
     reasoning_text: Option<String>,
     refusal: Option<String>,
-    tool_calls: Option<Vec<ObjectOnly<CommonToolCall>>>,
+    tool_calls: Vec<CommonToolCall>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default)]
 struct CommonToolCall {
     index: Option<u64>,
     id: Option<String>,
-    function: Option<ObjectOnly<CommonFunction>>,
-    /// Gemini's thought signature lives here: such a call is left to the `Value` reading.
-    extra_content: Option<IgnoredAny>,
-}
-
-#[derive(Deserialize)]
-struct CommonFunction {
     name: Option<String>,
     arguments: Option<String>,
 }
 
-/// The payload read as a chunk of the common shape, or `None` when it is not one.
+/// The payload read as a chunk of the common shape, or `None` when it is not one: a member
+/// that only the `Value` reading handles (`usage`, `error`, Groq's `x_groq`, Gemini's
+/// `extra_content`) that is not `null`, a known member twice or of another type, or anything the
+/// scanner leaves to serde_json.
 fn common_chunk(payload: &str) -> Option<CommonChunk> {
-    let ObjectOnly(chunk) = serde_json::from_str::<ObjectOnly<CommonChunk>>(payload).ok()?;
-    let only_common = chunk.usage.is_none()
-        && chunk.error.is_none()
-        && chunk.x_groq.is_none()
-        && chunk.choices.iter().flatten().all(|ObjectOnly(choice)| {
-            choice.delta.as_ref().is_none_or(|ObjectOnly(delta)| {
-                delta
-                    .tool_calls
-                    .iter()
-                    .flatten()
-                    .all(|ObjectOnly(call)| call.extra_content.is_none())
+    let mut json = JsonScanner::new(payload);
+    let mut chunk = CommonChunk::default();
+    read_object(&mut json, |json, key, seen| match key {
+        "choices" => {
+            first_time(seen, 0)?;
+            read_array(json, |json| {
+                chunk.choices.push(read_choice(json)?);
+                Some(())
             })
-        });
-    only_common.then_some(chunk)
+        }
+        "usage" | "error" | "x_groq" => json.null()?.then_some(()),
+        _ => json.skip_value(),
+    })?;
+    json.at_end().then_some(chunk)
 }
 
-/// A struct read from a JSON object only. Derived structs also accept an array of their fields
-/// in order, where the `Value` reading sees no object and ignores the member.
-struct ObjectOnly<T>(T);
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for ObjectOnly<T> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct ObjectVisitor<T>(PhantomData<T>);
-
-        impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectVisitor<T> {
-            type Value = T;
-
-            fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
-                formatter.write_str("an object")
-            }
-
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
-                T::deserialize(MapAccessDeserializer::new(map))
-            }
+fn read_choice(json: &mut JsonScanner) -> Option<CommonChoice> {
+    let mut choice = CommonChoice::default();
+    read_object(json, |json, key, seen| match key {
+        "index" => {
+            first_time(seen, 0)?;
+            choice.index = optional_unsigned(json)?;
+            Some(())
         }
+        "delta" => {
+            first_time(seen, 1)?;
+            if !json.null()? {
+                choice.delta = Some(read_delta(json)?);
+            }
+            Some(())
+        }
+        "finish_reason" => {
+            first_time(seen, 2)?;
+            choice.finish_reason = optional_string(json)?;
+            Some(())
+        }
+        _ => json.skip_value(),
+    })?;
+    Some(choice)
+}
 
-        deserializer
-            .deserialize_map(ObjectVisitor(PhantomData))
-            .map(ObjectOnly)
+fn read_delta(json: &mut JsonScanner) -> Option<CommonDelta> {
+    let mut delta = CommonDelta::default();
+    read_object(json, |json, key, seen| {
+        let (bit, text) = match key {
+            "content" => (0, &mut delta.content),
+            "reasoning_content" => (1, &mut delta.reasoning_content),
+            "reasoning" => (2, &mut delta.reasoning),
+            "reasoning_text" => (3, &mut delta.reasoning_text),
+            "refusal" => (4, &mut delta.refusal),
+            "tool_calls" => {
+                first_time(seen, 5)?;
+                return read_array(json, |json| {
+                    delta.tool_calls.push(read_tool_call(json)?);
+                    Some(())
+                });
+            }
+            _ => return json.skip_value(),
+        };
+        first_time(seen, bit)?;
+        *text = optional_string(json)?;
+        Some(())
+    })?;
+    Some(delta)
+}
+
+fn read_tool_call(json: &mut JsonScanner) -> Option<CommonToolCall> {
+    let mut call = CommonToolCall::default();
+    read_object(json, |json, key, seen| match key {
+        "index" => {
+            first_time(seen, 0)?;
+            call.index = optional_unsigned(json)?;
+            Some(())
+        }
+        "id" => {
+            first_time(seen, 1)?;
+            call.id = optional_string(json)?;
+            Some(())
+        }
+        "function" => {
+            first_time(seen, 2)?;
+            if json.null()? {
+                return Some(());
+            }
+            read_object(json, |json, key, seen| match key {
+                "name" => {
+                    first_time(seen, 0)?;
+                    call.name = optional_string(json)?;
+                    Some(())
+                }
+                "arguments" => {
+                    first_time(seen, 1)?;
+                    call.arguments = optional_string(json)?;
+                    Some(())
+                }
+                _ => json.skip_value(),
+            })
+        }
+        "extra_content" => json.null()?.then_some(()),
+        _ => json.skip_value(),
+    })?;
+    Some(call)
+}
+
+/// Reads an object, handing each member's key to `member`, which must consume its value.
+/// `seen` lets `member` refuse a known key given twice (the `Value` reading keeps the last).
+fn read_object(
+    json: &mut JsonScanner,
+    mut member: impl FnMut(&mut JsonScanner, &str, &mut u8) -> Option<()>,
+) -> Option<()> {
+    json.begin_object()?;
+    let mut first = true;
+    let mut seen = 0;
+    while let Some(key) = json.next_key(&mut first)? {
+        member(json, &key, &mut seen)?;
     }
+    Some(())
+}
+
+/// Reads an array of objects, each by `element`; `null` counts as empty.
+fn read_array(
+    json: &mut JsonScanner,
+    mut element: impl FnMut(&mut JsonScanner) -> Option<()>,
+) -> Option<()> {
+    if json.null()? {
+        return Some(());
+    }
+    json.begin_array()?;
+    let mut first = true;
+    while json.next_element(&mut first)? {
+        element(json)?;
+    }
+    Some(())
+}
+
+fn first_time(seen: &mut u8, bit: u8) -> Option<()> {
+    let mask = 1 << bit;
+    let first = *seen & mask == 0;
+    *seen |= mask;
+    first.then_some(())
+}
+
+fn optional_string(json: &mut JsonScanner) -> Option<Option<String>> {
+    if json.null()? {
+        return Some(None);
+    }
+    json.string().map(|text| Some(text.into_owned()))
+}
+
+fn optional_unsigned(json: &mut JsonScanner) -> Option<Option<u64>> {
+    if json.null()? {
+        return Some(None);
+    }
+    json.unsigned().map(Some)
 }
 
 /// Content as an array of parts: text parts are answer text; Mistral's `thinking` parts (a list
@@ -399,7 +494,13 @@ mod tests {
     }
 
     /// Payloads around the edges of the common shape: each must give the same events either way.
-    const EDGE_PAYLOADS: [&str; 25] = [
+    const EDGE_PAYLOADS: [&str; 31] = [
+        r#"{"id":"\ud800","choices":[{"delta":{"content":"lone surrogate elsewhere"}}]}"#,
+        r#"{"created":1e400,"choices":[{"delta":{"content":"number out of range elsewhere"}}]}"#,
+        r#"{"created":1.5e3,"choices":[{"delta":{"content":"exponent elsewhere"}}]}"#,
+        r#"{"choices":[{"delta":{"content":"trailing"}}]} x"#,
+        " \r\n{\"choices\":[{\"delta\":{\"content\":\"spaced\"}}]}\t",
+        r#"{"choices":[{"delta":{"content":"\ud83d\ude00 pair"},"finish_reason":"tool_calls"}]}"#,
         r#"{"id":"\x","choices":[{"delta":{"content":"bad escape elsewhere"}}]}"#,
         r#"{"choices":[{"index":0,"delta":{"content":"a\nb \"q\" \u00e9"}}]}"#,
         r#"{"choices":[{"delta":{"content":""},"finish_reason":null}]}"#,
@@ -468,14 +569,6 @@ mod tests {
     }
 
     #[test]
-    fn a_lone_surrogate_in_a_skipped_member_does_not_lose_the_chunk() {
-        let payload = r#"{"id":"\ud800","choices":[{"delta":{"content":"kept"}}]}"#;
-        let (parsed, referenced, _) = both_readings(&[payload.to_owned()]);
-        assert_eq!(parsed, [[ModelEvent::TextDelta("kept".to_owned())]]);
-        assert!(matches!(referenced[0][..], [ModelEvent::Error(_)]));
-    }
-
-    #[test]
     fn payloads_outside_the_common_shape_are_left_to_the_value_reading() {
         let outside = [
             r#"{"choices":[{"delta":{"content":[{"type":"text","text":"part"}]}}]}"#,
@@ -484,6 +577,8 @@ mod tests {
             r#"{"choices":[{"delta":[1,2]}]}"#,
             r#"{"choices":[{"delta":{"tool_calls":[{"function":{"arguments":{}}}]}}]}"#,
             r#"[{"choices":[]}]"#,
+            r#"{"choices":[{"delta":{"tool_calls":[{"extra_content":{}}]}}]}"#,
+            r#"{"choices":[{"index":0,"index":0}]}"#,
             "not json",
         ];
         for payload in outside {
