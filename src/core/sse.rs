@@ -44,6 +44,30 @@ pub struct SseDecoder {
 
 const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
 
+/// The position of the first `\n` or `\r`, looking at eight bytes at a time where none is one
+/// (the "has a zero byte" bit trick): lines are long, and this is the decoder's inner loop.
+fn line_end(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |word: u64| word.wrapping_sub(ONES) & !word & HIGHS != 0;
+    let mut at = 0;
+    while let Some(word) = bytes
+        .get(at..at + 8)
+        .and_then(|word| <[u8; 8]>::try_from(word).ok())
+    {
+        let word = u64::from_le_bytes(word);
+        if has_zero(word ^ (ONES * u64::from(b'\n'))) || has_zero(word ^ (ONES * u64::from(b'\r')))
+        {
+            break;
+        }
+        at += 8;
+    }
+    bytes[at..]
+        .iter()
+        .position(|&byte| byte == b'\n' || byte == b'\r')
+        .map(|offset| at + offset)
+}
+
 impl Default for SseDecoder {
     /// A decoder with the default cap of [`DEFAULT_MAX_EVENT_BYTES`].
     fn default() -> Self {
@@ -88,7 +112,7 @@ impl SseDecoder {
             self.skip_line_feed = false;
             rest = rest.strip_prefix(b"\n").unwrap_or(rest);
         }
-        while let Some(end) = rest.iter().position(|&byte| byte == b'\n' || byte == b'\r') {
+        while let Some(end) = line_end(rest) {
             let (line, after) = rest.split_at(end);
             let ending = after[0];
             rest = &after[1..];
@@ -177,7 +201,12 @@ impl SseDecoder {
                 if self.has_data {
                     self.data.push('\n');
                 }
-                self.data.push_str(&String::from_utf8_lossy(value));
+                // Checking alone is much cheaper than the lossy conversion, and nearly every
+                // line is valid.
+                match std::str::from_utf8(value) {
+                    Ok(text) => self.data.push_str(text),
+                    Err(_) => self.data.push_str(&String::from_utf8_lossy(value)),
+                }
                 self.has_data = true;
             }
             b"event" => self.event_type = String::from_utf8_lossy(value).into_owned(),
@@ -210,5 +239,29 @@ impl SseDecoder {
             data: std::mem::take(&mut self.data),
             id: self.last_event_id().map(str::to_owned),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_end_finds_the_first_line_break_wherever_it_falls() {
+        for length in 0..24 {
+            for position in 0..=length {
+                for line_break in [b'\n', b'\r'] {
+                    let mut bytes = vec![b'a'; length];
+                    bytes.extend_from_slice("é\x0b\x0c".as_bytes());
+                    if position < bytes.len() {
+                        bytes[position] = line_break;
+                    }
+                    let naive = bytes
+                        .iter()
+                        .position(|&byte| byte == b'\n' || byte == b'\r');
+                    assert_eq!(line_end(&bytes), naive, "{bytes:?}");
+                }
+            }
+        }
     }
 }

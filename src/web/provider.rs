@@ -14,7 +14,7 @@ use web_sys::AbortSignal;
 
 use super::error::{js_error, set_property};
 use super::http::{fetch, HttpError, HttpRequest as FetchRequest, HttpResponse};
-use super::timer::{sleep, sleep_unless_aborted};
+use super::timer::{sleep, sleep_unless_aborted, Sleep};
 use crate::core::message::ChatMessage;
 use crate::core::model_event::ModelEvent;
 use crate::core::provider::{
@@ -199,6 +199,10 @@ pub struct ModelEventStream {
     finished: bool,
     /// Longest wait for the next piece of the body; no limit when `None`.
     idle_timeout_ms: Option<u64>,
+    /// The idle timer, kept across pieces and re-armed only when it fires while a wait is shorter
+    /// than the limit: a `setTimeout` and `clearTimeout` per piece of body cost more than decoding
+    /// the piece.
+    idle_timer: Option<Sleep>,
 }
 
 impl ModelEventStream {
@@ -211,6 +215,7 @@ impl ModelEventStream {
             failure: None,
             finished: false,
             idle_timeout_ms: None,
+            idle_timer: None,
         }
     }
 
@@ -219,17 +224,31 @@ impl ModelEventStream {
         self.idle_timeout_ms = Some(milliseconds);
     }
 
+    /// The next piece of the body, failing once a wait for it lasts `idle_timeout_ms`.
     async fn next_chunk_in_time(&mut self) -> Result<Option<Vec<u8>>, ProviderError> {
         let Some(idle_ms) = self.idle_timeout_ms else {
             return self.response.next_chunk().await;
         };
-        let provider = self.response.provider.spec.id.to_owned();
+        let wait_started = js_sys::Date::now();
+        let provider = self.response.provider.spec.id;
         let chunk = self.response.next_chunk();
         futures::pin_mut!(chunk);
-        match futures::future::select(chunk, sleep(idle_ms)).await {
-            futures::future::Either::Left((chunk, _)) => chunk,
-            futures::future::Either::Right(_) => {
-                Err(ProviderError::IdleTimeout { provider, idle_ms })
+        loop {
+            let timer = self.idle_timer.get_or_insert_with(|| sleep(idle_ms));
+            match futures::future::select(chunk.as_mut(), timer).await {
+                futures::future::Either::Left((chunk, _)) => return chunk,
+                futures::future::Either::Right(_) => {
+                    // The timer was armed during an earlier wait: only this wait's length counts.
+                    let waited_ms = (js_sys::Date::now() - wait_started).max(0.0) as u64;
+                    if waited_ms >= idle_ms {
+                        self.idle_timer = None;
+                        return Err(ProviderError::IdleTimeout {
+                            provider: provider.to_owned(),
+                            idle_ms,
+                        });
+                    }
+                    self.idle_timer = Some(sleep(idle_ms - waited_ms));
+                }
             }
         }
     }

@@ -15,6 +15,7 @@
 
 mod anthropic;
 mod gemini;
+mod json_scan;
 mod ollama;
 mod openai_chat;
 

@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 
 use futures::channel::mpsc::{UnboundedReceiver, UnboundedSender};
-use futures::future::{join_all, select, Either};
+use futures::future::{join_all, select, AbortHandle, Abortable, Either};
 use futures::StreamExt;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -95,6 +95,57 @@ impl Drop for OwnedAbort {
     fn drop(&mut self) {
         self.0.abort();
     }
+}
+
+/// Cancels a model call when dropped, by dropping its future: the fetch's own guard then aborts
+/// the request. Cheaper than an `AbortController` per call, whose signal the call would forward
+/// to its fetch and whose `abort()` builds a `DOMException` even after the call has ended.
+struct ModelCallGuard(AbortHandle);
+
+impl Drop for ModelCallGuard {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+#[derive(Clone, Copy)]
+enum TextKind {
+    Text,
+    Reasoning,
+}
+
+/// The JS strings of a text event, made once: `type`, `text`, and the two event types.
+struct TextEventStrings {
+    type_key: JsValue,
+    text_key: JsValue,
+    text_type: JsValue,
+    reasoning_type: JsValue,
+}
+
+thread_local! {
+    static TEXT_EVENT_STRINGS: TextEventStrings = TextEventStrings {
+        type_key: JsValue::from_str("type"),
+        text_key: JsValue::from_str("text"),
+        text_type: JsValue::from_str("text"),
+        reasoning_type: JsValue::from_str("reasoning"),
+    };
+}
+
+/// `{ type, text }` for a piece of answer or reasoning text, the same object the general
+/// serializer makes, built directly: these are most of a run's events, and this takes half the
+/// crossings into JS.
+fn text_event(kind: TextKind, text: &str) -> JsValue {
+    TEXT_EVENT_STRINGS.with(|strings| {
+        let event = js_sys::Object::new();
+        let event_type = match kind {
+            TextKind::Text => &strings.text_type,
+            TextKind::Reasoning => &strings.reasoning_type,
+        };
+        // Reflect.set only fails on frozen objects, and this one is new.
+        let _ = js_sys::Reflect::set(&event, &strings.type_key, event_type);
+        let _ = js_sys::Reflect::set(&event, &strings.text_key, &JsValue::from_str(text));
+        event.into()
+    })
 }
 
 /// Lists every server's tools concurrently (through the shared cache). A server that fails is
@@ -217,7 +268,7 @@ struct Run<'a> {
     table: ToolTable,
     inputs: UnboundedSender<Input>,
     events: &'a UnboundedSender<Result<JsValue, JsValue>>,
-    model_abort: Option<OwnedAbort>,
+    model_abort: Option<ModelCallGuard>,
     tool_aborts: Vec<(String, OwnedAbort)>,
     /// Calls waiting for a slot under `maxConcurrentTools`.
     queued_tools: VecDeque<ToolInvocation>,
@@ -226,7 +277,12 @@ struct Run<'a> {
 
 impl Run<'_> {
     fn emit(&self, event: &AgentEvent) {
-        match to_js(event) {
+        let value = match event {
+            AgentEvent::Text { text } => Ok(text_event(TextKind::Text, text)),
+            AgentEvent::Reasoning { text } => Ok(text_event(TextKind::Reasoning, text)),
+            other => to_js(other),
+        };
+        match value {
             Ok(value) => {
                 let _ = self.events.unbounded_send(Ok(value));
             }
@@ -299,9 +355,8 @@ impl Run<'_> {
     }
 
     fn call_model(&mut self, request: ModelRequest) {
-        let abort = OwnedAbort::new();
-        let signal = abort.signal();
-        self.model_abort = Some(abort);
+        let (abort, registration) = AbortHandle::new_pair();
+        self.model_abort = Some(ModelCallGuard(abort));
         let shared = self.shared.clone();
         let tools = if request.with_tools {
             self.table.entries().to_vec()
@@ -310,19 +365,13 @@ impl Run<'_> {
         };
         let inputs = self.inputs.clone();
         wasm_bindgen_futures::spawn_local(async move {
-            let result = model_call(
-                &shared,
-                &request.messages,
-                &tools,
-                request.stream,
-                &signal,
-                &inputs,
-            )
-            .await;
+            let call = model_call(&shared, &request.messages, &tools, request.stream, &inputs);
+            // Cancelled on the loop's request: it wants nothing more from this call.
+            let Ok(result) = Abortable::new(call, registration).await else {
+                return;
+            };
             let input = match result {
                 Ok(()) => Input::ModelDone,
-                // Cancelled on the loop's request: it wants nothing more from this call.
-                Err(ProviderError::Aborted { .. }) => return,
                 Err(error) => Input::ModelFailed(ModelFailure {
                     code: error.code().to_owned(),
                     message: error.to_string(),
@@ -381,17 +430,16 @@ async fn model_call(
     messages: &[ChatMessage],
     tools: &[crate::core::tools::ToolEntry],
     stream: bool,
-    signal: &AbortSignal,
     inputs: &UnboundedSender<Input>,
 ) -> Result<(), ProviderError> {
     if stream {
         // A connection lost before anything reached the loop (tool calls are held back until the
         // stream ends) costs the user nothing: the round is asked for once more.
-        return match streamed_call(shared, messages, tools, signal, inputs).await {
+        return match streamed_call(shared, messages, tools, inputs).await {
             Err(StreamFailure {
                 error: ProviderError::Network { .. },
                 forwarded_any: false,
-            }) => streamed_call(shared, messages, tools, signal, inputs).await,
+            }) => streamed_call(shared, messages, tools, inputs).await,
             other => other,
         }
         .map_err(|failure| failure.error);
@@ -401,7 +449,7 @@ async fn model_call(
             messages,
             tools,
             &shared.retry_policy,
-            Some(signal),
+            None,
         )
         .await?;
         for event in events {
@@ -424,7 +472,6 @@ async fn streamed_call(
     shared: &AgentShared,
     messages: &[ChatMessage],
     tools: &[crate::core::tools::ToolEntry],
-    signal: &AbortSignal,
     inputs: &UnboundedSender<Input>,
 ) -> Result<(), StreamFailure> {
     let mut forwarded_any = false;
@@ -438,7 +485,7 @@ async fn streamed_call(
         messages,
         tools,
         &shared.retry_policy,
-        Some(signal),
+        None,
     )
     .await
     .map_err(|error| failure(error, false))?;

@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use futures::channel::mpsc;
+use futures::channel::mpsc::{self, TryRecvError};
 use futures::StreamExt;
 use js_sys::{Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
@@ -21,30 +21,83 @@ use crate::core::message::ChatMessage;
 
 /// The receiving end of a run's events; taken out while a pull awaits it (a stream never pulls
 /// twice at once).
-type Events = Rc<RefCell<Option<mpsc::UnboundedReceiver<Result<JsValue, JsValue>>>>>;
+type Events = Rc<RefCell<Option<EventSource>>>;
+
+struct EventSource {
+    receiver: mpsc::UnboundedReceiver<Result<JsValue, JsValue>>,
+    /// A failure met while draining: erroring the stream at once would drop the events queued
+    /// before it, so it waits for the next pull.
+    failure: Option<JsValue>,
+}
+
+impl EventSource {
+    /// Enqueues every event already waiting, without yielding: one pull per burst of events
+    /// rather than one per event. Closes the stream at the end of the run. `false` when nothing
+    /// was waiting.
+    fn drain_ready(
+        &mut self,
+        controller: &ReadableStreamDefaultController,
+    ) -> Result<bool, JsValue> {
+        let mut delivered = false;
+        loop {
+            match self.receiver.try_recv() {
+                Ok(Ok(event)) => controller.enqueue_with_chunk(&event)?,
+                Ok(Err(error)) => {
+                    self.failure = Some(error);
+                    return Ok(true);
+                }
+                Err(TryRecvError::Closed) => {
+                    controller.close()?;
+                    return Ok(true);
+                }
+                Err(TryRecvError::Empty) => return Ok(delivered),
+            }
+            delivered = true;
+        }
+    }
+}
 
 /// A `ReadableStream` of the run's events that calls `cancel` when its reader cancels. It gets
 /// a `Symbol.asyncIterator` of its own where the runtime's streams lack one (Safari): an
 /// iterator over a reader, whose `return()` (a `break`) cancels the stream as the native one does.
+///
+/// A pull enqueues the events already waiting at once and returns; only when none are waiting
+/// does it return a promise that resolves with the next one.
 fn event_stream(events: Events, cancel: JsValue) -> Result<ReadableStream, JsValue> {
-    let pull = Closure::<dyn FnMut(ReadableStreamDefaultController) -> Promise>::new(
-        move |controller: ReadableStreamDefaultController| {
-            let events = events.clone();
-            future_to_promise(async move {
-                let Some(mut receiver) = events.borrow_mut().take() else {
-                    return Ok(JsValue::UNDEFINED);
-                };
-                let next = receiver.next().await;
-                *events.borrow_mut() = Some(receiver);
-                match next {
-                    Some(Ok(event)) => controller.enqueue_with_chunk(&event)?,
-                    Some(Err(error)) => return Err(error),
-                    None => controller.close()?,
+    let pull =
+        Closure::<dyn FnMut(ReadableStreamDefaultController) -> Result<JsValue, JsValue>>::new(
+            move |controller: ReadableStreamDefaultController| {
+                {
+                    let mut source = events.borrow_mut();
+                    let Some(source) = source.as_mut() else {
+                        return Ok(JsValue::UNDEFINED);
+                    };
+                    if let Some(error) = source.failure.take() {
+                        return Err(error);
+                    }
+                    if source.drain_ready(&controller)? {
+                        return Ok(JsValue::UNDEFINED);
+                    }
                 }
-                Ok(JsValue::UNDEFINED)
-            })
-        },
-    );
+                let events = events.clone();
+                Ok(future_to_promise(async move {
+                    let Some(mut source) = events.borrow_mut().take() else {
+                        return Ok(JsValue::UNDEFINED);
+                    };
+                    let next = source.receiver.next().await;
+                    let delivered = match next {
+                        Some(Ok(event)) => controller
+                            .enqueue_with_chunk(&event)
+                            .and_then(|()| source.drain_ready(&controller).map(drop)),
+                        Some(Err(error)) => Err(error),
+                        None => controller.close(),
+                    };
+                    *events.borrow_mut() = Some(source);
+                    delivered.map(|()| JsValue::UNDEFINED)
+                })
+                .into())
+            },
+        );
     let source = Object::new();
     Reflect::set(&source, &"pull".into(), &pull.into_js_value())?;
     Reflect::set(&source, &"cancel".into(), &cancel)?;
@@ -95,10 +148,11 @@ pub fn start_run(
         let _ = cancel_inputs.unbounded_send(Input::Abort);
     });
     // Handed to JS: the closures live as long as the stream does, also after the run has ended.
-    let stream = event_stream(
-        Rc::new(RefCell::new(Some(receiver))),
-        cancel.into_js_value(),
-    )?;
+    let source = EventSource {
+        receiver,
+        failure: None,
+    };
+    let stream = event_stream(Rc::new(RefCell::new(Some(source))), cancel.into_js_value())?;
     wasm_bindgen_futures::spawn_local(async move {
         let end = drive(shared, messages, signal, inputs, input_receiver, &events).await;
         if let RunEnd::Failed(error) = end {
