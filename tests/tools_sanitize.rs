@@ -995,12 +995,66 @@ fn exponential_ref_fan_out_is_cut() {
         let budget_warnings = sanitized
             .warnings
             .iter()
-            .filter(|warning| warning.contains("more than 256 `$ref` expansions"))
+            .filter(|warning| warning.contains("`$ref` expansion limit reached"))
             .count();
         assert_eq!(budget_warnings, 1, "{dialect:?}");
         assert!(sanitized.schema.to_string().len() < 200_000, "{dialect:?}");
         let violations = dialect_violations(&sanitized.schema, dialect, sanitized.strict);
         assert_eq!(violations, Vec::<String>::new(), "{dialect:?}");
+    }
+}
+
+/// One large definition used by 200 properties would copy it 200 times (about 800 KB): inlining
+/// stops after about 128 KB, says so once, and the rest of the properties accept any value.
+#[test]
+fn inlining_a_large_definition_everywhere_is_cut_by_size() {
+    let description = "d".repeat(4000);
+    let properties: Map<String, Value> = (0..200)
+        .map(|index| (format!("p{index}"), json!({"$ref": "#/$defs/Big"})))
+        .collect();
+    let schema = json!({
+        "type": "object",
+        "properties": properties,
+        "$defs": {"Big": {"type": "string", "description": description}}
+    });
+    for dialect in DIALECTS {
+        let sanitized = sanitize_schema(&schema, dialect);
+        let output_bytes = sanitized.schema.to_string().len();
+        assert!(
+            output_bytes < 140 * 1024,
+            "{dialect:?}: {output_bytes} bytes"
+        );
+        assert!(
+            output_bytes > 100 * 1024,
+            "{dialect:?}: inlined until the budget, {output_bytes} bytes"
+        );
+        let limit_warnings: Vec<&String> = sanitized
+            .warnings
+            .iter()
+            .filter(|warning| warning.contains("`$ref` expansion limit reached"))
+            .collect();
+        assert_eq!(
+            limit_warnings.len(),
+            1,
+            "{dialect:?}: {:?}",
+            sanitized.warnings
+        );
+        assert!(
+            limit_warnings[0].contains("about 128 KB inlined"),
+            "{dialect:?}"
+        );
+        let properties = sanitized.schema["properties"]
+            .as_object()
+            .expect("properties");
+        assert_eq!(properties.len(), 200, "{dialect:?}: every property kept");
+        let inlined = properties
+            .values()
+            .filter(|property| property.get("description").is_some())
+            .count();
+        assert!(
+            (25..50).contains(&inlined),
+            "{dialect:?}: {inlined} inlined"
+        );
     }
 }
 

@@ -25,6 +25,11 @@ const TYPE_NAMES: [&str; 7] = [
 const MAX_RECURSIVE_REF_DEPTH: usize = 3;
 /// `$ref` expansions per schema, so that nested references cannot blow the output up.
 const MAX_REF_EXPANSIONS: usize = 256;
+/// About this many bytes of JSON per schema may be copied in by `$ref` inlining: the expansion
+/// count alone lets one large definition, used everywhere, multiply the schema 256 times.
+const MAX_INLINED_BYTES: usize = 128 * 1024;
+/// Warnings listed per schema; the rest are counted in one last line.
+const MAX_WARNINGS: usize = 100;
 /// OpenAI strict mode limits (structured outputs documentation).
 const STRICT_MAX_OBJECT_NESTING: usize = 10;
 const STRICT_MAX_PROPERTIES: usize = 5000;
@@ -102,6 +107,8 @@ pub fn sanitize_schema(schema: &Value, dialect: SchemaDialect) -> SanitizedSchem
         warnings: Vec::new(),
         ref_stack: Vec::new(),
         ref_expansions: 0,
+        inline_budget: MAX_INLINED_BYTES,
+        unlisted_warnings: 0,
         strict_compatible: true,
         strict_property_count: 0,
     };
@@ -126,10 +133,40 @@ pub fn sanitize_schema(schema: &Value, dialect: SchemaDialect) -> SanitizedSchem
             root
         }
     };
+    let mut warnings = sanitizer.warnings;
+    if sanitizer.unlisted_warnings > 0 {
+        warnings.push(format!(
+            "{} more warnings not listed",
+            sanitizer.unlisted_warnings
+        ));
+    }
     SanitizedSchema {
         schema,
         strict: dialect == SchemaDialect::OpenAiStrict && sanitizer.strict_compatible,
-        warnings: sanitizer.warnings,
+        warnings,
+    }
+}
+
+/// Takes about the size of `value` as JSON out of `budget`; `false` (the budget spent) as soon as
+/// it does not fit, so that measuring costs no more than the budget allows.
+fn take_json_bytes(value: &Value, budget: &mut usize) -> bool {
+    let size = match value {
+        Value::String(text) => text.len() + 2,
+        Value::Array(_) => 2,
+        Value::Object(members) => 2 + members.keys().map(|key| key.len() + 4).sum::<usize>(),
+        _ => 5,
+    };
+    let Some(rest) = budget.checked_sub(size) else {
+        *budget = 0;
+        return false;
+    };
+    *budget = rest;
+    match value {
+        Value::Array(items) => items.iter().all(|item| take_json_bytes(item, budget)),
+        Value::Object(members) => members
+            .values()
+            .all(|member| take_json_bytes(member, budget)),
+        _ => true,
     }
 }
 
@@ -139,6 +176,9 @@ struct Sanitizer<'a> {
     warnings: Vec<String>,
     ref_stack: Vec<String>,
     ref_expansions: usize,
+    /// Bytes of JSON that `$ref` inlining may still copy in (see [`MAX_INLINED_BYTES`]).
+    inline_budget: usize,
+    unlisted_warnings: usize,
     strict_compatible: bool,
     strict_property_count: usize,
 }
@@ -217,7 +257,11 @@ fn child_location(location: &str, keyword: &str, key: &str) -> String {
 
 impl Sanitizer<'_> {
     fn warn(&mut self, location: &str, message: String) {
-        self.warnings.push(format!("{location}: {message}"));
+        if self.warnings.len() < MAX_WARNINGS {
+            self.warnings.push(format!("{location}: {message}"));
+        } else {
+            self.unlisted_warnings += 1;
+        }
     }
 
     fn not_strict(&mut self, location: &str, reason: &str) {
@@ -366,14 +410,17 @@ impl Sanitizer<'_> {
             );
             return json!({});
         }
-        if self.ref_expansions >= MAX_REF_EXPANSIONS {
-            if self.ref_expansions == MAX_REF_EXPANSIONS {
-                self.ref_expansions += 1;
-                self.warn(
-                    location,
-                    format!("more than {MAX_REF_EXPANSIONS} `$ref` expansions: this and later `$ref`s replaced by {{}} (any value)"),
-                );
-            }
+        if self.ref_expansions > MAX_REF_EXPANSIONS {
+            return json!({});
+        }
+        if self.ref_expansions == MAX_REF_EXPANSIONS
+            || !take_json_bytes(target, &mut self.inline_budget)
+        {
+            self.ref_expansions = MAX_REF_EXPANSIONS + 1;
+            self.warn(
+                location,
+                format!("`$ref` expansion limit reached ({MAX_REF_EXPANSIONS} expansions or about {} KB inlined): this and later `$ref`s replaced by {{}} (any value)", MAX_INLINED_BYTES / 1024),
+            );
             return json!({});
         }
         self.ref_expansions += 1;
@@ -692,8 +739,16 @@ impl Sanitizer<'_> {
             }
         }
         if self.dialect == SchemaDialect::OpenAiStrict {
+            // Strict mode requires every property; listed in the properties' order, as a second
+            // pass over the flattened root lists them, so that sanitizing is a fixed point.
+            let all_names: Vec<Value> = match root.get("properties") {
+                Some(Value::Object(properties)) => {
+                    properties.keys().map(|name| json!(name)).collect()
+                }
+                _ => added,
+            };
             if let Some(Value::Array(required)) = root.get_mut("required") {
-                required.extend(added);
+                *required = all_names;
             }
         }
         self.warn(
