@@ -23,6 +23,7 @@ use mcp_agent_wasm::core::provider::{
     PROVIDERS,
 };
 use mcp_agent_wasm::core::tools::ToolEntry;
+use mcp_agent_wasm::web::json::from_js;
 use mcp_agent_wasm::web::provider::{
     authorize, list_providers, send, stream_model_call, whole_model_call, ProviderResponse,
 };
@@ -480,7 +481,7 @@ async fn a_missing_key_sends_nothing() {
 
 #[wasm_bindgen_test]
 fn list_providers_describes_every_row() {
-    let listed: Vec<Value> = serde_wasm_bindgen::from_value(list_providers().unwrap()).unwrap();
+    let listed: Vec<Value> = from_js(&list_providers().unwrap()).unwrap();
     assert_eq!(listed.len(), PROVIDERS.len());
     let ollama = listed.iter().find(|row| row["id"] == "ollama").unwrap();
     assert_eq!(ollama["requiresApiKey"], false);

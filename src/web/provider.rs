@@ -8,12 +8,12 @@
 
 use std::collections::VecDeque;
 
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
 
 use super::error::{js_error, set_property};
 use super::http::{fetch, HttpError, HttpRequest as FetchRequest, HttpResponse};
+use super::json::to_js;
 use super::timer::{sleep, sleep_unless_aborted, Sleep};
 use crate::core::message::ChatMessage;
 use crate::core::model_event::ModelEvent;
@@ -44,9 +44,7 @@ export interface ProviderInfo {
 #[wasm_bindgen(js_name = listProviders, unchecked_return_type = "ProviderInfo[]")]
 pub fn list_providers() -> Result<JsValue, JsValue> {
     let listings: Vec<_> = PROVIDERS.iter().map(|spec| spec.listing()).collect();
-    listings
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|error| js_error("provider_listing", &error.to_string()).into())
+    to_js(&listings)
 }
 
 /// A provider error as JS sees it: an `Error` with a stable `code`, plus `status` and `body`

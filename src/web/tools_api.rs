@@ -1,33 +1,21 @@
 //! JS exports of the tool layer: schema sanitizing, function names and argument checks. Each is
 //! a thin conversion around the pure functions of `core::tools`.
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
+
+use super::error::js_error;
+use super::json::{self, to_js};
 
 use crate::core::tools::{
     build_tool_names, empty_string_as_object, sanitize_schema, validate_arguments, SchemaDialect,
 };
 
-/// A JS `Error` with a stable `code` property. Stands in until the web layer's shared error
-/// conversion exists.
-fn js_error(code: &'static str, message: String) -> JsValue {
-    let error = js_sys::Error::new(&message);
-    // Setting a property on a fresh Error object cannot fail.
-    let _ = js_sys::Reflect::set(&error, &JsValue::from_str("code"), &JsValue::from_str(code));
-    error.into()
-}
-
-fn from_js<T: for<'de> Deserialize<'de>>(value: JsValue, what: &str) -> Result<T, JsValue> {
-    serde_wasm_bindgen::from_value(value)
-        .map_err(|error| js_error("invalid_argument", format!("invalid {what}: {error}")))
-}
-
-/// Plain JS objects and arrays (not `Map`s), as a JS caller expects.
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|error| js_error("internal", format!("cannot convert the result: {error}")))
+fn from_js<T: DeserializeOwned>(value: &JsValue, what: &str) -> Result<T, JsValue> {
+    json::from_js(value)
+        .map_err(|error| js_error("invalid_argument", &format!("invalid {what}: {error}")).into())
 }
 
 /// `sanitizeJsonSchema(schema, dialect?)`: the schema made acceptable for a provider
@@ -41,13 +29,13 @@ pub fn sanitize_json_schema(
     #[wasm_bindgen(unchecked_param_type = "unknown")] schema: JsValue,
     dialect: Option<String>,
 ) -> Result<JsValue, JsValue> {
-    let schema: Value = from_js(schema, "schema")?;
+    let schema: Value = from_js(&schema, "schema")?;
     let dialect = match dialect {
         None => SchemaDialect::default(),
         Some(name) => serde_json::from_value(Value::String(name.clone())).map_err(|_| {
             js_error(
                 "unknown_dialect",
-                format!("unknown schema dialect `{name}` (expected openai, openai-strict, gemini or anthropic)"),
+                &format!("unknown schema dialect `{name}` (expected openai, openai-strict, gemini or anthropic)"),
             )
         })?,
     };
@@ -69,7 +57,7 @@ struct ToolRef {
 pub fn build_tool_names_js(
     #[wasm_bindgen(unchecked_param_type = "{ server: string, name: string }[]")] tools: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let tools: Vec<ToolRef> = from_js(tools, "tools (expected an array of {server, name})")?;
+    let tools: Vec<ToolRef> = from_js(&tools, "tools (expected an array of {server, name})")?;
     let pairs: Vec<(&str, &str)> = tools
         .iter()
         .map(|tool| (tool.server.as_str(), tool.name.as_str()))
@@ -93,8 +81,8 @@ pub fn validate_tool_arguments(
     #[wasm_bindgen(unchecked_param_type = "unknown")] schema: JsValue,
     #[wasm_bindgen(unchecked_param_type = "unknown")] arguments: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let schema: Value = from_js(schema, "schema")?;
-    let arguments: Value = from_js(arguments, "arguments")?;
+    let schema: Value = from_js(&schema, "schema")?;
+    let arguments: Value = from_js(&arguments, "arguments")?;
     let errors: Vec<String> = validate_arguments(&schema, &empty_string_as_object(&arguments))
         .iter()
         .map(ToString::to_string)

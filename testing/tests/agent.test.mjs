@@ -206,3 +206,52 @@ test("listTools rejects at once when its signal aborts while a server is still a
   assert.equal(result.code, "aborted", JSON.stringify(result));
   assert.ok(result.ms < 200, `rejected ${result.ms} ms after the abort`);
 });
+
+test("a bad config, bad messages or bad client options throw at once with a code and the field", async () => {
+  const outcomes = await page.evaluate((config) => {
+    const { Agent, McpClient, validateToolArguments } = window.agentWasm;
+    const attempt = (make) => {
+      try {
+        make();
+        return { threw: false };
+      } catch (error) {
+        return { code: error.code, message: error.message };
+      }
+    };
+    const agent = new Agent(config);
+    const outcomes = {
+      missingProvider: attempt(() => new Agent({ ...config, provider: undefined })),
+      unknownField: attempt(() => new Agent({ ...config, maxRoundz: 3 })),
+      wrongType: attempt(() => new Agent({ ...config, maxRounds: "three" })),
+      undefinedConfig: attempt(() => new Agent(undefined)),
+      bigintConfig: attempt(() => new Agent({ ...config, maxRounds: 3n })),
+      // Members that are undefined are left out, as JSON leaves them: this one is valid.
+      undefinedMember: attempt(() => new Agent({ ...config, systemPrompt: undefined }).free()),
+      messagesNotArray: attempt(() => agent.run({ role: "user", content: "hi" })),
+      messageWithoutRole: attempt(() => agent.run([{ content: "hi" }])),
+      clientWithoutUrl: attempt(() => new McpClient({ headers: {} })),
+      cyclicSchema: attempt(() => {
+        const schema = { type: "object" };
+        schema.properties = { self: schema };
+        return validateToolArguments(schema, {});
+      }),
+    };
+    agent.free();
+    return outcomes;
+  }, agentConfig());
+  const expect = (name, code, pattern) => {
+    assert.equal(outcomes[name].code, code, `${name}: ${JSON.stringify(outcomes[name])}`);
+    assert.match(outcomes[name].message, pattern, name);
+    assert.doesNotMatch(outcomes[name].message, /at line \d+ column/, `${name}: no position in JSON we made`);
+  };
+  expect("missingProvider", "invalid_config", /missing field `provider`/);
+  expect("unknownField", "invalid_config", /unknown field `maxRoundz`/);
+  expect("wrongType", "invalid_config", /invalid type: string "three", expected u32/);
+  expect("undefinedConfig", "invalid_config", /new Agent\(config\) takes an object: \{ provider/);
+  expect("bigintConfig", "invalid_config", /not JSON data/);
+  assert.deepEqual(outcomes.undefinedMember, { threw: false });
+  expect("messagesNotArray", "invalid_messages", /invalid messages: invalid type: map, expected a sequence/);
+  expect("messageWithoutRole", "invalid_messages", /role/);
+  expect("clientWithoutUrl", "mcp_invalid_options", /missing field `url`/);
+  expect("cyclicSchema", "invalid_argument", /invalid schema: not JSON data \(.*circular/i);
+});

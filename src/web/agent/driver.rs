@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{AbortController, AbortSignal};
 
-use super::{local_now, to_js, AgentShared};
+use super::{local_now, AgentShared};
 use crate::core::agent_loop::{
     Action, AgentEvent, AgentLoop, ModelFailure, ModelRequest, OutcomeReason, ToolInvocation,
     ToolOutcome, ToolResult,
@@ -24,6 +24,7 @@ use crate::core::model_event::ModelEvent;
 use crate::core::provider::ProviderError;
 use crate::core::tools::{build_tool_table, tool_prompt, McpTool, ToolTable};
 use crate::web::error::{js_error, set_property};
+use crate::web::json::to_js;
 use crate::web::provider::{stream_model_call, whole_model_call};
 
 /// What the background tasks of a run tell the driver.
@@ -78,22 +79,36 @@ impl Drop for AbortForwarder {
     }
 }
 
-/// A controller aborted when dropped, so that nothing a run started outlives it.
-struct OwnedAbort(AbortController);
+/// A tool call's controller, aborted when dropped so that nothing a run started outlives it;
+/// [`OwnedAbort::release`] lets go of a call that has ended without aborting it, since `abort()`
+/// builds a `DOMException` and wakes the call's listeners for nothing.
+struct OwnedAbort {
+    controller: AbortController,
+    released: bool,
+}
 
 impl OwnedAbort {
     fn new() -> Self {
-        OwnedAbort(AbortController::new().expect_throw("AbortController is available"))
+        OwnedAbort {
+            controller: AbortController::new().expect_throw("AbortController is available"),
+            released: false,
+        }
     }
 
     fn signal(&self) -> AbortSignal {
-        self.0.signal()
+        self.controller.signal()
+    }
+
+    fn release(mut self) {
+        self.released = true;
     }
 }
 
 impl Drop for OwnedAbort {
     fn drop(&mut self) {
-        self.0.abort();
+        if !self.released {
+            self.controller.abort();
+        }
     }
 }
 
@@ -312,7 +327,9 @@ impl Run<'_> {
                 .agent
                 .handle_tool_progress(&call_id, progress, total, message),
             Input::ToolOutcome { call_id, outcome } => {
-                self.tool_aborts.retain(|(id, _)| *id != call_id);
+                if let Some(index) = self.tool_aborts.iter().position(|(id, _)| *id == call_id) {
+                    self.tool_aborts.swap_remove(index).1.release();
+                }
                 self.running_tools = self.running_tools.saturating_sub(1);
                 self.agent.handle_tool_outcome(&call_id, outcome);
                 self.start_queued_tools();

@@ -26,6 +26,7 @@ use crate::core::message::ChatMessage;
 use crate::core::provider::{ResolvedProvider, RetryPolicy};
 use crate::core::tools::{sanitize_schema, SchemaDialect, ToolTable};
 use crate::web::error::js_error;
+use crate::web::json::{from_js, to_js};
 use crate::web::mcp::{McpClient, McpServerConfig};
 use crate::web::timer::aborted;
 
@@ -102,7 +103,14 @@ impl Agent {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "AgentConfig")] config: JsValue,
     ) -> Result<Agent, JsValue> {
-        let options: AgentOptions = serde_wasm_bindgen::from_value(config).map_err(|error| {
+        if !config.is_object() {
+            return Err(js_error(
+                "invalid_config",
+                "new Agent(config) takes an object: { provider: { id, model, apiKey? }, mcpServers?: [{ name, url }], ... }",
+            )
+            .into());
+        }
+        let options: AgentOptions = from_js(&config).map_err(|error| {
             js_error("invalid_config", &format!("invalid Agent config: {error}"))
         })?;
         let provider = options.provider.resolve()?;
@@ -188,7 +196,7 @@ impl Agent {
         #[wasm_bindgen(unchecked_param_type = "ChatMessage[]")] messages: JsValue,
         #[wasm_bindgen(unchecked_param_type = "RunOptions | undefined")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let messages: Vec<ChatMessage> = serde_wasm_bindgen::from_value(messages)
+        let messages: Vec<ChatMessage> = from_js(&messages)
             .map_err(|error| js_error("invalid_messages", &format!("invalid messages: {error}")))?;
         let signal = abort_signal_of(&options)?;
         stream::start_run(self.shared.clone(), messages, signal).map(JsValue::from)
@@ -238,13 +246,6 @@ fn tool_infos(table: &ToolTable) -> Result<JsValue, JsValue> {
         })
         .collect();
     to_js(&infos)
-}
-
-/// Serializes to plain JS objects (maps as objects, not `Map`s).
-pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|error| js_error("internal", &format!("cannot convert to JS: {error}")).into())
 }
 
 fn abort_signal_of(options: &JsValue) -> Result<Option<AbortSignal>, JsValue> {

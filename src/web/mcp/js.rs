@@ -1,7 +1,7 @@
 //! The MCP client as a JS class, for pages that talk to one server directly (listing a server's
 //! tools in a settings screen) and for the conformance harness's Node entry.
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
@@ -9,8 +9,8 @@ use web_sys::AbortSignal;
 use super::{McpClient, McpServerConfig};
 use crate::core::mcp::jsonrpc::Progress;
 use crate::core::mcp::session::TransportMode;
-use crate::core::mcp::McpError;
 use crate::web::error::js_error;
+use crate::web::json::{from_js, to_js};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPESCRIPT: &str = r#"
@@ -43,12 +43,6 @@ struct ClientOptions {
     accept_elicitation_defaults: bool,
 }
 
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|error| McpError::InvalidMessage(error.to_string()).into())
-}
-
 fn options_error(error: impl std::fmt::Display) -> JsValue {
     js_error("mcp_invalid_options", &format!("invalid options: {error}")).into()
 }
@@ -66,8 +60,7 @@ impl JsMcpClient {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "McpClientOptions")] options: JsValue,
     ) -> Result<JsMcpClient, JsValue> {
-        let options: ClientOptions =
-            serde_wasm_bindgen::from_value(options).map_err(options_error)?;
+        let options: ClientOptions = from_js(&options).map_err(options_error)?;
         let client = McpClient::new(McpServerConfig {
             url: options.url,
             headers: options.headers.into_iter().collect(),
@@ -98,7 +91,7 @@ impl JsMcpClient {
         let arguments: Value = if arguments.is_undefined() || arguments.is_null() {
             Value::Object(Default::default())
         } else {
-            serde_wasm_bindgen::from_value(arguments).map_err(options_error)?
+            from_js(&arguments).map_err(options_error)?
         };
         let field = |name: &str| {
             (!options.is_undefined() && !options.is_null())
