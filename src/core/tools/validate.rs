@@ -48,8 +48,9 @@ const MAX_REF_DEPTH: u32 = 128;
 /// Enum values listed in a message before it is cut.
 const MAX_LISTED_VALUES: usize = 12;
 /// Schema nodes one call may visit before the rest is left unchecked: `allOf`/`$ref` chains can
-/// fan out exponentially (`A = allOf[A, A]`), which the depth cap alone does not stop.
-const MAX_VISITS: u32 = 100_000;
+/// fan out exponentially (`A = allOf[A, A]`), which the depth cap alone does not stop. Large
+/// enough for any real schema, small enough that a hostile one costs milliseconds per call.
+const MAX_VISITS: u32 = 30_000;
 /// Regex matching steps one call may spend on `pattern` and `patternProperties`, shared by every
 /// string it checks, so that many strings (an array of 10 000) cannot multiply a slow pattern's
 /// cost; patterns met after it is spent are left unchecked.
