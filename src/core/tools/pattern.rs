@@ -81,8 +81,13 @@ fn is_line_terminator(c: char) -> bool {
 
 /// Upper bound on repetition counts, so `a{999999999}` cannot be used to stall the matcher.
 const MAX_REPEAT_COUNT: u32 = 1000;
-/// Nesting of the backtracking matcher, which recurses once per consumed character or so.
-const MAX_MATCH_DEPTH: u32 = 4_000;
+/// Nesting of the backtracking matcher, which recurses once per consumed character or so: a
+/// longer match is left unchecked. Each level is a few wasm frames on the engine's stack and some
+/// of Rust's 1 MiB shadow stack; 4 000 levels did not fit a 1 MiB native test thread.
+const MAX_MATCH_DEPTH: u32 = 1_000;
+/// Groups inside groups: the parser, the matcher and dropping the tree all recurse once per
+/// level, and a wasm stack is 1 MiB, so a pattern of thousands of `(` is refused up front.
+const MAX_GROUP_NESTING: u32 = 64;
 
 /// A compiled pattern.
 #[derive(Debug, Clone)]
@@ -95,6 +100,7 @@ impl Pattern {
         let mut parser = Parser {
             chars: source.chars().collect(),
             position: 0,
+            group_nesting: 0,
         };
         let root = parser.parse_alternation()?;
         if parser.position < parser.chars.len() {
@@ -128,6 +134,7 @@ impl Pattern {
 struct Parser {
     chars: Vec<char>,
     position: usize,
+    group_nesting: u32,
 }
 
 impl Parser {
@@ -214,7 +221,12 @@ impl Parser {
                 _ => return Err(Unsupported("lookaround or inline flags")),
             }
         }
+        if self.group_nesting == MAX_GROUP_NESTING {
+            return Err(Unsupported("groups nested too deeply"));
+        }
+        self.group_nesting += 1;
         let inner = self.parse_alternation()?;
+        self.group_nesting -= 1;
         if !self.eat(')') {
             return Err(Unsupported("unclosed group"));
         }

@@ -53,8 +53,9 @@ const MAX_LISTED_VALUES: usize = 12;
 const MAX_VISITS: u32 = 30_000;
 /// Regex matching steps one call may spend on `pattern` and `patternProperties`, shared by every
 /// string it checks, so that many strings (an array of 10 000) cannot multiply a slow pattern's
-/// cost; patterns met after it is spent are left unchecked.
-const MAX_PATTERN_STEPS: u32 = 1_000_000;
+/// cost; patterns met after it is spent are left unchecked. Ordinary patterns take a few steps
+/// per character; a catastrophic one like `^(.a*)+b$` spends the budget, about 10 ms natively.
+const MAX_PATTERN_STEPS: u32 = 250_000;
 
 /// Every problem with `arguments` (a tool call's arguments, which must be a JSON object) under
 /// `schema`; empty when they are valid. A `null` or empty schema accepts any object.
