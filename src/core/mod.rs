@@ -2,6 +2,7 @@
 
 pub mod agent_loop;
 pub mod assembler;
+pub mod json_text;
 pub mod mcp;
 pub mod message;
 pub mod model_event;

@@ -7,10 +7,11 @@ use serde::Serialize;
 use wasm_bindgen::JsValue;
 
 use super::error::{js_error, js_error_message};
+use crate::core::json_text::replace_lone_surrogate_escapes;
 
 /// Reads `value` as `T`, as `JSON.stringify` sees it (`undefined` members are left out,
-/// `undefined` itself reads as `null`). The error is serde's message without a text position,
-/// which would point into JSON the caller never wrote.
+/// `undefined` itself reads as `null`, a lone UTF-16 surrogate as U+FFFD). The error is serde's
+/// message without a text position, which would point into JSON the caller never wrote.
 pub fn from_js<T: DeserializeOwned>(value: &JsValue) -> Result<T, String> {
     let text = if value.is_undefined() {
         None
@@ -19,7 +20,8 @@ pub fn from_js<T: DeserializeOwned>(value: &JsValue) -> Result<T, String> {
             .map_err(|error| format!("not JSON data ({})", js_error_message(&error)))?
             .as_string()
     };
-    serde_json::from_str(text.as_deref().unwrap_or("null")).map_err(|error| {
+    let text = text.as_deref().unwrap_or("null");
+    serde_json::from_str(&replace_lone_surrogate_escapes(text)).map_err(|error| {
         let message = error.to_string();
         match message.rsplit_once(" at line ") {
             Some((reason, _)) => reason.to_owned(),

@@ -230,6 +230,8 @@ test("a bad config, bad messages or bad client options throw at once with a code
       messagesNotArray: attempt(() => agent.run({ role: "user", content: "hi" })),
       messageWithoutRole: attempt(() => agent.run([{ content: "hi" }])),
       clientWithoutUrl: attempt(() => new McpClient({ headers: {} })),
+      // A lone surrogate (half an emoji) is read as U+FFFD, as a TextEncoder reads it, not refused.
+      loneSurrogate: attempt(() => validateToolArguments({ type: "object" }, { s: "cut \ud83d" })),
       cyclicSchema: attempt(() => {
         const schema = { type: "object" };
         schema.properties = { self: schema };
@@ -250,6 +252,7 @@ test("a bad config, bad messages or bad client options throw at once with a code
   expect("undefinedConfig", "invalid_config", /new Agent\(config\) takes an object: \{ provider/);
   expect("bigintConfig", "invalid_config", /not JSON data/);
   assert.deepEqual(outcomes.undefinedMember, { threw: false });
+  assert.deepEqual(outcomes.loneSurrogate, { threw: false });
   expect("messagesNotArray", "invalid_messages", /invalid messages: invalid type: map, expected a sequence/);
   expect("messageWithoutRole", "invalid_messages", /role/);
   expect("clientWithoutUrl", "mcp_invalid_options", /missing field `url`/);

@@ -1,0 +1,60 @@
+//! JSON text as a JS engine writes it. Since ES2019 `JSON.stringify` writes a lone UTF-16
+//! surrogate (half of an emoji cut by `slice`, say) as a `\uD800`-style escape, which serde_json
+//! rightly refuses: no Rust string can hold it. The web layer reads every value the caller passes
+//! through that text, so such a string would fail a whole call; instead it becomes U+FFFD, as a
+//! `TextEncoder` would make it.
+
+use std::borrow::Cow;
+
+/// `json` with every escaped lone surrogate replaced by `\ufffd`; borrowed when there is none.
+pub fn replace_lone_surrogate_escapes(json: &str) -> Cow<'_, str> {
+    if !json.contains("\\u") {
+        return Cow::Borrowed(json);
+    }
+    let bytes = json.as_bytes();
+    let mut out = String::new();
+    let mut copied_up_to = 0;
+    let mut index = 0;
+    while index < bytes.len() {
+        if bytes[index] != b'\\' {
+            index += 1;
+            continue;
+        }
+        if bytes.get(index + 1) != Some(&b'u') {
+            // Any other escape is two bytes, `\\` included, so its second byte never starts one.
+            index += 2;
+            continue;
+        }
+        let unit = escaped_unit(bytes, index);
+        let paired = match unit {
+            Some(0xD800..=0xDBFF) => {
+                matches!(escaped_unit(bytes, index + 6), Some(0xDC00..=0xDFFF))
+            }
+            _ => false,
+        };
+        match unit {
+            Some(0xD800..=0xDBFF) if paired => index += 12,
+            Some(0xD800..=0xDFFF) => {
+                out.push_str(&json[copied_up_to..index]);
+                out.push_str("\\ufffd");
+                index += 6;
+                copied_up_to = index;
+            }
+            _ => index += 6,
+        }
+    }
+    if copied_up_to == 0 {
+        return Cow::Borrowed(json);
+    }
+    out.push_str(&json[copied_up_to..]);
+    Cow::Owned(out)
+}
+
+/// The UTF-16 unit of the `\uXXXX` escape at `at`, if there is one.
+fn escaped_unit(bytes: &[u8], at: usize) -> Option<u32> {
+    if bytes.get(at..at + 2)? != b"\\u" {
+        return None;
+    }
+    let digits = std::str::from_utf8(bytes.get(at + 2..at + 6)?).ok()?;
+    u32::from_str_radix(digits, 16).ok()
+}
