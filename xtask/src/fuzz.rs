@@ -5,6 +5,9 @@
 //! Built without a sanitizer (`-s none`: the core has no `unsafe`, and speed buys executions) but
 //! with debug assertions (`-a`), so that integer overflows count as crashes too. New inputs go to
 //! `fuzz/target/corpus/<target>`; the committed seeds in `fuzz/corpus/<target>` are only read.
+//!
+//! Targets run on a 1 MiB main stack (`ulimit -s 1024`), the size of a wasm instance's stack, so
+//! that recursion too deep for a page fails here; libFuzzer's usual 8 MiB hid one such overflow.
 
 use std::path::Path;
 use std::process::Command;
@@ -35,6 +38,10 @@ pub fn fuzz(root: &Path, seconds: Option<&str>) -> Result<(), String> {
         .map(str::trim)
         .filter(|t| !t.is_empty())
         .collect();
+    // Built first, at the usual stack size: only the fuzzing runs get the small stack.
+    run(Command::new("cargo")
+        .args(["+nightly", "fuzz", "build", "-s", "none", "-a"])
+        .current_dir(&fuzz_dir))?;
     let mut summary = Vec::new();
     for target in &targets {
         println!("xtask fuzz: {target} for {seconds} s");
@@ -45,9 +52,21 @@ pub fn fuzz(root: &Path, seconds: Option<&str>) -> Result<(), String> {
         // `-jobs=1` makes libFuzzer write its output to fuzz-0.log in the working directory.
         let log = fuzz_dir.join("fuzz-0.log");
         let _ = std::fs::remove_file(&log);
-        let result = run(Command::new("nice")
+        let result = run(Command::new("sh")
             .args([
-                "-n", "19", "cargo", "+nightly", "fuzz", "run", "-s", "none", "-a",
+                "-c",
+                "ulimit -s 1024 && exec \"$@\"",
+                "sh",
+                "nice",
+                "-n",
+                "19",
+                "cargo",
+                "+nightly",
+                "fuzz",
+                "run",
+                "-s",
+                "none",
+                "-a",
             ])
             .arg(target)
             .arg(&new_inputs)
