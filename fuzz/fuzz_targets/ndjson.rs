@@ -11,8 +11,11 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let cap = options.cap();
-    let whole = drive(NdjsonDecoder::new(cap), &[body]);
-    let chunked = drive(NdjsonDecoder::new(cap), &chunks(body, options.chunk_seed));
+    let whole = drive(&mut NdjsonDecoder::new(cap), &[body]);
+    let chunked = drive(
+        &mut NdjsonDecoder::new(cap),
+        &chunks(body, options.chunk_seed),
+    );
     assert_eq!(whole, chunked, "lines depend on where the body was cut");
     for line in &whole.output {
         assert!(!line.contains('\n'), "a line holding a line feed");

@@ -11,8 +11,8 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let cap = options.cap();
-    let whole = drive(SseDecoder::new(cap), &[body]);
-    let chunked = drive(SseDecoder::new(cap), &chunks(body, options.chunk_seed));
+    let whole = drive(&mut SseDecoder::new(cap), &[body]);
+    let chunked = drive(&mut SseDecoder::new(cap), &chunks(body, options.chunk_seed));
     assert_eq!(whole, chunked, "events depend on where the body was cut");
     for event in &whole.output {
         assert!(!event.event.is_empty(), "an event without a type");

@@ -99,9 +99,19 @@ impl PushDecoder for NdjsonDecoder {
     }
 }
 
-/// Feeds `pieces` to a framing decoder the way the web layer does: stop at the first error, then
-/// finish, which must keep reporting that error.
-pub fn drive<D: PushDecoder>(mut decoder: D, pieces: &[&[u8]]) -> Decoded<D::Item> {
+impl PushDecoder for ModelStreamDecoder {
+    type Item = ModelEvent;
+    fn push(&mut self, bytes: &[u8], out: &mut Vec<ModelEvent>) -> Result<(), StreamError> {
+        ModelStreamDecoder::push(self, bytes, out)
+    }
+    fn finish(&mut self, out: &mut Vec<ModelEvent>) -> Result<(), StreamError> {
+        ModelStreamDecoder::finish(self, out)
+    }
+}
+
+/// Feeds `pieces` to a decoder the way the web layer does: stop at the first error, then finish,
+/// which must keep reporting that error.
+pub fn drive<D: PushDecoder>(decoder: &mut D, pieces: &[&[u8]]) -> Decoded<D::Item> {
     let mut output = Vec::new();
     let mut error = None;
     for piece in pieces {
@@ -135,24 +145,13 @@ pub fn decode_model_stream(
             max_event_bytes: options.cap(),
         },
     );
-    let mut output = Vec::new();
-    let mut error = None;
-    for piece in pieces {
-        if let Err(failure) = decoder.push(piece, &mut output) {
-            error = Some(failure);
-            break;
-        }
-    }
-    let finished = decoder.finish(&mut output);
-    if error.is_none() {
-        error = finished.err();
-    }
+    let mut decoded = drive(&mut decoder, pieces);
     assert_eq!(
-        decoder.push(b"x", &mut output),
+        decoder.push(b"x", &mut decoded.output),
         Err(StreamError::PushAfterFinish),
         "a finished decoder took more bytes"
     );
-    Decoded { output, error }
+    decoded
 }
 
 /// The provider stream check shared by the four stream targets: no panic, the same events for
