@@ -72,42 +72,29 @@ pub struct Decoded<T> {
     pub error: Option<StreamError>,
 }
 
-/// The push/finish pair of a framing decoder.
+/// The push/finish pair of a decoder (framing or provider stream).
 pub trait PushDecoder {
     type Item;
     fn push(&mut self, bytes: &[u8], out: &mut Vec<Self::Item>) -> Result<(), StreamError>;
     fn finish(&mut self, out: &mut Vec<Self::Item>) -> Result<(), StreamError>;
 }
 
-impl PushDecoder for SseDecoder {
-    type Item = SseEvent;
-    fn push(&mut self, bytes: &[u8], out: &mut Vec<SseEvent>) -> Result<(), StreamError> {
-        SseDecoder::push(self, bytes, out)
-    }
-    fn finish(&mut self, out: &mut Vec<SseEvent>) -> Result<(), StreamError> {
-        SseDecoder::finish(self, out)
-    }
+/// The decoders' own `push`/`finish`, which have the same signatures, as [`PushDecoder`].
+macro_rules! push_decoder {
+    ($($decoder:ty => $item:ty),* $(,)?) => {$(
+        impl PushDecoder for $decoder {
+            type Item = $item;
+            fn push(&mut self, bytes: &[u8], out: &mut Vec<$item>) -> Result<(), StreamError> {
+                <$decoder>::push(self, bytes, out)
+            }
+            fn finish(&mut self, out: &mut Vec<$item>) -> Result<(), StreamError> {
+                <$decoder>::finish(self, out)
+            }
+        }
+    )*};
 }
 
-impl PushDecoder for NdjsonDecoder {
-    type Item = String;
-    fn push(&mut self, bytes: &[u8], out: &mut Vec<String>) -> Result<(), StreamError> {
-        NdjsonDecoder::push(self, bytes, out)
-    }
-    fn finish(&mut self, out: &mut Vec<String>) -> Result<(), StreamError> {
-        NdjsonDecoder::finish(self, out)
-    }
-}
-
-impl PushDecoder for ModelStreamDecoder {
-    type Item = ModelEvent;
-    fn push(&mut self, bytes: &[u8], out: &mut Vec<ModelEvent>) -> Result<(), StreamError> {
-        ModelStreamDecoder::push(self, bytes, out)
-    }
-    fn finish(&mut self, out: &mut Vec<ModelEvent>) -> Result<(), StreamError> {
-        ModelStreamDecoder::finish(self, out)
-    }
-}
+push_decoder!(SseDecoder => SseEvent, NdjsonDecoder => String, ModelStreamDecoder => ModelEvent);
 
 /// Feeds `pieces` to a decoder the way the web layer does: stop at the first error, then finish,
 /// which must keep reporting that error.
