@@ -25,15 +25,12 @@ pub fn replace_lone_surrogate_escapes(json: &str) -> Cow<'_, str> {
             index += 2;
             continue;
         }
-        let unit = escaped_unit(bytes, index);
-        let paired = match unit {
-            Some(0xD800..=0xDBFF) => {
-                matches!(escaped_unit(bytes, index + 6), Some(0xDC00..=0xDFFF))
+        match escaped_unit(bytes, index) {
+            Some(0xD800..=0xDBFF)
+                if matches!(escaped_unit(bytes, index + 6), Some(0xDC00..=0xDFFF)) =>
+            {
+                index += 12
             }
-            _ => false,
-        };
-        match unit {
-            Some(0xD800..=0xDBFF) if paired => index += 12,
             Some(0xD800..=0xDFFF) => {
                 out.push_str(&json[copied_up_to..index]);
                 out.push_str("\\ufffd");

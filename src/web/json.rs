@@ -13,13 +13,10 @@ use crate::core::json_text::replace_lone_surrogate_escapes;
 /// `undefined` itself reads as `null`, a lone UTF-16 surrogate as U+FFFD). The error is serde's
 /// message without a text position, which would point into JSON the caller never wrote.
 pub fn from_js<T: DeserializeOwned>(value: &JsValue) -> Result<T, String> {
-    let text = if value.is_undefined() {
-        None
-    } else {
-        js_sys::JSON::stringify(value)
-            .map_err(|error| format!("not JSON data ({})", js_error_message(&error)))?
-            .as_string()
-    };
+    // `JSON.stringify` answers `undefined` (no string) for `undefined` itself.
+    let text = js_sys::JSON::stringify(value)
+        .map_err(|error| format!("not JSON data ({})", js_error_message(&error)))?
+        .as_string();
     let text = text.as_deref().unwrap_or("null");
     serde_json::from_str(&replace_lone_surrogate_escapes(text)).map_err(|error| {
         let message = error.to_string();
