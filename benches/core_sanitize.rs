@@ -1,13 +1,19 @@
 //! Cost of turning a large MCP `tools/list` answer (500 tools) into provider tools: parsing the
 //! listing and building the tool table, and sanitizing every input schema for each dialect, in
-//! listings per second. Run with `cargo bench --bench core_sanitize`.
+//! listings per second; and a model request offering those tools, built with the schemas sanitized
+//! for it and with the provider's tools prepared once (what an Agent does for every round after
+//! its first). Run with `cargo bench --bench core_sanitize`.
 
 mod core_common;
 
 use std::rc::Rc;
 
 use core_common::{Candidate, Workload};
-use mcp_agent_wasm::core::tools::{build_tool_table, sanitize_schema, McpTool, SchemaDialect};
+use mcp_agent_wasm::core::message::{ChatMessage, Role};
+use mcp_agent_wasm::core::provider::{ProviderConfig, ResolvedProvider, ResponseMode};
+use mcp_agent_wasm::core::tools::{
+    build_tool_table, sanitize_schema, McpTool, SchemaDialect, ToolEntry,
+};
 use serde_json::{json, Value};
 
 const TOOL_COUNT: usize = 500;
@@ -44,7 +50,55 @@ fn main() {
             },
         ));
     }
+    candidates.push(Candidate::new("request/openai/500-tools/sanitized", || {
+        let (provider, tools) = openai_with_tools();
+        Workload {
+            units_per_run: 1.0,
+            rate_unit: "requests/s",
+            run: Box::new(move || {
+                let built = provider
+                    .chat_request(&conversation(), &tools, ResponseMode::Streaming)
+                    .expect("a valid request");
+                built.request.body.len()
+            }),
+        }
+    }));
+    candidates.push(Candidate::new("request/openai/500-tools/prepared", || {
+        let (provider, tools) = openai_with_tools();
+        let prepared = provider.provider_tools(&tools);
+        Workload {
+            units_per_run: 1.0,
+            rate_unit: "requests/s",
+            run: Box::new(move || {
+                let built = provider
+                    .chat_request_with(&conversation(), &prepared, ResponseMode::Streaming)
+                    .expect("a valid request");
+                built.request.body.len()
+            }),
+        }
+    }));
     core_common::main(candidates);
+}
+
+fn openai_with_tools() -> (ResolvedProvider, Vec<ToolEntry>) {
+    let provider = ProviderConfig {
+        id: "openai".to_owned(),
+        api_key: Some("k".to_owned()),
+        ..ProviderConfig::default()
+    }
+    .resolve()
+    .expect("a complete config");
+    let tools = build_tool_table(&[("bench-server".to_owned(), parse_tools(&listing_json()))])
+        .entries()
+        .to_vec();
+    (provider, tools)
+}
+
+fn conversation() -> Vec<ChatMessage> {
+    vec![ChatMessage::text(
+        Role::User,
+        "What is the weather in Paris?",
+    )]
 }
 
 fn parse_tools(listing: &str) -> Vec<McpTool> {

@@ -1,6 +1,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 //! tools/list pagination, tools/call result conversion and the tools cache.
 
+use std::rc::Rc;
+
 use mcp_agent_wasm::core::mcp::cache::{
     CacheKey, ToolsCache, TOOLS_CACHE_MAX_ENTRIES, TOOLS_CACHE_TTL_MS,
 };
@@ -198,8 +200,14 @@ fn cache_key_is_url_and_sorted_headers() {
     assert_ne!(one_order, other_url);
 
     let mut cache = ToolsCache::new();
-    cache.record(one_order.clone(), &Ok(vec![tool("shared")]), 0.0);
-    assert_eq!(cache.get(&other_order, 1.0), Some(vec![tool("shared")]));
+    cache.record(one_order.clone(), &Ok(vec![tool("shared")].into()), 0.0);
+    let hit = cache.get(&other_order, 1.0).expect("the same server");
+    assert_eq!(hit.to_vec(), vec![tool("shared")]);
+    let again = cache.get(&one_order, 2.0).expect("the same server");
+    assert!(
+        Rc::ptr_eq(&hit, &again),
+        "hits share the stored listing, so callers can tell it is unchanged"
+    );
     assert_eq!(cache.get(&other_user, 1.0), None);
 }
 
@@ -207,7 +215,7 @@ fn cache_key_is_url_and_sorted_headers() {
 fn cache_entries_expire_after_the_ttl() {
     let key = CacheKey::new("https://a.example/mcp", &[]);
     let mut cache = ToolsCache::new();
-    cache.record(key.clone(), &Ok(vec![tool("t")]), 1_000.0);
+    cache.record(key.clone(), &Ok(vec![tool("t")].into()), 1_000.0);
     assert!(cache
         .get(&key, 1_000.0 + TOOLS_CACHE_TTL_MS - 1.0)
         .is_some());
@@ -221,10 +229,10 @@ fn failed_listings_are_not_cached() {
     let mut cache = ToolsCache::new();
     cache.record(key.clone(), &Err(McpError::Timeout(5)), 0.0);
     assert_eq!(cache.get(&key, 1.0), None);
-    cache.record(key.clone(), &Ok(vec![tool("t")]), 0.0);
+    cache.record(key.clone(), &Ok(vec![tool("t")].into()), 0.0);
     cache.record(key.clone(), &Err(McpError::Timeout(5)), 2.0);
     assert_eq!(
-        cache.get(&key, 3.0),
+        cache.get(&key, 3.0).map(|tools| tools.to_vec()),
         Some(vec![tool("t")]),
         "a failure keeps the good entry"
     );
@@ -235,12 +243,16 @@ fn cache_evicts_the_least_recently_used_not_the_oldest_fetched() {
     let key = |index: usize| CacheKey::new(&format!("https://s{index}.example/mcp"), &[]);
     let mut cache = ToolsCache::new();
     for index in 0..TOOLS_CACHE_MAX_ENTRIES {
-        cache.record(key(index), &Ok(vec![tool("t")]), index as f64);
+        cache.record(key(index), &Ok(vec![tool("t")].into()), index as f64);
     }
     assert_eq!(cache.len(), TOOLS_CACHE_MAX_ENTRIES);
     // The oldest-fetched entry is used again, so entry 1 becomes the least recently used.
     assert!(cache.get(&key(0), 2_000.0).is_some());
-    cache.record(key(TOOLS_CACHE_MAX_ENTRIES), &Ok(vec![tool("t")]), 2_001.0);
+    cache.record(
+        key(TOOLS_CACHE_MAX_ENTRIES),
+        &Ok(vec![tool("t")].into()),
+        2_001.0,
+    );
     assert_eq!(cache.len(), TOOLS_CACHE_MAX_ENTRIES);
     assert!(
         cache.get(&key(0), 2_002.0).is_some(),
@@ -253,7 +265,7 @@ fn cache_evicts_the_least_recently_used_not_the_oldest_fetched() {
     );
     assert!(cache.get(&key(2), 2_002.0).is_some());
     // Refreshing an existing key never evicts another one.
-    cache.record(key(2), &Ok(vec![tool("u")]), 2_003.0);
+    cache.record(key(2), &Ok(vec![tool("u")].into()), 2_003.0);
     assert_eq!(cache.len(), TOOLS_CACHE_MAX_ENTRIES);
 }
 

@@ -563,3 +563,46 @@ fn a_tool_that_cannot_be_strict_goes_plain_with_the_reason_as_a_warning() {
         built.warnings
     );
 }
+
+#[test]
+fn tools_prepared_once_give_the_same_requests_as_tools_sanitized_per_request() {
+    let mut tools = tools();
+    tools.push(ToolEntry {
+        function_name: "tags_set".into(),
+        server: "notes".into(),
+        tool: "set".into(),
+        description: None,
+        // Cannot be strict: OpenAI gets the plain dialect and a warning saying why.
+        input_schema: json!({
+            "type": "object",
+            "properties": {"tags": {"type": "object", "additionalProperties": {"type": "string"}}}
+        }),
+        annotations: None,
+    });
+    let conversations = [vec![ChatMessage::text(Role::User, "hi")], tool_round()];
+    for id in ["openai", "anthropic", "google", "ollama", "ibm", "deepseek"] {
+        let provider = provider(id);
+        let prepared = provider.provider_tools(&tools);
+        for messages in &conversations {
+            for mode in [ResponseMode::Streaming, ResponseMode::Whole] {
+                let each_time = provider.chat_request(messages, &tools, mode).unwrap();
+                let reused = provider
+                    .chat_request_with(messages, &prepared, mode)
+                    .unwrap();
+                assert_eq!(reused, each_time, "{id} {mode:?}");
+                assert!(reused.request.body.contains("\"weather_get\""), "{id}");
+                assert_eq!(reused.warnings, prepared.warnings(), "{id}");
+            }
+        }
+    }
+    let openai_warnings = provider("openai")
+        .provider_tools(&tools)
+        .warnings()
+        .to_vec();
+    assert!(
+        openai_warnings
+            .iter()
+            .any(|warning| warning.starts_with("tags_set: not strict")),
+        "{openai_warnings:?}"
+    );
+}

@@ -19,8 +19,8 @@ use mcp_agent_wasm::core::message::{
 };
 use mcp_agent_wasm::core::model_event::{FinishReason, ModelEvent, Usage};
 use mcp_agent_wasm::core::provider::{
-    ProviderConfig, ProviderError, ResolvedProvider, ResponseMode, RetryPolicy, WireFormat,
-    PROVIDERS,
+    ProviderConfig, ProviderError, ProviderTools, ResolvedProvider, ResponseMode, RetryPolicy,
+    WireFormat, PROVIDERS,
 };
 use mcp_agent_wasm::core::tools::ToolEntry;
 use mcp_agent_wasm::web::json::from_js;
@@ -640,7 +640,7 @@ async fn each_wire_format_streams_through_fetch_into_the_expected_events() {
         let (mut stream, warnings) = stream_model_call(
             &provider,
             &tool_round(),
-            &tools(),
+            &provider.provider_tools(&tools()),
             &RetryPolicy::default(),
             None,
         )
@@ -703,7 +703,7 @@ async fn a_scripted_round_comes_back_whole_through_the_non_streaming_path() {
     let (events, _) = whole_model_call(
         &provider,
         &[ChatMessage::text(Role::User, "hi")],
-        &tools(),
+        &provider.provider_tools(&tools()),
         &RetryPolicy::default(),
         None,
     )
@@ -730,7 +730,7 @@ async fn watsonx_exchanges_its_key_once_and_reuses_the_token() {
         let (mut stream, _) = stream_model_call(
             &provider,
             &[ChatMessage::text(Role::User, "hi")],
-            &[],
+            &ProviderTools::default(),
             &policy,
             None,
         )

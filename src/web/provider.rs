@@ -18,11 +18,10 @@ use super::timer::{sleep, sleep_unless_aborted, Sleep};
 use crate::core::message::ChatMessage;
 use crate::core::model_event::ModelEvent;
 use crate::core::provider::{
-    HttpRequest, ProviderError, ResolvedProvider, ResponseMode, RetryDecision, RetryPolicy,
-    PROVIDERS,
+    HttpRequest, ProviderError, ProviderTools, ResolvedProvider, ResponseMode, RetryDecision,
+    RetryPolicy, PROVIDERS,
 };
 use crate::core::stream::ModelStreamDecoder;
-use crate::core::tools::ToolEntry;
 
 #[wasm_bindgen(typescript_custom_section)]
 const PROVIDER_INFO_TS: &str = r#"
@@ -288,12 +287,12 @@ impl ModelEventStream {
 pub async fn stream_model_call(
     provider: &ResolvedProvider,
     messages: &[ChatMessage],
-    tools: &[ToolEntry],
+    tools: &ProviderTools,
     policy: &RetryPolicy,
     signal: Option<&AbortSignal>,
 ) -> Result<(ModelEventStream, Vec<String>), ProviderError> {
     let provider = authorize(provider, policy, signal).await?;
-    let built = provider.chat_request(messages, tools, ResponseMode::Streaming)?;
+    let built = provider.chat_request_with(messages, tools, ResponseMode::Streaming)?;
     let response = send(&provider, &built.request, policy, signal).await?;
     Ok((ModelEventStream::new(response), built.warnings))
 }
@@ -303,12 +302,12 @@ pub async fn stream_model_call(
 pub async fn whole_model_call(
     provider: &ResolvedProvider,
     messages: &[ChatMessage],
-    tools: &[ToolEntry],
+    tools: &ProviderTools,
     policy: &RetryPolicy,
     signal: Option<&AbortSignal>,
 ) -> Result<(Vec<ModelEvent>, Vec<String>), ProviderError> {
     let provider = authorize(provider, policy, signal).await?;
-    let built = provider.chat_request(messages, tools, ResponseMode::Whole)?;
+    let built = provider.chat_request_with(messages, tools, ResponseMode::Whole)?;
     let body = send(&provider, &built.request, policy, signal)
         .await?
         .text()

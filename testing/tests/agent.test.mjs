@@ -149,6 +149,38 @@ test("two runs of one Agent in flight at once", async () => {
   assert.deepEqual(finals, ["first answer", "second answer"]);
 });
 
+test("runs of one Agent one after another offer the same tools and call them alike", async () => {
+  await scriptProvider([
+    { toolCalls: [{ id: "call_a", name: "echo", arguments: { message: "first" } }] },
+    { text: "first done" },
+    { toolCalls: [{ id: "call_b", name: "echo", arguments: { message: "second" } }] },
+    { text: "second done" },
+  ]);
+  const runs = await page.evaluate(async (config) => {
+    const agent = new window.agentWasm.Agent(config);
+    const results = [];
+    for (const content of ["one", "two"]) {
+      const events = [];
+      for await (const event of agent.run([{ role: "user", content }])) events.push(event);
+      results.push(events.filter((event) => ["toolResult", "final"].includes(event.type)));
+    }
+    agent.free();
+    return results;
+  }, agentConfig());
+  assert.deepEqual(
+    runs.map((events) => events.map((event) => (event.type === "final" ? event.text : event.text.includes(event.id === "call_a" ? "first" : "second")))),
+    [
+      [true, "first done"],
+      [true, "second done"],
+    ],
+  );
+  const requests = await providerRequests();
+  assert.equal(requests.length, 4);
+  assert.ok(requests[0].json.tools.length > 5, "server-everything's tools are offered");
+  assert.deepEqual(requests[2].json.tools, requests[0].json.tools, "the second run reuses the first run's tools");
+  assert.deepEqual(requests[1].json.tools, requests[0].json.tools, "every round of a run offers the same tools");
+});
+
 test("a full run inside a dedicated Web Worker", async () => {
   await scriptProvider([
     { toolCalls: [{ id: "call_sum", name: "get-sum", arguments: { a: 2, b: 3 } }] },

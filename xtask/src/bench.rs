@@ -11,13 +11,15 @@ use crate::process::run as run_command;
 
 /// Native workloads whose instruction counts are recorded: stable across runs, unlike timings.
 /// Small bodies on purpose: callgrind runs some 50 times slower than native code.
-const CALLGRIND_WORKLOADS: [(&str, &str); 6] = [
+const CALLGRIND_WORKLOADS: [(&str, &str); 8] = [
     ("core_stream", "sse/openai-text"),
     ("core_stream", "decode+assemble/openai-text"),
     ("core_stream", "decode+assemble/xai-tool-call"),
     ("core_stream", "decode+assemble/openai-parallel-tool-calls"),
     ("core_sanitize", "sanitize/openai/500-tools"),
     ("core_sanitize", "tools/parse+table/500-tools"),
+    ("core_sanitize", "request/openai/500-tools/sanitized"),
+    ("core_sanitize", "request/openai/500-tools/prepared"),
 ];
 const NATIVE_BENCHES: [&str; 2] = ["core_stream", "core_sanitize"];
 

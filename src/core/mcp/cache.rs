@@ -1,8 +1,11 @@
 //! The cache of listed tools per server. Keyed by what determines the answer (URL and headers),
 //! not by display name: two names for one server share an entry, while one server reached with
 //! two users' tokens gets two. Entries live 60 s; the least recently used is evicted first.
+//! A hit hands out the stored listing itself (shared, not copied), so a caller can tell an
+//! unchanged listing by identity and keep what it built from it.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use super::McpError;
 use crate::core::tools::McpTool;
@@ -33,7 +36,7 @@ impl CacheKey {
 
 #[derive(Debug, Clone)]
 struct Entry {
-    tools: Vec<McpTool>,
+    tools: Rc<[McpTool]>,
     fetched_at_ms: f64,
     last_used: u64,
 }
@@ -58,7 +61,7 @@ impl ToolsCache {
     }
 
     /// The cached tools if fetched less than the TTL ago; a hit counts as a use.
-    pub fn get(&mut self, key: &CacheKey, now_ms: f64) -> Option<Vec<McpTool>> {
+    pub fn get(&mut self, key: &CacheKey, now_ms: f64) -> Option<Rc<[McpTool]>> {
         let fresh = self
             .entries
             .get(key)
@@ -74,7 +77,12 @@ impl ToolsCache {
     }
 
     /// Records a listing. Only a success is stored: a failure must be retried next time.
-    pub fn record(&mut self, key: CacheKey, listing: &Result<Vec<McpTool>, McpError>, now_ms: f64) {
+    pub fn record(
+        &mut self,
+        key: CacheKey,
+        listing: &Result<Rc<[McpTool]>, McpError>,
+        now_ms: f64,
+    ) {
         let Ok(tools) = listing else {
             return;
         };

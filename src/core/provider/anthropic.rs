@@ -39,9 +39,7 @@ pub(super) fn headers(provider: &ResolvedProvider) -> Vec<(String, String)> {
 pub(super) fn body(
     provider: &ResolvedProvider,
     messages: &[ChatMessage],
-    tools: &[ToolEntry],
     mode: ResponseMode,
-    warnings: &mut Vec<String>,
 ) -> Result<Value, ProviderError> {
     let mut body = Map::new();
     body.insert("model".to_owned(), json!(provider.model));
@@ -68,29 +66,6 @@ pub(super) fn body(
         "messages".to_owned(),
         Value::Array(wire_messages(provider, messages)?),
     );
-    if !tools.is_empty() {
-        let tools: Vec<Value> = tools
-            .iter()
-            .map(|entry| {
-                let sanitized = sanitize_schema(&entry.input_schema, SchemaDialect::Anthropic);
-                warnings.extend(
-                    sanitized
-                        .warnings
-                        .iter()
-                        .map(|warning| format!("{}: {warning}", entry.function_name)),
-                );
-                let mut tool = Map::new();
-                tool.insert("name".to_owned(), json!(entry.function_name));
-                if let Some(description) = &entry.description {
-                    tool.insert("description".to_owned(), json!(description));
-                }
-                tool.insert("input_schema".to_owned(), sanitized.schema);
-                Value::Object(tool)
-            })
-            .collect();
-        body.insert("tools".to_owned(), Value::Array(tools));
-        body.insert("tool_choice".to_owned(), json!({"type": "auto"}));
-    }
     body.insert("stream".to_owned(), json!(mode == ResponseMode::Streaming));
     match thinking_budget {
         Some(budget) => {
@@ -295,4 +270,27 @@ pub(super) fn response_events(body: &Value) -> Result<Vec<ModelEvent>, String> {
         }));
     }
     Ok(events)
+}
+
+/// The `tools` value: each tool's schema in the Anthropic dialect as `input_schema`.
+pub(super) fn tools(tools: &[ToolEntry], warnings: &mut Vec<String>) -> Value {
+    tools
+        .iter()
+        .map(|entry| {
+            let sanitized = sanitize_schema(&entry.input_schema, SchemaDialect::Anthropic);
+            warnings.extend(
+                sanitized
+                    .warnings
+                    .iter()
+                    .map(|warning| format!("{}: {warning}", entry.function_name)),
+            );
+            let mut tool = Map::new();
+            tool.insert("name".to_owned(), json!(entry.function_name));
+            if let Some(description) = &entry.description {
+                tool.insert("description".to_owned(), json!(description));
+            }
+            tool.insert("input_schema".to_owned(), sanitized.schema);
+            Value::Object(tool)
+        })
+        .collect()
 }

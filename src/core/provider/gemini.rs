@@ -34,8 +34,6 @@ pub(super) fn headers(provider: &ResolvedProvider) -> Vec<(String, String)> {
 pub(super) fn body(
     provider: &ResolvedProvider,
     messages: &[ChatMessage],
-    tools: &[ToolEntry],
-    warnings: &mut Vec<String>,
 ) -> Result<Value, ProviderError> {
     let mut body = Map::new();
     body.insert(
@@ -51,35 +49,6 @@ pub(super) fn body(
         .collect();
     if !system.is_empty() {
         body.insert("systemInstruction".to_owned(), json!({"parts": system}));
-    }
-    if !tools.is_empty() {
-        let declarations: Vec<Value> = tools
-            .iter()
-            .map(|entry| {
-                let sanitized = sanitize_schema(&entry.input_schema, SchemaDialect::Gemini);
-                warnings.extend(
-                    sanitized
-                        .warnings
-                        .iter()
-                        .map(|warning| format!("{}: {warning}", entry.function_name)),
-                );
-                let mut declaration = Map::new();
-                declaration.insert("name".to_owned(), json!(entry.function_name));
-                if let Some(description) = &entry.description {
-                    declaration.insert("description".to_owned(), json!(description));
-                }
-                // Gemini rejects an OBJECT schema with no properties: a tool without
-                // parameters is declared without `parameters`.
-                if has_properties(&sanitized.schema) {
-                    declaration.insert("parameters".to_owned(), sanitized.schema);
-                }
-                Value::Object(declaration)
-            })
-            .collect();
-        body.insert(
-            "tools".to_owned(),
-            json!([{"functionDeclarations": declarations}]),
-        );
     }
     let mut generation = Map::new();
     if let Some(temperature) = provider.temperature {
@@ -289,4 +258,32 @@ pub(super) fn response_events(body: &Value) -> Result<Vec<ModelEvent>, String> {
         }));
     }
     Ok(events)
+}
+
+/// The `tools` value: one `functionDeclarations` list, schemas in the Gemini dialect.
+pub(super) fn tools(tools: &[ToolEntry], warnings: &mut Vec<String>) -> Value {
+    let declarations: Vec<Value> = tools
+        .iter()
+        .map(|entry| {
+            let sanitized = sanitize_schema(&entry.input_schema, SchemaDialect::Gemini);
+            warnings.extend(
+                sanitized
+                    .warnings
+                    .iter()
+                    .map(|warning| format!("{}: {warning}", entry.function_name)),
+            );
+            let mut declaration = Map::new();
+            declaration.insert("name".to_owned(), json!(entry.function_name));
+            if let Some(description) = &entry.description {
+                declaration.insert("description".to_owned(), json!(description));
+            }
+            // Gemini rejects an OBJECT schema with no properties: a tool without
+            // parameters is declared without `parameters`.
+            if has_properties(&sanitized.schema) {
+                declaration.insert("parameters".to_owned(), sanitized.schema);
+            }
+            Value::Object(declaration)
+        })
+        .collect();
+    json!([{"functionDeclarations": declarations}])
 }

@@ -20,7 +20,7 @@ pub use anthropic::{ANTHROPIC_VERSION, DEFAULT_MAX_TOKENS as ANTHROPIC_DEFAULT_M
 pub use config::{ProviderConfig, ResolvedProvider};
 pub use error::ProviderError;
 pub use openai::AZURE_DEFAULT_API_VERSION;
-pub use request::{BuiltRequest, HttpRequest, ResponseMode};
+pub use request::{BuiltRequest, HttpRequest, ProviderTools, ResponseMode};
 pub use retry::{
     backoff_delay_ms, error_message, is_retryable_status, parse_http_date, parse_retry_after,
     RetryDecision, RetryPolicy,

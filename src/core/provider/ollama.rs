@@ -12,7 +12,6 @@ use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role};
 use crate::core::model_event::{
     ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta, Usage,
 };
-use crate::core::tools::ToolEntry;
 
 pub(super) fn headers(provider: &ResolvedProvider) -> Vec<(String, String)> {
     provider
@@ -25,9 +24,7 @@ pub(super) fn headers(provider: &ResolvedProvider) -> Vec<(String, String)> {
 pub(super) fn body(
     provider: &ResolvedProvider,
     messages: &[ChatMessage],
-    tools: &[ToolEntry],
     mode: ResponseMode,
-    warnings: &mut Vec<String>,
 ) -> Result<Value, ProviderError> {
     let mut body = Map::new();
     body.insert("model".to_owned(), json!(provider.model));
@@ -37,12 +34,6 @@ pub(super) fn body(
         .collect::<Result<Vec<_>, _>>()?;
     body.insert("messages".to_owned(), Value::Array(wire_messages));
     body.insert("stream".to_owned(), json!(mode == ResponseMode::Streaming));
-    if !tools.is_empty() {
-        body.insert(
-            "tools".to_owned(),
-            Value::Array(super::openai::function_tools(provider, tools, warnings)),
-        );
-    }
     if provider.thinking_budget.is_some() {
         body.insert("think".to_owned(), json!(true));
     }

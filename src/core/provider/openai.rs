@@ -42,9 +42,7 @@ pub(super) fn auth_headers(provider: &ResolvedProvider) -> Vec<(String, String)>
 pub(super) fn body(
     provider: &ResolvedProvider,
     messages: &[ChatMessage],
-    tools: &[ToolEntry],
     mode: ResponseMode,
-    warnings: &mut Vec<String>,
 ) -> Result<Map<String, Value>, ProviderError> {
     let mut body = Map::new();
     body.insert("model".to_owned(), json!(provider.model));
@@ -56,13 +54,6 @@ pub(super) fn body(
     body.insert("stream".to_owned(), json!(streaming));
     if streaming && provider.spec.stream_usage_option {
         body.insert("stream_options".to_owned(), json!({"include_usage": true}));
-    }
-    if !tools.is_empty() {
-        body.insert(
-            "tools".to_owned(),
-            Value::Array(function_tools(provider, tools, warnings)),
-        );
-        body.insert("tool_choice".to_owned(), json!("auto"));
     }
     if let Some(temperature) = provider.temperature {
         body.insert("temperature".to_owned(), json!(temperature));

@@ -63,6 +63,38 @@ impl HttpRequest {
     }
 }
 
+/// A tool table in one provider's wire shape, already JSON text (its `tools` member, every
+/// schema sanitized for its dialect, and `tool_choice` where the wire wants one), and what the
+/// sanitizer had to change. Sanitizing and writing the schemas is most of what building a
+/// request costs for a large table, so a caller that sends one table many times (every round of
+/// a run, every run of an Agent) builds this once.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ProviderTools {
+    /// Members to add to the body object (`"tools":[…],…`); `None` for a plain generation.
+    members: Option<String>,
+    warnings: Vec<String>,
+}
+
+impl ProviderTools {
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+}
+
+/// `object`'s JSON text with `members` (JSON text too: `"key":value,…`) added at its end.
+fn object_text_with(object: &Value, members: Option<&str>) -> String {
+    let mut text = object.to_string();
+    if let Some(members) = members {
+        text.pop();
+        if text.len() > 1 {
+            text.push(',');
+        }
+        text.push_str(members);
+        text.push('}');
+    }
+    text
+}
+
 /// A built model request and what the schema sanitizer had to change in the tools.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BuiltRequest {
@@ -71,6 +103,39 @@ pub struct BuiltRequest {
 }
 
 impl ResolvedProvider {
+    /// `tools` in this provider's wire shape, for [`Self::chat_request_with`].
+    pub fn provider_tools(&self, tools: &[ToolEntry]) -> ProviderTools {
+        if tools.is_empty() {
+            return ProviderTools::default();
+        }
+        let mut warnings = Vec::new();
+        let mut members = Map::new();
+        let (wire_tools, tool_choice) = match self.spec.endpoint {
+            Endpoint::ChatCompletions | Endpoint::AzureDeployment => (
+                Value::Array(openai::function_tools(self, tools, &mut warnings)),
+                Some(Value::from("auto")),
+            ),
+            Endpoint::AnthropicMessages => (
+                anthropic::tools(tools, &mut warnings),
+                Some(serde_json::json!({"type": "auto"})),
+            ),
+            Endpoint::GeminiModels => (gemini::tools(tools, &mut warnings), None),
+            Endpoint::OllamaChat | Endpoint::WatsonxChat => (
+                Value::Array(openai::function_tools(self, tools, &mut warnings)),
+                None,
+            ),
+        };
+        members.insert("tools".to_owned(), wire_tools);
+        if let Some(choice) = tool_choice {
+            members.insert("tool_choice".to_owned(), choice);
+        }
+        let text = Value::Object(members).to_string();
+        ProviderTools {
+            members: Some(text[1..text.len() - 1].to_owned()),
+            warnings,
+        }
+    }
+
     /// The model call for `messages` with `tools` (none: a plain generation).
     pub fn chat_request(
         &self,
@@ -78,10 +143,19 @@ impl ResolvedProvider {
         tools: &[ToolEntry],
         mode: ResponseMode,
     ) -> Result<BuiltRequest, ProviderError> {
-        let mut warnings = Vec::new();
+        self.chat_request_with(messages, &self.provider_tools(tools), mode)
+    }
+
+    /// [`Self::chat_request`] with the tools already in wire shape.
+    pub fn chat_request_with(
+        &self,
+        messages: &[ChatMessage],
+        tools: &ProviderTools,
+        mode: ResponseMode,
+    ) -> Result<BuiltRequest, ProviderError> {
         let (url, mut headers, body) = match self.spec.endpoint {
             Endpoint::ChatCompletions | Endpoint::AzureDeployment => {
-                let body = openai::body(self, messages, tools, mode, &mut warnings)?;
+                let body = openai::body(self, messages, mode)?;
                 (
                     openai::url(self),
                     openai::auth_headers(self),
@@ -91,22 +165,22 @@ impl ResolvedProvider {
             Endpoint::AnthropicMessages => (
                 format!("{}/v1/messages", self.base_url),
                 anthropic::headers(self),
-                anthropic::body(self, messages, tools, mode, &mut warnings)?,
+                anthropic::body(self, messages, mode)?,
             ),
             Endpoint::GeminiModels => (
                 gemini::url(self, mode),
                 gemini::headers(self),
-                gemini::body(self, messages, tools, &mut warnings)?,
+                gemini::body(self, messages)?,
             ),
             Endpoint::OllamaChat => (
                 format!("{}/api/chat", self.base_url),
                 ollama::headers(self),
-                ollama::body(self, messages, tools, mode, &mut warnings)?,
+                ollama::body(self, messages, mode)?,
             ),
             Endpoint::WatsonxChat => (
                 watsonx::url(self, mode),
                 watsonx::headers(self)?,
-                watsonx::body(self, messages, tools, &mut warnings)?,
+                watsonx::body(self, messages)?,
             ),
         };
         headers.insert(
@@ -119,9 +193,9 @@ impl ResolvedProvider {
                 method: "POST",
                 url,
                 headers,
-                body: body.to_string(),
+                body: object_text_with(&body, tools.members.as_deref()),
             },
-            warnings,
+            warnings: tools.warnings.clone(),
         })
     }
 

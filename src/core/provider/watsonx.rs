@@ -8,7 +8,6 @@ use super::config::ResolvedProvider;
 use super::error::ProviderError;
 use super::request::{form_encode, HttpRequest, ResponseMode};
 use crate::core::message::ChatMessage;
-use crate::core::tools::ToolEntry;
 
 /// The `version` query value when the caller gives none.
 pub const WATSONX_DEFAULT_VERSION: &str = "2025-02-11";
@@ -48,8 +47,6 @@ pub(super) fn headers(provider: &ResolvedProvider) -> Result<Vec<(String, String
 pub(super) fn body(
     provider: &ResolvedProvider,
     messages: &[ChatMessage],
-    tools: &[ToolEntry],
-    warnings: &mut Vec<String>,
 ) -> Result<Value, ProviderError> {
     let mut body = Map::new();
     body.insert("model_id".to_owned(), json!(provider.model));
@@ -58,12 +55,6 @@ pub(super) fn body(
         "messages".to_owned(),
         Value::Array(super::openai::wire_messages(provider, messages)?),
     );
-    if !tools.is_empty() {
-        body.insert(
-            "tools".to_owned(),
-            Value::Array(super::openai::function_tools(provider, tools, warnings)),
-        );
-    }
     if let Some(temperature) = provider.temperature {
         body.insert("temperature".to_owned(), json!(temperature));
     }

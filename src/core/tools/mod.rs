@@ -9,6 +9,7 @@ mod sanitize;
 mod validate;
 
 use std::borrow::Cow;
+use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -41,12 +42,15 @@ pub struct ToolEntry {
 /// Every tool of a run, looked up by function name for dispatch.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ToolTable {
-    entries: Vec<ToolEntry>,
+    /// Shared: every run and model call of an Agent reads the same table without copying it.
+    entries: Rc<[ToolEntry]>,
 }
 
 impl ToolTable {
     pub fn new(entries: Vec<ToolEntry>) -> Self {
-        ToolTable { entries }
+        ToolTable {
+            entries: entries.into(),
+        }
     }
 
     pub fn entries(&self) -> &[ToolEntry] {
@@ -123,10 +127,15 @@ pub fn empty_string_as_object(arguments: &Value) -> Cow<'_, Value> {
 /// The tools of every server, in server order, with provider-facing names (see
 /// [`build_tool_names`]). Tools with an empty name are skipped: they cannot be called. A missing
 /// description falls back to `annotations.title`, then to the tool's `title`.
-pub fn build_tool_table(servers: &[(String, Vec<McpTool>)]) -> ToolTable {
+pub fn build_tool_table<Tools: AsRef<[McpTool]>>(servers: &[(String, Tools)]) -> ToolTable {
     let tools: Vec<(&str, &McpTool)> = servers
         .iter()
-        .flat_map(|(server, tools)| tools.iter().map(move |tool| (server.as_str(), tool)))
+        .flat_map(|(server, tools)| {
+            tools
+                .as_ref()
+                .iter()
+                .map(move |tool| (server.as_str(), tool))
+        })
         .filter(|(_, tool)| !tool.name.is_empty())
         .collect();
     let pairs: Vec<(&str, &str)> = tools

@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{AbortController, AbortSignal};
 
-use super::{local_now, AgentShared};
+use super::{local_now, AgentShared, BuiltTools};
 use crate::core::agent_loop::{
     Action, AgentEvent, AgentLoop, ModelFailure, ModelRequest, OutcomeReason, ToolInvocation,
     ToolOutcome, ToolResult,
@@ -21,8 +21,8 @@ use crate::core::mcp::cache::ToolsCache;
 use crate::core::mcp::McpError;
 use crate::core::message::ChatMessage;
 use crate::core::model_event::ModelEvent;
-use crate::core::provider::ProviderError;
-use crate::core::tools::{build_tool_table, tool_prompt, McpTool, ToolTable};
+use crate::core::provider::{ProviderError, ProviderTools};
+use crate::core::tools::{tool_prompt, McpTool, ToolTable};
 use crate::web::error::{js_error, set_property};
 use crate::web::json::to_js;
 use crate::web::provider::{stream_model_call, whole_model_call};
@@ -168,7 +168,7 @@ fn text_event(kind: TextKind, text: &str) -> JsValue {
 pub async fn list_all_tools(
     shared: &AgentShared,
     signal: Option<&AbortSignal>,
-) -> Result<(ToolTable, Vec<(String, JsValue)>), JsValue> {
+) -> Result<(Rc<BuiltTools>, Vec<(String, JsValue)>), JsValue> {
     if signal.is_some_and(AbortSignal::aborted) {
         return Err(js_error("aborted", "listing tools was aborted").into());
     }
@@ -177,7 +177,7 @@ pub async fn list_all_tools(
         async move { (name.clone(), client.list_tools_cached(&cache).await) }
     }))
     .await;
-    let mut listed: Vec<(String, Vec<McpTool>)> = Vec::new();
+    let mut listed: Vec<(String, Rc<[McpTool]>)> = Vec::new();
     let mut failures = Vec::new();
     for (name, listing) in listings {
         match listing {
@@ -185,7 +185,7 @@ pub async fn list_all_tools(
             Err(error) => failures.push((name.clone(), server_error(&name, error))),
         }
     }
-    Ok((build_tool_table(&listed), failures))
+    Ok((shared.tools_for(listed), failures))
 }
 
 thread_local! {
@@ -232,11 +232,11 @@ pub async fn drive(
     // Tools first; an abort while servers are being listed ends the wait at once.
     let listing = list_all_tools(&shared, None);
     futures::pin_mut!(listing);
-    let (table, failures, aborted) = match select(listing, input_receiver.next()).await {
-        Either::Left((Ok((table, failures)), _)) => (table, failures, false),
+    let (tools, failures, aborted) = match select(listing, input_receiver.next()).await {
+        Either::Left((Ok((tools, failures)), _)) => (Some(tools), failures, false),
         Either::Left((Err(error), _)) => return RunEnd::Failed(error),
         // Only an abort can arrive before the loop has started anything.
-        Either::Right(_) => (ToolTable::default(), Vec::new(), true),
+        Either::Right(_) => (None, Vec::new(), true),
     };
     for (server, error) in failures {
         let event = js_sys::Object::new();
@@ -249,11 +249,15 @@ pub async fn drive(
         let _ = events.unbounded_send(Ok(event.into()));
     }
 
+    let table = tools
+        .as_ref()
+        .map(|tools| tools.table().clone())
+        .unwrap_or_default();
     let system_prompt = composed_system_prompt(&shared, &table);
     let mut run = Run {
-        agent: AgentLoop::new(shared.loop_config(system_prompt), messages, table.clone()),
+        agent: AgentLoop::new(shared.loop_config(system_prompt), messages, table),
         shared: shared.clone(),
-        table,
+        tools,
         inputs,
         events,
         model_abort: None,
@@ -280,7 +284,9 @@ pub async fn drive(
 struct Run<'a> {
     agent: AgentLoop,
     shared: Rc<AgentShared>,
-    table: ToolTable,
+    /// The run's tools; their provider wire shape is built by the first model call offering
+    /// them (or was, by an earlier run over the same listings).
+    tools: Option<Rc<BuiltTools>>,
     inputs: UnboundedSender<Input>,
     events: &'a UnboundedSender<Result<JsValue, JsValue>>,
     model_abort: Option<ModelCallGuard>,
@@ -375,10 +381,9 @@ impl Run<'_> {
         let (abort, registration) = AbortHandle::new_pair();
         self.model_abort = Some(ModelCallGuard(abort));
         let shared = self.shared.clone();
-        let tools = if request.with_tools {
-            self.table.entries().to_vec()
-        } else {
-            Vec::new()
+        let tools = match &self.tools {
+            Some(tools) if request.with_tools => tools.provider_tools(&shared.provider),
+            _ => Rc::default(),
         };
         let inputs = self.inputs.clone();
         wasm_bindgen_futures::spawn_local(async move {
@@ -445,7 +450,7 @@ impl Run<'_> {
 async fn model_call(
     shared: &AgentShared,
     messages: &[ChatMessage],
-    tools: &[crate::core::tools::ToolEntry],
+    tools: &ProviderTools,
     stream: bool,
     inputs: &UnboundedSender<Input>,
 ) -> Result<(), ProviderError> {
@@ -488,7 +493,7 @@ struct StreamFailure {
 async fn streamed_call(
     shared: &AgentShared,
     messages: &[ChatMessage],
-    tools: &[crate::core::tools::ToolEntry],
+    tools: &ProviderTools,
     inputs: &UnboundedSender<Input>,
 ) -> Result<(), StreamFailure> {
     let mut forwarded_any = false;

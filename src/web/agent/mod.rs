@@ -9,7 +9,7 @@ mod driver;
 mod options;
 mod stream;
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::pin::pin;
 use std::rc::Rc;
@@ -23,8 +23,8 @@ use web_sys::AbortSignal;
 
 use crate::core::agent_loop::{LoopConfig, MissingIdStrategy};
 use crate::core::message::ChatMessage;
-use crate::core::provider::{ResolvedProvider, RetryPolicy};
-use crate::core::tools::{sanitize_schema, SchemaDialect, ToolTable};
+use crate::core::provider::{ProviderTools, ResolvedProvider, RetryPolicy};
+use crate::core::tools::{build_tool_table, sanitize_schema, McpTool, SchemaDialect, ToolTable};
 use crate::web::error::js_error;
 use crate::web::json::{from_js, to_js};
 use crate::web::mcp::{McpClient, McpServerConfig};
@@ -51,6 +51,39 @@ pub(crate) struct AgentShared {
     missing_id_strategy: MissingIdStrategy,
     /// Per (server, tool): how many calls completed and their mean duration, for ETA events.
     durations: RefCell<HashMap<(String, String), (u32, f64)>>,
+    /// The tools built from the last listings: runs over the same listings reuse them.
+    built_tools: RefCell<Option<Rc<BuiltTools>>>,
+}
+
+/// The tool table built from the servers' listings, and lazily its provider wire shape. The
+/// tools cache hands out the same listings until one changes or expires, so a run that finds
+/// the listings of the run before reuses both instead of copying and sanitizing every schema
+/// again (for 500 tools, tens of milliseconds per run and per model call).
+pub(crate) struct BuiltTools {
+    listings: Vec<(String, Rc<[McpTool]>)>,
+    table: ToolTable,
+    provider_tools: OnceCell<Rc<ProviderTools>>,
+}
+
+impl BuiltTools {
+    pub(crate) fn table(&self) -> &ToolTable {
+        &self.table
+    }
+
+    pub(crate) fn provider_tools(&self, provider: &ResolvedProvider) -> Rc<ProviderTools> {
+        self.provider_tools
+            .get_or_init(|| Rc::new(provider.provider_tools(self.table.entries())))
+            .clone()
+    }
+
+    fn built_from(&self, listings: &[(String, Rc<[McpTool]>)]) -> bool {
+        self.listings.len() == listings.len()
+            && self.listings.iter().zip(listings).all(
+                |((name, tools), (other_name, other_tools))| {
+                    name == other_name && Rc::ptr_eq(tools, other_tools)
+                },
+            )
+    }
 }
 
 impl AgentShared {
@@ -62,6 +95,21 @@ impl AgentShared {
             prompt_tool_mode: self.prompt_tool_mode,
             missing_id_strategy: self.missing_id_strategy,
         }
+    }
+
+    /// The tools for these listings: the last ones built when the listings are the same.
+    fn tools_for(&self, listings: Vec<(String, Rc<[McpTool]>)>) -> Rc<BuiltTools> {
+        let mut memo = self.built_tools.borrow_mut();
+        if let Some(built) = memo.as_ref().filter(|built| built.built_from(&listings)) {
+            return built.clone();
+        }
+        let built = Rc::new(BuiltTools {
+            table: build_tool_table(&listings),
+            listings,
+            provider_tools: OnceCell::new(),
+        });
+        *memo = Some(built.clone());
+        built
     }
 
     fn client(&self, server: &str) -> Option<&McpClient> {
@@ -156,6 +204,7 @@ impl Agent {
                 tools_supported: options.tools_supported,
                 missing_id_strategy: options.missing_id_strategy,
                 durations: RefCell::default(),
+                built_tools: RefCell::default(),
             }),
         })
     }
@@ -171,7 +220,7 @@ impl Agent {
         Ok(wasm_bindgen_futures::future_to_promise(async move {
             let listing = list_all_tools(&shared, signal.as_ref());
             // An abort ends the wait at once; dropping the listing cancels its fetches.
-            let (table, failures) = match &signal {
+            let (tools, failures) = match &signal {
                 Some(signal) => match select(pin!(listing), aborted(signal)).await {
                     Either::Left((listed, _)) => listed?,
                     Either::Right(_) => {
@@ -183,7 +232,7 @@ impl Agent {
             if let Some((_, error)) = failures.into_iter().next() {
                 return Err(error);
             }
-            tool_infos(&table)
+            tool_infos(tools.table())
         }))
     }
 

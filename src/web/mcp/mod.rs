@@ -244,12 +244,12 @@ impl McpClient {
     pub async fn list_tools_cached(
         &self,
         cache: &RefCell<ToolsCache>,
-    ) -> Result<Vec<McpTool>, McpError> {
+    ) -> Result<Rc<[McpTool]>, McpError> {
         let key = self.cache_key();
         if let Some(tools) = cache.borrow_mut().get(&key, now_ms()) {
             return Ok(tools);
         }
-        let listing = self.list_tools().await;
+        let listing = self.list_tools().await.map(Rc::from);
         cache.borrow_mut().record(key, &listing, now_ms());
         listing
     }
