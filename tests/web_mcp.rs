@@ -511,6 +511,10 @@ async fn a_cached_listing_is_not_fetched_again() {
         .await
         .expect("served from the cache");
     assert_eq!(listed, cached);
+    assert!(
+        std::rc::Rc::ptr_eq(&listed, &cached),
+        "a hit shares the stored listing"
+    );
     let log = server_log("/json/cached").await;
     let listings = posted_methods(&log)
         .into_iter()
