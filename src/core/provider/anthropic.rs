@@ -8,12 +8,12 @@ use serde_json::{json, Map, Value};
 
 use super::config::ResolvedProvider;
 use super::error::ProviderError;
-use super::request::{arguments_object, parse_data_url, ResponseMode};
+use super::request::{arguments_object, parse_data_url, sanitized_schema, ResponseMode};
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role, ThinkingBlock};
 use crate::core::model_event::{
     ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta, Usage,
 };
-use crate::core::tools::{sanitize_schema, SchemaDialect, ToolEntry};
+use crate::core::tools::{SchemaDialect, ToolEntry};
 
 pub const ANTHROPIC_VERSION: &str = "2023-06-01";
 
@@ -277,19 +277,13 @@ pub(super) fn tools(tools: &[ToolEntry], warnings: &mut Vec<String>) -> Value {
     tools
         .iter()
         .map(|entry| {
-            let sanitized = sanitize_schema(&entry.input_schema, SchemaDialect::Anthropic);
-            warnings.extend(
-                sanitized
-                    .warnings
-                    .iter()
-                    .map(|warning| format!("{}: {warning}", entry.function_name)),
-            );
+            let schema = sanitized_schema(entry, SchemaDialect::Anthropic, warnings);
             let mut tool = Map::new();
             tool.insert("name".to_owned(), json!(entry.function_name));
             if let Some(description) = &entry.description {
                 tool.insert("description".to_owned(), json!(description));
             }
-            tool.insert("input_schema".to_owned(), sanitized.schema);
+            tool.insert("input_schema".to_owned(), schema);
             Value::Object(tool)
         })
         .collect()

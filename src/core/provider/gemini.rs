@@ -8,12 +8,14 @@ use serde_json::{json, Map, Value};
 
 use super::config::ResolvedProvider;
 use super::error::ProviderError;
-use super::request::{arguments_object, function_name_for_result, parse_data_url, ResponseMode};
+use super::request::{
+    arguments_object, function_name_for_result, parse_data_url, sanitized_schema, ResponseMode,
+};
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role};
 use crate::core::model_event::{
     ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta, Usage,
 };
-use crate::core::tools::{sanitize_schema, SchemaDialect, ToolEntry};
+use crate::core::tools::{SchemaDialect, ToolEntry};
 
 pub(super) fn url(provider: &ResolvedProvider, mode: ResponseMode) -> String {
     let method = match mode {
@@ -265,13 +267,7 @@ pub(super) fn tools(tools: &[ToolEntry], warnings: &mut Vec<String>) -> Value {
     let declarations: Vec<Value> = tools
         .iter()
         .map(|entry| {
-            let sanitized = sanitize_schema(&entry.input_schema, SchemaDialect::Gemini);
-            warnings.extend(
-                sanitized
-                    .warnings
-                    .iter()
-                    .map(|warning| format!("{}: {warning}", entry.function_name)),
-            );
+            let schema = sanitized_schema(entry, SchemaDialect::Gemini, warnings);
             let mut declaration = Map::new();
             declaration.insert("name".to_owned(), json!(entry.function_name));
             if let Some(description) = &entry.description {
@@ -279,8 +275,8 @@ pub(super) fn tools(tools: &[ToolEntry], warnings: &mut Vec<String>) -> Value {
             }
             // Gemini rejects an OBJECT schema with no properties: a tool without
             // parameters is declared without `parameters`.
-            if has_properties(&sanitized.schema) {
-                declaration.insert("parameters".to_owned(), sanitized.schema);
+            if has_properties(&schema) {
+                declaration.insert("parameters".to_owned(), schema);
             }
             Value::Object(declaration)
         })

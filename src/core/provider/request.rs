@@ -10,7 +10,7 @@ use super::error::ProviderError;
 use super::table::Endpoint;
 use super::{anthropic, gemini, ollama, openai, watsonx};
 use crate::core::message::{ChatMessage, MessageToolCall};
-use crate::core::tools::ToolEntry;
+use crate::core::tools::{sanitize_schema, SchemaDialect, ToolEntry};
 
 /// Whether the response should stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,6 +79,23 @@ impl ProviderTools {
     pub fn warnings(&self) -> &[String] {
         &self.warnings
     }
+}
+
+/// `entry`'s schema sanitized for `dialect`, with the sanitizer's warnings noted under the
+/// tool's function name.
+pub(super) fn sanitized_schema(
+    entry: &ToolEntry,
+    dialect: SchemaDialect,
+    warnings: &mut Vec<String>,
+) -> Value {
+    let sanitized = sanitize_schema(&entry.input_schema, dialect);
+    warnings.extend(
+        sanitized
+            .warnings
+            .iter()
+            .map(|warning| format!("{}: {warning}", entry.function_name)),
+    );
+    sanitized.schema
 }
 
 /// `object`'s JSON text with `members` (JSON text too: `"key":value,…`) added at its end.
