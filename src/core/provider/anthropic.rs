@@ -40,7 +40,7 @@ pub(super) fn body(
     provider: &ResolvedProvider,
     messages: &[ChatMessage],
     mode: ResponseMode,
-) -> Result<Value, ProviderError> {
+) -> Result<Map<String, Value>, ProviderError> {
     let mut body = Map::new();
     body.insert("model".to_owned(), json!(provider.model));
     let thinking_budget = provider
@@ -81,7 +81,7 @@ pub(super) fn body(
             }
         }
     }
-    Ok(Value::Object(body))
+    Ok(body)
 }
 
 /// Messages with consecutive same-role turns merged (Anthropic requires alternation).

@@ -36,7 +36,7 @@ pub(super) fn headers(provider: &ResolvedProvider) -> Vec<(String, String)> {
 pub(super) fn body(
     provider: &ResolvedProvider,
     messages: &[ChatMessage],
-) -> Result<Value, ProviderError> {
+) -> Result<Map<String, Value>, ProviderError> {
     let mut body = Map::new();
     body.insert(
         "contents".to_owned(),
@@ -68,7 +68,7 @@ pub(super) fn body(
     if !generation.is_empty() {
         body.insert("generationConfig".to_owned(), Value::Object(generation));
     }
-    Ok(Value::Object(body))
+    Ok(body)
 }
 
 fn has_properties(schema: &Value) -> bool {

@@ -25,7 +25,7 @@ pub(super) fn body(
     provider: &ResolvedProvider,
     messages: &[ChatMessage],
     mode: ResponseMode,
-) -> Result<Value, ProviderError> {
+) -> Result<Map<String, Value>, ProviderError> {
     let mut body = Map::new();
     body.insert("model".to_owned(), json!(provider.model));
     let wire_messages = messages
@@ -47,7 +47,7 @@ pub(super) fn body(
     if !options.is_empty() {
         body.insert("options".to_owned(), Value::Object(options));
     }
-    Ok(Value::Object(body))
+    Ok(body)
 }
 
 fn wire_message(

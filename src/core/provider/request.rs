@@ -99,11 +99,12 @@ pub(super) fn sanitized_schema(
 }
 
 /// `object`'s JSON text with `members` (JSON text too: `"key":value,…`) added at its end.
-fn object_text_with(object: &Value, members: Option<&str>) -> String {
-    let mut text = object.to_string();
+fn object_text_with(object: Map<String, Value>, members: Option<&str>) -> String {
+    let had_members = !object.is_empty();
+    let mut text = Value::Object(object).to_string();
     if let Some(members) = members {
         text.pop();
-        if text.len() > 1 {
+        if had_members {
             text.push(',');
         }
         text.push_str(members);
@@ -171,14 +172,11 @@ impl ResolvedProvider {
         mode: ResponseMode,
     ) -> Result<BuiltRequest, ProviderError> {
         let (url, mut headers, body) = match self.spec.endpoint {
-            Endpoint::ChatCompletions | Endpoint::AzureDeployment => {
-                let body = openai::body(self, messages, mode)?;
-                (
-                    openai::url(self),
-                    openai::auth_headers(self),
-                    Value::Object(body),
-                )
-            }
+            Endpoint::ChatCompletions | Endpoint::AzureDeployment => (
+                openai::url(self),
+                openai::auth_headers(self),
+                openai::body(self, messages, mode)?,
+            ),
             Endpoint::AnthropicMessages => (
                 format!("{}/v1/messages", self.base_url),
                 anthropic::headers(self),
@@ -210,7 +208,7 @@ impl ResolvedProvider {
                 method: "POST",
                 url,
                 headers,
-                body: object_text_with(&body, tools.members.as_deref()),
+                body: object_text_with(body, tools.members.as_deref()),
             },
             warnings: tools.warnings.clone(),
         })

@@ -47,7 +47,7 @@ pub(super) fn headers(provider: &ResolvedProvider) -> Result<Vec<(String, String
 pub(super) fn body(
     provider: &ResolvedProvider,
     messages: &[ChatMessage],
-) -> Result<Value, ProviderError> {
+) -> Result<Map<String, Value>, ProviderError> {
     let mut body = Map::new();
     body.insert("model_id".to_owned(), json!(provider.model));
     body.insert("project_id".to_owned(), json!(provider.project_id));
@@ -61,7 +61,7 @@ pub(super) fn body(
     if let Some(max_tokens) = provider.max_tokens {
         body.insert("max_tokens".to_owned(), json!(max_tokens));
     }
-    Ok(Value::Object(body))
+    Ok(body)
 }
 
 /// A bearer token from IAM and how long it lives.
