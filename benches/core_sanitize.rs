@@ -50,33 +50,34 @@ fn main() {
             },
         ));
     }
-    candidates.push(Candidate::new("request/openai/500-tools/sanitized", || {
-        let (provider, tools) = openai_with_tools();
-        Workload {
-            units_per_run: 1.0,
-            rate_unit: "requests/s",
-            run: Box::new(move || {
-                let built = provider
-                    .chat_request(&conversation(), &tools, ResponseMode::Streaming)
-                    .expect("a valid request");
-                built.request.body.len()
-            }),
-        }
-    }));
-    candidates.push(Candidate::new("request/openai/500-tools/prepared", || {
-        let (provider, tools) = openai_with_tools();
-        let prepared = provider.provider_tools(&tools);
-        Workload {
-            units_per_run: 1.0,
-            rate_unit: "requests/s",
-            run: Box::new(move || {
-                let built = provider
-                    .chat_request_with(&conversation(), &prepared, ResponseMode::Streaming)
-                    .expect("a valid request");
-                built.request.body.len()
-            }),
-        }
-    }));
+    for prepare_once in [false, true] {
+        let name = if prepare_once {
+            "prepared"
+        } else {
+            "sanitized"
+        };
+        candidates.push(Candidate::new(
+            format!("request/openai/500-tools/{name}"),
+            move || {
+                let (provider, tools) = openai_with_tools();
+                let prepared = prepare_once.then(|| provider.provider_tools(&tools));
+                Workload {
+                    units_per_run: 1.0,
+                    rate_unit: "requests/s",
+                    run: Box::new(move || {
+                        let mode = ResponseMode::Streaming;
+                        let built = match &prepared {
+                            Some(prepared) => {
+                                provider.chat_request_with(&conversation(), prepared, mode)
+                            }
+                            None => provider.chat_request(&conversation(), &tools, mode),
+                        };
+                        built.expect("a valid request").request.body.len()
+                    }),
+                }
+            },
+        ));
+    }
     core_common::main(candidates);
 }
 

@@ -525,21 +525,25 @@ fn a_plain_generation_sends_no_tools() {
     }
 }
 
-#[test]
-fn a_tool_that_cannot_be_strict_goes_plain_with_the_reason_as_a_warning() {
-    let map_tool = ToolEntry {
+/// A tool whose one parameter is a map (free-form keys), which has no strict-mode equivalent.
+fn map_tool() -> ToolEntry {
+    ToolEntry {
         function_name: "tags_set".into(),
         server: "notes".into(),
         tool: "set".into(),
         description: None,
-        // A map (free-form keys) has no strict-mode equivalent.
         input_schema: json!({
             "type": "object",
             "properties": {"tags": {"type": "object", "additionalProperties": {"type": "string"}}},
             "required": ["tags"]
         }),
         annotations: None,
-    };
+    }
+}
+
+#[test]
+fn a_tool_that_cannot_be_strict_goes_plain_with_the_reason_as_a_warning() {
+    let map_tool = map_tool();
     let built = provider("openai")
         .chat_request(
             &[ChatMessage::text(Role::User, "tag it")],
@@ -567,18 +571,8 @@ fn a_tool_that_cannot_be_strict_goes_plain_with_the_reason_as_a_warning() {
 #[test]
 fn tools_prepared_once_give_the_same_requests_as_tools_sanitized_per_request() {
     let mut tools = tools();
-    tools.push(ToolEntry {
-        function_name: "tags_set".into(),
-        server: "notes".into(),
-        tool: "set".into(),
-        description: None,
-        // Cannot be strict: OpenAI gets the plain dialect and a warning saying why.
-        input_schema: json!({
-            "type": "object",
-            "properties": {"tags": {"type": "object", "additionalProperties": {"type": "string"}}}
-        }),
-        annotations: None,
-    });
+    // Cannot be strict: OpenAI gets the plain dialect and a warning saying why.
+    tools.push(map_tool());
     let conversations = [vec![ChatMessage::text(Role::User, "hi")], tool_round()];
     for id in ["openai", "anthropic", "google", "ollama", "ibm", "deepseek"] {
         let provider = provider(id);
