@@ -1,9 +1,14 @@
 // A minimal MCP server over Streamable HTTP (JSON responses, no server-initiated stream) whose one
 // tool, `sleep`, answers after a fixed delay: the tool latency L of the parallel-tools benchmark.
-// Listens on 127.0.0.1 only; records how many calls were in flight at once. `spawnSleepServer` runs
-// it in a process of its own, so that its work does not share the measured process's event loop.
+// Listens on 127.0.0.1 only; records how many calls were in flight at once. Answers CORS
+// preflights, so that a page may call it. Speaks HTTP/1.1, or HTTP/2 over TLS when given a key
+// and certificate (browsers open at most 6 HTTP/1.1 connections per server, but multiplex
+// HTTP/2). `spawnSleepServer` runs it in a process of its own, so that its work does not share the
+// measured process's event loop.
 import { fork } from "node:child_process";
+import { readFileSync } from "node:fs";
 import http from "node:http";
+import http2 from "node:http2";
 import { fileURLToPath } from "node:url";
 
 const PROTOCOL_VERSION = "2025-06-18";
@@ -33,8 +38,24 @@ function emptyStats() {
   return { calls: 0, inFlight: 0, maxInFlight: 0, firstCallStarted: undefined, lastCallStarted: 0, lastCallEnded: 0 };
 }
 
-/** Starts the server on a free loopback port; `close()` stops it. */
-export async function startSleepServer({ delayMs }) {
+const CORS_HEADERS = {
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers": "mcp-session-id",
+};
+
+const PREFLIGHT_HEADERS = {
+  ...CORS_HEADERS,
+  "access-control-allow-methods": "POST, GET, DELETE",
+  "access-control-allow-headers": "content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id",
+  // Preflights are cached by the browser for this long, so that the measured calls need none.
+  "access-control-max-age": "600",
+};
+
+/**
+ * Starts the server on a free loopback port; `close()` stops it. With `tls` (`{ keyPath,
+ * certPath }`) it speaks HTTP/2 over TLS (and HTTP/1.1 to clients that ask for it).
+ */
+export async function startSleepServer({ delayMs, tls }) {
   const stats = emptyStats();
 
   async function answer(message) {
@@ -66,18 +87,22 @@ export async function startSleepServer({ delayMs }) {
     }
   }
 
-  const server = http.createServer(async (request, response) => {
+  async function handle(request, response) {
+    if (request.method === "OPTIONS") {
+      response.writeHead(204, PREFLIGHT_HEADERS).end();
+      return;
+    }
     if (request.method === "DELETE") {
-      response.writeHead(200).end();
+      response.writeHead(200, CORS_HEADERS).end();
       return;
     }
     if (request.method !== "POST") {
-      response.writeHead(405, { allow: "POST, DELETE" }).end();
+      response.writeHead(405, { ...CORS_HEADERS, allow: "POST, DELETE" }).end();
       return;
     }
     const message = JSON.parse(await readBody(request));
     if (message.id === undefined) {
-      response.writeHead(202).end();
+      response.writeHead(202, CORS_HEADERS).end();
       return;
     }
     const result = await answer(message);
@@ -85,19 +110,32 @@ export async function startSleepServer({ delayMs }) {
       result === undefined
         ? { jsonrpc: "2.0", id: message.id, error: { code: -32601, message: `no method ${message.method}` } }
         : { jsonrpc: "2.0", id: message.id, result };
-    response.writeHead(200, { "content-type": "application/json", "mcp-session-id": "bench-session" });
+    response.writeHead(200, { ...CORS_HEADERS, "content-type": "application/json", "mcp-session-id": "bench-session" });
     response.end(JSON.stringify(reply));
+  }
+
+  const server = tls
+    ? http2.createSecureServer(
+        { key: readFileSync(tls.keyPath), cert: readFileSync(tls.certPath), allowHTTP1: true },
+        handle,
+      )
+    : http.createServer(handle);
+  const sessions = new Set();
+  server.on("session", (session) => {
+    sessions.add(session);
+    session.once("close", () => sessions.delete(session));
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address();
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `${tls ? "https" : "http"}://127.0.0.1:${port}/mcp`,
     stats,
     resetStats() {
       Object.assign(stats, emptyStats());
     },
     close() {
-      server.closeAllConnections();
+      server.closeAllConnections?.();
+      for (const session of sessions) session.destroy();
       return new Promise((resolve) => server.close(resolve));
     },
   };
@@ -107,8 +145,9 @@ export async function startSleepServer({ delayMs }) {
  * The same server in a child process. `stats()` and `resetStats()` ask it over IPC; `close()`
  * ends it.
  */
-export async function spawnSleepServer({ delayMs }) {
-  const child = fork(fileURLToPath(import.meta.url), [String(delayMs)], { stdio: "inherit" });
+export async function spawnSleepServer({ delayMs, tls }) {
+  const tlsArguments = tls ? [tls.keyPath, tls.certPath] : [];
+  const child = fork(fileURLToPath(import.meta.url), [String(delayMs), ...tlsArguments], { stdio: "inherit" });
   const replies = [];
   child.on("message", (message) => replies.shift()?.(message));
   const ask = (request) =>
@@ -130,7 +169,8 @@ export async function spawnSleepServer({ delayMs }) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const server = await startSleepServer({ delayMs: Number(process.argv[2]) });
+  const [delayMs, keyPath, certPath] = process.argv.slice(2);
+  const server = await startSleepServer({ delayMs: Number(delayMs), tls: keyPath ? { keyPath, certPath } : undefined });
   process.on("message", (request) => {
     if (request === "reset") server.resetStats();
     process.send(request === "url" ? { url: server.url } : { ...server.stats });

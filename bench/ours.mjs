@@ -29,14 +29,19 @@ export function installFetch(providerFetch) {
   };
 }
 
-export function newAgent(module, extra = {}) {
-  return new module.Agent({
+/** The benchmark Agent's configuration: the in-process provider, `extra` on top. */
+export function agentConfig(extra = {}) {
+  return {
     provider: { id: "openai", apiKey: "k", model: "gpt-4o-mini", baseUrl: PROVIDER_BASE_URL },
     mcpServers: [],
     toolPrompt: false,
     allowInsecureLocalUrls: true,
     ...extra,
-  });
+  };
+}
+
+export function newAgent(module, extra = {}) {
+  return new module.Agent(agentConfig(extra));
 }
 
 /** Adds one agent event to a summary comparable with the other consumers'. */

@@ -69,18 +69,38 @@ function sizeSection() {
   return lines.join("\n") + "\n";
 }
 
-function parallelSection() {
-  if (!parallel.results.length) return "Not measured in this run.\n";
-  const lines = [
-    `| N calls × L = ${parallel.latencyMs} ms | tool phase ÷ L, parallel | most in flight | last call reached the server after | last result event after its answer | one after another ÷ L | speed-up |`,
-    "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
-  ];
+/** The parallel-tools clients measured in `runtime` ("node", "chromium-h2", "chromium-h1"). */
+const parallelClients = (runtime) => (parallel.clients ?? []).filter((client) => client.key.startsWith(`${runtime}/`));
+const overLatency = (row, key) => row?.clients?.[key]?.overLatency ?? NaN;
+
+/** One table per runtime: tool phase ÷ L of each client, and the most calls the server ran at once. */
+function parallelTable(runtime, protocol, withSequential) {
+  const clients = parallelClients(runtime);
+  if (!clients.length) return "";
+  const header = [`N calls × L = ${parallel.latencyMs} ms`, ...clients.map((client) => `${client.label}${protocol}`), "most in flight"];
+  if (withSequential) header.push("this package, one after another", "speed-up");
+  const lines = [`| ${header.join(" | ")} |`, `| ${header.map(() => "---:").join(" | ")} |`];
   for (const row of parallel.results) {
-    lines.push(
-      `| ${row.calls} | ${fixed(row.parallelOverLatency, 3)} | ${row.parallelMaxInFlight} | ${fixed(row.parallelDispatchMilliseconds, 0)} ms | ${fixed(row.parallelDeliveryMilliseconds, 0)} ms | ${fixed(row.sequentialOverLatency)} | ${fixed(row.sequentialOverLatency / row.parallelOverLatency, 1)}× |`,
-    );
+    const inFlight = [...new Set(clients.map((client) => row.clients[client.key].maxInFlight))].join(" / ");
+    const cells = [row.calls, ...clients.map((client) => fixed(overLatency(row, client.key), 3)), inFlight];
+    if (withSequential) {
+      const ours = overLatency(row, `${runtime}/this-package`);
+      cells.push(fixed(row.sequentialOverLatency), `${fixed(row.sequentialOverLatency / ours, 1)}×`);
+    }
+    lines.push(`| ${cells.join(" | ")} |`);
   }
   return lines.join("\n") + "\n";
+}
+
+function parallelSection() {
+  if (!parallel.results.length) return "Not measured in this run.\n";
+  const tables = [`Node ${parallel.node ?? ""}, its built-in \`fetch\` (undici), HTTP/1.1:\n\n${parallelTable("node", "", true)}`];
+  const chromium = [parallelTable("chromium-h2", ", HTTP/2", false), parallelTable("chromium-h1", ", HTTP/1.1", false)].filter(Boolean);
+  if (chromium.length) {
+    tables.push(`Headless Chromium, the web build in a page:\n\n${chromium.join("\n")}`);
+  }
+  const notes = (parallel.notes ?? []).map((note) => `${note}.\n`);
+  return [...tables, ...notes].join("\n");
 }
 
 function nativeSection() {
@@ -99,13 +119,25 @@ function goalRows() {
   const plainRatios = bodies.map((body) => ratio(body, PLAIN)).filter(Number.isFinite);
   const shipped = size.rows.find((row) => row.total);
   const atEight = parallel.results.find((row) => row.calls === 8);
+  const parallelOurs = ["node", "chromium-h2"]
+    .filter((runtime) => parallelClients(runtime).length)
+    .map((runtime) => overLatency(atEight, `${runtime}/this-package`));
+  const parallelPeers = (runtime, title) => {
+    const peers = parallelClients(runtime).filter((client) => !client.key.endsWith("/this-package"));
+    const figures = peers.map((client) => `${client.label} ${fixed(overLatency(atEight, client.key), 3)}`);
+    return `${title} ${fixed(overLatency(atEight, `${runtime}/this-package`), 3)} × L (${figures.join(", ")})`;
+  };
+  const parallelMeasured = [["node", "Node"], ["chromium-h2", "Chromium HTTP/2"]]
+    .filter(([runtime]) => parallelClients(runtime).length)
+    .map(([runtime, title]) => parallelPeers(runtime, title))
+    .join("; ");
   const verdict = (measured, met) => (Number.isFinite(measured) ? (met ? "met" : "**missed**") : "not measured");
   const lowest = (values) => Math.min(...values);
   return [
     ["stream throughput ≥ 5× the AI SDK", aiSdkRatios.length ? `${fixed(lowest(aiSdkRatios))}× (lowest), ${fixed(geometricMean(aiSdkRatios))}× (geometric mean)` : "–", verdict(lowest(aiSdkRatios), lowest(aiSdkRatios) >= GOALS.aiSdk)],
     ["stream throughput ≥ 0.5× plain JS", plainRatios.length ? `${fixed(lowest(plainRatios))}× (lowest), ${fixed(geometricMean(plainRatios))}× (geometric mean)` : "–", verdict(lowest(plainRatios), lowest(plainRatios) >= GOALS.plain)],
     ["shipped wasm + glue ≤ 130 KB gzip", shipped ? kilobytes(shipped.gzip) : "–", verdict(shipped?.gzip ?? NaN, shipped && shipped.gzip <= GOALS.gzipBytes)],
-    ["8 parallel tool calls ≤ 1.05 × L", atEight ? `${fixed(atEight.parallelOverLatency, 3)} × L` : "–", verdict(atEight?.parallelOverLatency ?? NaN, atEight && atEight.parallelOverLatency <= GOALS.parallelAt8)],
+    ["8 parallel tool calls ≤ 1.05 × L", atEight ? parallelMeasured : "–", verdict(atEight ? Math.max(...parallelOurs) : NaN, parallelOurs.every((value) => value <= GOALS.parallelAt8))],
   ];
 }
 
@@ -225,11 +257,20 @@ ${sizeSection()}
 ## 3. Parallel tools
 
 A scripted provider asks for N calls of one tool in one round; the tool sleeps L = ${parallel.latencyMs} ms on a
-local MCP server (bench/mcp-sleep-server.mjs, Streamable HTTP, 127.0.0.1). The tool phase is the wall
-time from the first \`toolCall\` event to the last \`toolResult\` event (median of 5 runs), divided by L;
-"one after another" is the same run with \`maxConcurrentTools: 1\`. Each Agent is warmed up by one run
-first (tools listed, MCP session open). The server runs in a Node process of its own; the two middle
-columns say where the time beyond L goes (dispatching the calls, and delivering the answers as events).
+local MCP server (bench/mcp-sleep-server.mjs: Streamable HTTP with JSON replies, 127.0.0.1, a process
+of its own). Side by side with this package: the **MCP TypeScript SDK**'s \`Client\` (N \`callTool\`s
+under \`Promise.all\`; Node only) and **fetch by hand** (N JSON-RPC POSTs under \`Promise.all\`, no
+library: the floor of any client in that runtime). The tool phase runs from the moment the first
+\`tools/call\` request is handed to \`fetch\` (for the SDK and by hand: the moment the calls are made)
+to the moment the last result is in the caller's hands (for this package: its last \`toolResult\`
+event); the median of ${parallel.repeats ?? 5} interleaved runs per client, divided by L. Every client is warmed up by
+one round first (tools listed, MCP session open, CORS preflight cached), as in a conversation's later
+rounds. In Chromium (headless, driven by playwright-core) the web build runs in a page against the
+same server over HTTP/1.1, and against a second one over HTTP/2 with TLS (a self-signed certificate
+made by \`openssl\` for the run): a browser opens at most 6 HTTP/1.1 connections to one server, so
+more calls than that wait for a free one whatever the client. "Most in flight" is the largest
+number of calls the server ran at once; "one after another" is this package with
+\`maxConcurrentTools: 1\`.
 
 ${parallelSection()}
 ## 4. Native core

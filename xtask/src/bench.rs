@@ -7,7 +7,9 @@
 use std::path::Path;
 use std::process::Command;
 
+use crate::config::Config;
 use crate::process::run as run_command;
+use crate::setup::ensure_tools;
 
 /// Native workloads whose instruction counts are recorded: stable across runs, unlike timings.
 /// Small bodies on purpose: callgrind runs some 50 times slower than native code.
@@ -28,8 +30,11 @@ pub fn run(root: &Path) -> Result<(), String> {
     let output = root.join("target/bench");
     std::fs::create_dir_all(&output).map_err(|error| error.to_string())?;
 
+    let config = Config::load(root)?;
     if skip_build {
         println!("==> reusing pkg/ (--skip-build)");
+        // Chromium and playwright-core (testing/) for the parallel-tools runs in a page.
+        ensure_tools(root, &config)?;
     } else {
         println!("==> building the package (pkg/web, pkg/bundler, pkg/nodejs)");
         crate::tasks::build(root)?;
@@ -64,7 +69,9 @@ pub fn run(root: &Path) -> Result<(), String> {
                 .current_dir(root)
                 .arg(script)
                 .arg(package)
-                .arg(output.join(result)),
+                .arg(output.join(result))
+                .env("CHROMIUM_BINARY", &config.chromium.binary)
+                .env("CHROMIUM_ARGS", config.chromium.args.join(" ")),
         )?;
     }
 
