@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use mcp_agent_wasm::core::model_event::{FinishReason, ModelEvent, Usage};
 use mcp_agent_wasm::core::stream::{DecoderOptions, WireFormat};
 use serde_json::{json, Value};
-use stream_support::{all_splits, decode, fingerprint, summarise, Outcome};
+use stream_support::{all_splits, decode, decode_merged, fingerprint, summarise, Outcome, Split};
 
 struct ExpectedCall {
     id: &'static str,
@@ -205,6 +205,82 @@ fn every_fixture_decodes_to_its_expected_outcome_under_every_split() {
                 }
                 Some(_) => {}
             }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A text piece's kind (`text` or `reasoning`), which merges with a neighbour of the same kind.
+fn text_kind(event: &ModelEvent) -> Option<&'static str> {
+    match event {
+        ModelEvent::TextDelta(_) => Some("text"),
+        ModelEvent::ReasoningDelta(_) => Some("reasoning"),
+        _ => None,
+    }
+}
+
+/// The web layer hands on the text pieces of one network read as one event. For every shared
+/// fixture and split (whole, 4 KiB reads as the benchmark serves them, seeded random): the
+/// outcome is the one of the unmerged events, every other event keeps its place, no batch holds
+/// two neighbouring pieces of one kind, and a body read whole gives one piece per run of pieces.
+#[test]
+fn pieces_of_text_read_together_merge_without_changing_what_the_round_said() {
+    let mut failures = Vec::new();
+    let splits = [
+        Split::Whole,
+        Split::Fixed(4096),
+        Split::Random(3),
+        Split::Random(7),
+    ];
+    for case in fixture_cases() {
+        let body = body(case.path, case.format);
+        let options = DecoderOptions::default();
+        let unmerged =
+            decode(case.format, options.clone(), &body, Split::Whole).expect("the fixture decodes");
+        let not_text = |events: &[ModelEvent]| -> Vec<ModelEvent> {
+            events
+                .iter()
+                .filter(|event| text_kind(event).is_none())
+                .cloned()
+                .collect()
+        };
+        for split in splits {
+            let batches = decode_merged(case.format, options.clone(), &body, split)
+                .expect("the fixture decodes");
+            let merged: Vec<ModelEvent> = batches.iter().flatten().cloned().collect();
+            if summarise(&merged) != summarise(&unmerged) {
+                failures.push(format!("{} {split:?}: the outcome changed", case.path));
+            }
+            if not_text(&merged) != not_text(&unmerged) {
+                failures.push(format!("{} {split:?}: other events moved", case.path));
+            }
+            let unmerged_neighbours = batches.iter().any(|batch| {
+                batch.windows(2).any(|pair| {
+                    text_kind(&pair[0]).is_some() && text_kind(&pair[0]) == text_kind(&pair[1])
+                })
+            });
+            if unmerged_neighbours {
+                failures.push(format!(
+                    "{} {split:?}: neighbouring pieces left unmerged",
+                    case.path
+                ));
+            }
+        }
+        let whole: Vec<ModelEvent> = decode_merged(case.format, options, &body, Split::Whole)
+            .expect("the fixture decodes")
+            .concat();
+        let mut runs: Vec<Option<&str>> = unmerged.iter().map(text_kind).collect();
+        runs.dedup();
+        let pieces_expected = runs.iter().filter(|kind| kind.is_some()).count();
+        let pieces = whole
+            .iter()
+            .filter(|event| text_kind(event).is_some())
+            .count();
+        if pieces != pieces_expected {
+            failures.push(format!(
+                "{}: {pieces} text pieces from a whole read, {pieces_expected} expected",
+                case.path
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

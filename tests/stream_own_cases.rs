@@ -430,3 +430,38 @@ fn events_completed_before_the_cap_broke_are_still_delivered() {
         )
     );
 }
+
+/// Neighbouring pieces of one kind merge; a piece of the other kind or any other event between
+/// them keeps them apart, and nothing moves.
+#[test]
+fn queued_pieces_of_text_merge_only_with_a_neighbour_of_their_kind() {
+    use mcp_agent_wasm::core::model_event::queue_merging_text;
+    use ModelEvent::{Finish, ReasoningDelta, TextDelta};
+    let text = |piece: &str| TextDelta(piece.to_owned());
+    let reasoning = |piece: &str| ReasoningDelta(piece.to_owned());
+    let mut queue = std::collections::VecDeque::from([reasoning("already queued, ")]);
+    for event in [
+        reasoning("thinking"),
+        reasoning(" more"),
+        text("Hel"),
+        text("lo"),
+        reasoning("again"),
+        text(""),
+        text(" world"),
+        Finish(FinishReason::Stop),
+        text("after"),
+    ] {
+        queue_merging_text(&mut queue, event);
+    }
+    assert_eq!(
+        Vec::from(queue),
+        [
+            reasoning("already queued, thinking more"),
+            text("Hello"),
+            reasoning("again"),
+            text(" world"),
+            Finish(FinishReason::Stop),
+            text("after"),
+        ]
+    );
+}

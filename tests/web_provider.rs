@@ -756,3 +756,77 @@ async fn watsonx_exchanges_its_key_once_and_reuses_the_token() {
     assert_eq!(records[2]["headers"]["authorization"], token.as_str());
     assert_eq!(records[1]["json"]["project_id"], "project-42");
 }
+
+/// Replaces `globalThis.fetch` with one that answers every request with `body` as one piece (a
+/// `Response` made from a string), so that no request leaves the page. Dropping it restores `fetch`.
+struct OnePieceResponse {
+    original: JsValue,
+}
+
+impl OnePieceResponse {
+    fn install(body: &str) -> Self {
+        let global = js_sys::global();
+        let original = js_sys::Reflect::get(&global, &"fetch".into()).expect("fetch exists");
+        let stub = js_sys::Function::new_with_args(
+            "body",
+            "return () => Promise.resolve(new Response(body, \
+             { status: 200, headers: { 'content-type': 'text/event-stream' } }));",
+        )
+        .call1(&JsValue::NULL, &JsValue::from_str(body))
+        .expect("the stub is built");
+        js_sys::Reflect::set(&global, &"fetch".into(), &stub).expect("fetch is writable");
+        OnePieceResponse { original }
+    }
+}
+
+impl Drop for OnePieceResponse {
+    fn drop(&mut self) {
+        let _ = js_sys::Reflect::set(&js_sys::global(), &"fetch".into(), &self.original);
+    }
+}
+
+/// The pieces of text one read brings reach the loop as one event per kind, in order.
+#[wasm_bindgen_test]
+async fn pieces_of_text_that_arrive_together_come_as_one_event() {
+    let chunk = |delta: Value, finish: Value| {
+        let payload = json!({"choices": [{"index": 0, "delta": delta, "finish_reason": finish}]});
+        format!("data: {payload}\n\n")
+    };
+    let body = [
+        chunk(
+            json!({"role": "assistant", "reasoning_content": "Think"}),
+            Value::Null,
+        ),
+        chunk(json!({"reasoning_content": "ing."}), Value::Null),
+        chunk(json!({"content": "Hel"}), Value::Null),
+        chunk(json!({"content": "lo, "}), Value::Null),
+        chunk(json!({"content": "world"}), json!("stop")),
+        "data: [DONE]\n\n".to_owned(),
+    ]
+    .concat();
+    let provider = config("deepseek", format!("{}/v1", server()))
+        .resolve()
+        .unwrap();
+    let _stub = OnePieceResponse::install(&body);
+    let (mut stream, _) = stream_model_call(
+        &provider,
+        &[ChatMessage::text(Role::User, "hi")],
+        &ProviderTools::default(),
+        &RetryPolicy::default(),
+        None,
+    )
+    .await
+    .unwrap();
+    let mut events = Vec::new();
+    while let Some(event) = stream.next_event().await.unwrap() {
+        events.push(event);
+    }
+    assert_eq!(
+        events,
+        [
+            ModelEvent::ReasoningDelta("Thinking.".into()),
+            ModelEvent::TextDelta("Hello, world".into()),
+            ModelEvent::Finish(FinishReason::Stop),
+        ]
+    );
+}

@@ -3,6 +3,8 @@
 //! Parsers turn bytes into [`ModelEvent`]s; the tool-call assembler turns
 //! [`ToolCallDelta`]s into whole calls; the agent loop consumes both.
 
+use std::collections::VecDeque;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -26,6 +28,22 @@ pub enum ModelEvent {
     Usage(Usage),
     /// An error the provider reported inside the stream.
     Error(ProviderStreamError),
+}
+
+/// Queues `event`, appending it to the last queued event instead when both are pieces of the same
+/// text (answer or reasoning). Fed the events decoded from one network read, the queue holds one
+/// text event where the read carried many SSE events: the loop, the event channel and the page
+/// then handle one piece per read rather than one per token, and nothing waits for the merge,
+/// since those pieces arrived together. Other events, and the order of everything, stay as they
+/// were.
+pub fn queue_merging_text(queue: &mut VecDeque<ModelEvent>, event: ModelEvent) {
+    match (queue.back_mut(), event) {
+        (Some(ModelEvent::TextDelta(text)), ModelEvent::TextDelta(piece))
+        | (Some(ModelEvent::ReasoningDelta(text)), ModelEvent::ReasoningDelta(piece)) => {
+            text.push_str(&piece)
+        }
+        (_, event) => queue.push_back(event),
+    }
 }
 
 /// A fragment of one tool call, as a provider streamed it. Every field is optional because

@@ -16,7 +16,7 @@ use super::http::{fetch, HttpError, HttpRequest as FetchRequest, HttpResponse};
 use super::json::to_js;
 use super::timer::{sleep, sleep_unless_aborted, Sleep};
 use crate::core::message::ChatMessage;
-use crate::core::model_event::ModelEvent;
+use crate::core::model_event::{queue_merging_text, ModelEvent};
 use crate::core::provider::{
     HttpRequest, ProviderError, ProviderTools, ResolvedProvider, ResponseMode, RetryDecision,
     RetryPolicy, PROVIDERS,
@@ -190,6 +190,7 @@ pub async fn authorize(
 pub struct ModelEventStream {
     response: ProviderResponse,
     decoder: ModelStreamDecoder,
+    /// Events decoded and not handed out yet; the pieces of text one read carried are merged.
     ready: VecDeque<ModelEvent>,
     /// A decoding failure, reported once the events decoded before it are delivered.
     failure: Option<ProviderError>,
@@ -270,7 +271,9 @@ impl ModelEventStream {
                     self.decoder.finish(&mut events)
                 }
             };
-            self.ready.extend(events);
+            for event in events {
+                queue_merging_text(&mut self.ready, event);
+            }
             if let Err(error) = decoded {
                 self.finished = true;
                 self.failure = Some(ProviderError::InvalidResponse {

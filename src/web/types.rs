@@ -102,7 +102,9 @@ export type ContentBlock = { type: string } & JsonObject;
 
 export type AgentEvent =
   | { type: "round"; round: number }
+  /** A piece of the answer: the tokens that arrived together (in one network read) come as one. */
   | { type: "text"; text: string }
+  /** A piece of the reasoning, kept apart from the answer; merged like `text`. */
   | { type: "reasoning"; text: string }
   | { type: "toolCall"; id: string; name: string; server: string; tool: string; arguments: JsonValue }
   | { type: "toolEta"; id: string; etaMs: number }

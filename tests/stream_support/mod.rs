@@ -2,8 +2,12 @@
 //! Each test target uses a part of it.
 #![allow(dead_code)]
 
+use std::collections::VecDeque;
+
 use mcp_agent_wasm::core::assembler::{AssembledToolCall, ToolCallAssembler};
-use mcp_agent_wasm::core::model_event::{FinishReason, ModelEvent, ProviderStreamError, Usage};
+use mcp_agent_wasm::core::model_event::{
+    queue_merging_text, FinishReason, ModelEvent, ProviderStreamError, Usage,
+};
 use mcp_agent_wasm::core::stream::{DecoderOptions, ModelStreamDecoder, StreamError, WireFormat};
 
 /// A small deterministic generator, so that random splits are the same on every run.
@@ -29,6 +33,8 @@ pub enum Split {
     ByteByByte,
     /// Chunks of 0 to 63 bytes, from the given seed.
     Random(u64),
+    /// Chunks of this many bytes (the last one shorter).
+    Fixed(usize),
 }
 
 /// Every split a replay test runs: whole, byte by byte, and eight seeded random splits.
@@ -42,6 +48,7 @@ pub fn chunks(body: &[u8], split: Split) -> Vec<&[u8]> {
     match split {
         Split::Whole => vec![body],
         Split::ByteByByte => body.chunks(1).collect(),
+        Split::Fixed(size) => body.chunks(size).collect(),
         Split::Random(seed) => {
             let mut rng = SplitRng::new(seed);
             let mut pieces = Vec::new();
@@ -70,6 +77,32 @@ pub fn decode(
     }
     decoder.finish(&mut events)?;
     Ok(events)
+}
+
+/// Decodes a body cut as `split` as the web layer hands it on: the events of each chunk queued
+/// with `queue_merging_text`, each chunk's events returned as one batch.
+pub fn decode_merged(
+    format: WireFormat,
+    options: DecoderOptions,
+    body: &[u8],
+    split: Split,
+) -> Result<Vec<Vec<ModelEvent>>, StreamError> {
+    let mut decoder = ModelStreamDecoder::new(format, options);
+    let mut batches = Vec::new();
+    let pieces = chunks(body, split);
+    for index in 0..=pieces.len() {
+        let mut events = Vec::new();
+        match pieces.get(index) {
+            Some(piece) => decoder.push(piece, &mut events)?,
+            None => decoder.finish(&mut events)?,
+        }
+        let mut queue = VecDeque::new();
+        for event in events {
+            queue_merging_text(&mut queue, event);
+        }
+        batches.push(queue.into());
+    }
+    Ok(batches)
 }
 
 /// What a round said, as the agent loop would keep it.
