@@ -233,7 +233,8 @@ network. Consumers: **this package**, one model round through the public \`Agent
 provider parser → tool-call assembler → events into JS). One Agent serves every run; it knows one MCP
 tool, so tools are offered and the model's calls are assembled and announced as \`toolCall\` events,
 but the streams call other names, so nothing runs (each call gets an "unknown tool" error); the round
-cap of 1 then closes the run with one more, empty, model answer (bench/ours.mjs); the **Vercel AI SDK**
+cap of 1 then closes the run with one more, empty, model answer (bench/ours.mjs); the pieces of
+text one read brings come as one \`text\` event (as in a page); the **Vercel AI SDK**
 (\`streamText\`, its full part stream \`stream\`, tools declared without \`execute\`) with \`@ai-sdk/openai\`'s
 chat model, and for reasoning streams also \`@ai-sdk/openai-compatible\` (the \`@ai-sdk/openai\` chat model
 ignores \`reasoning_content\` and so does less work); **plain JS**: \`eventsource-parser\`, \`JSON.parse\`
