@@ -30,7 +30,7 @@ const consumers = [
 ].filter(Boolean);
 if (!agentModule) console.log(`no Agent in ${packageDir}: measuring the other consumers only`);
 
-/** JSON with object keys sorted: serde_json (without `preserve_order`) hands objects out sorted. */
+/** JSON with object keys sorted, so that arguments compare equal whatever order a consumer keeps. */
 function canonicalJson(value) {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value && typeof value === "object") {

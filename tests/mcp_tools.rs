@@ -94,7 +94,7 @@ fn conversion_cases() -> Vec<(Value, &'static str, bool)> {
         ),
         (
             json!({"content": [], "structuredContent": {"temperature": 22.5, "conditions": "cloudy"}}),
-            r#"{"conditions":"cloudy","temperature":22.5}"#,
+            r#"{"temperature":22.5,"conditions":"cloudy"}"#,
             false,
         ),
         (

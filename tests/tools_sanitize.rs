@@ -428,7 +428,7 @@ fn cases() -> Vec<Case> {
             name: ".NET boolean property schemas under openai-strict",
             dialect: OpenAiStrict,
             input: json!({"type": "object", "properties": {"quantity": true, "name": {"type": "string"}, "legacy": false}, "required": ["name"]}),
-            expected: json!({"type": "object", "properties": {"quantity": {}, "name": {"type": "string"}}, "required": ["name", "quantity"], "additionalProperties": false}),
+            expected: json!({"type": "object", "properties": {"quantity": {}, "name": {"type": "string"}}, "required": ["quantity", "name"], "additionalProperties": false}),
             warnings: &["#: properties that accept no value removed: legacy", "#/properties/quantity: a schema without `type` (any value); send this tool with `strict: false`"],
             strict: false,
         },
@@ -566,7 +566,7 @@ fn cases() -> Vec<Case> {
                 "type": "object", "additionalProperties": false, "required": ["a", "b"],
                 "properties": {"a": {"type": ["string", "null"]}, "b": {"type": ["integer", "null"]}}
             }),
-            warnings: &["#: removed `dependentRequired`, `if`, `then` (not supported by openai-strict)", "#/properties/a: removed `not`"],
+            warnings: &["#: removed `if`, `then`, `dependentRequired` (not supported by openai-strict)", "#/properties/a: removed `not`"],
             strict: true,
         },
         Case {
@@ -607,8 +607,8 @@ fn cases() -> Vec<Case> {
                 }
             }),
             warnings: &[
-                "#: removed `$id`, `$schema`, `additionalProperties` (not supported by gemini)",
-                "#/properties/count: removed `default`, `examples`, `exclusiveMinimum`",
+                "#: removed `$schema`, `$id`, `additionalProperties` (not supported by gemini)",
+                "#/properties/count: removed `exclusiveMinimum`, `default`, `examples`",
                 "#/properties/tags: removed `additionalProperties`, `patternProperties`, `propertyNames`",
                 "#/properties/site: format `uri` is not supported by gemini",
                 "#/properties/level: non-string `enum` values moved to the description",

@@ -128,7 +128,7 @@ pub fn sanitize_schema(schema: &Value, dialect: SchemaDialect) -> SanitizedSchem
             let mut root = sanitizer.flatten_root_union(root);
             if let Value::Object(root) = &mut root {
                 // The arguments are always an object: a nullable root means nothing.
-                root.remove("nullable");
+                root.shift_remove("nullable");
             }
             root
         }
@@ -240,7 +240,7 @@ fn infer_type(node: &mut Map<String, Value>) {
 fn set_types(node: &mut Map<String, Value>, types: Vec<String>) {
     match types.len() {
         0 => {
-            node.remove("type");
+            node.shift_remove("type");
         }
         1 => {
             node.insert("type".to_owned(), json!(types[0]));
@@ -448,7 +448,7 @@ impl Sanitizer<'_> {
                 .and_then(Value::as_array)
                 .is_some_and(Vec::is_empty)
         {
-            node.remove("enum");
+            node.shift_remove("enum");
             self.warn(
                 location,
                 "`enum` is not a non-empty list: removed".to_owned(),
@@ -484,13 +484,13 @@ impl Sanitizer<'_> {
             }
         }
         infer_type(node);
-        if let Some(nullable) = node.remove("nullable") {
+        if let Some(nullable) = node.shift_remove("nullable") {
             if nullable == Value::Bool(true) {
                 self.add_null(node);
             }
         }
         if node.get("default") == Some(&Value::Null) && !accepts_null(node) {
-            node.remove("default");
+            node.shift_remove("default");
         }
         match node.get("required") {
             None => {}
@@ -506,7 +506,7 @@ impl Sanitizer<'_> {
                 }
             }
             Some(_) => {
-                node.remove("required");
+                node.shift_remove("required");
                 self.warn(
                     location,
                     "`required` is not a list of names: removed".to_owned(),
@@ -532,7 +532,7 @@ impl Sanitizer<'_> {
             if !branches.contains(&null_branch) {
                 branches.push(null_branch);
             }
-        } else if let Some(value) = node.remove("const") {
+        } else if let Some(value) = node.shift_remove("const") {
             node.insert("enum".to_owned(), json!([value, null]));
             return;
         }
@@ -582,7 +582,7 @@ impl Sanitizer<'_> {
             }
         }
         if node.get("default") == Some(&Value::Null) {
-            node.remove("default");
+            node.shift_remove("default");
         }
         node.entry("properties")
             .or_insert_with(|| Value::Object(Map::new()));
@@ -632,7 +632,7 @@ impl Sanitizer<'_> {
             return;
         }
         for key in &removed {
-            node.remove(key);
+            node.shift_remove(key);
         }
         self.warn(
             location,
@@ -649,7 +649,7 @@ impl Sanitizer<'_> {
     }
 
     fn rewrite_one_of(&mut self, node: &mut Map<String, Value>, location: &str) {
-        let Some(one_of) = node.remove("oneOf") else {
+        let Some(one_of) = node.shift_remove("oneOf") else {
             return;
         };
         if node.contains_key("anyOf") {
@@ -704,7 +704,7 @@ impl Sanitizer<'_> {
             if self.dialect == SchemaDialect::OpenAiStrict {
                 self.not_strict("#", "the root is a union, not a single object");
             } else {
-                root.remove("anyOf");
+                root.shift_remove("anyOf");
                 self.warn(
                     "#",
                     "the root `anyOf` is not a union of objects: removed".to_owned(),
@@ -712,7 +712,7 @@ impl Sanitizer<'_> {
             }
             return Value::Object(root);
         }
-        let Some(Value::Array(branches)) = root.remove("anyOf") else {
+        let Some(Value::Array(branches)) = root.shift_remove("anyOf") else {
             return Value::Object(root);
         };
         let mut added = Vec::new();
@@ -765,7 +765,7 @@ impl Sanitizer<'_> {
         };
         let mut node = original.clone();
         self.rewrite_one_of(&mut node, location);
-        if let Some(value) = node.remove("const") {
+        if let Some(value) = node.shift_remove("const") {
             node.insert("enum".to_owned(), json!([value]));
         }
         let mut node = match self.rewrite_all_of(node, location) {
@@ -783,7 +783,7 @@ impl Sanitizer<'_> {
                     location,
                     format!("format `{format}` is not supported by openai-strict: removed"),
                 );
-                node.remove("format");
+                node.shift_remove("format");
             }
         }
         self.drop_never_properties(&mut node, location);
@@ -895,13 +895,13 @@ impl Sanitizer<'_> {
             return node;
         };
         self.rewrite_one_of(&mut node, location);
-        if let Some(value) = node.remove("const") {
+        if let Some(value) = node.shift_remove("const") {
             node.insert("enum".to_owned(), json!([value]));
         }
         let mut node = match self.rewrite_all_of(node.clone(), location) {
             Ok(merged) => merged,
             Err(conflict) => {
-                node.remove("allOf");
+                node.shift_remove("allOf");
                 self.warn(
                     location,
                     format!("`allOf` cannot be merged ({conflict}): removed"),
@@ -925,7 +925,7 @@ impl Sanitizer<'_> {
                     location,
                     format!("format `{format}` is not supported by gemini: removed"),
                 );
-                node.remove("format");
+                node.shift_remove("format");
             }
         }
         self.drop_never_properties(&mut node, location);
@@ -967,8 +967,8 @@ impl Sanitizer<'_> {
                 }
             }
         } else if node.contains_key("properties") || node.contains_key("required") {
-            node.remove("properties");
-            node.remove("required");
+            node.shift_remove("properties");
+            node.shift_remove("required");
             self.warn(
                 location,
                 "`properties`/`required` on a non-object schema removed".to_owned(),
@@ -994,7 +994,7 @@ impl Sanitizer<'_> {
             node.insert("nullable".to_owned(), json!(true));
         }
         if remaining == 0 {
-            node.remove("anyOf");
+            node.shift_remove("anyOf");
         }
     }
 
@@ -1012,7 +1012,7 @@ impl Sanitizer<'_> {
             return None;
         };
         let mut merged = node.clone();
-        merged.remove("anyOf");
+        merged.shift_remove("anyOf");
         for (key, value) in only.clone() {
             if key == "description" || key == "title" {
                 merged.entry(key).or_insert(value);
@@ -1060,11 +1060,11 @@ impl Sanitizer<'_> {
                 node.insert("type".to_owned(), json!(non_null.remove(0)));
             }
             _ if node.contains_key("anyOf") => {
-                node.remove("type");
+                node.shift_remove("type");
                 self.warn(location, "a type list next to `anyOf` removed".to_owned());
             }
             _ => {
-                node.remove("type");
+                node.shift_remove("type");
                 let branches: Vec<Value> =
                     non_null.iter().map(|name| json!({"type": name})).collect();
                 node.insert("anyOf".to_owned(), Value::Array(branches));
@@ -1096,7 +1096,7 @@ impl Sanitizer<'_> {
                 return;
             }
         }
-        node.remove("enum");
+        node.shift_remove("enum");
         if non_null.is_empty() {
             return;
         }
@@ -1136,7 +1136,7 @@ impl Sanitizer<'_> {
 
     /// Positional items (`prefixItems`, `items: [..]`) become one `items` schema.
     fn gemini_tuple(&mut self, node: &mut Map<String, Value>, location: &str) {
-        let positional = match (node.remove("prefixItems"), node.get("items")) {
+        let positional = match (node.shift_remove("prefixItems"), node.get("items")) {
             (Some(Value::Array(prefix)), _) => Some(prefix),
             (None, Some(Value::Array(items))) => Some(items.clone()),
             _ => None,
@@ -1165,7 +1165,7 @@ fn merge_all_of(
     mut node: Map<String, Value>,
     dialect_keeps: &dyn Fn(&str) -> bool,
 ) -> Result<Map<String, Value>, String> {
-    let Some(Value::Array(members)) = node.remove("allOf") else {
+    let Some(Value::Array(members)) = node.shift_remove("allOf") else {
         return Ok(node);
     };
     for member in members {
