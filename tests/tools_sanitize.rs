@@ -1132,3 +1132,40 @@ proptest! {
         prop_assert!(errors.len() <= 1);
     }
 }
+
+/// Properties keep the order their server wrote them in, under every dialect and through the
+/// JSON text a provider receives: models fill arguments in schema order (a `reasoning` field
+/// before an `answer`, say), so sorting them would change what a tool gets.
+#[test]
+fn properties_keep_the_order_the_server_wrote() {
+    let input = json!({
+        "type": "object",
+        "properties": {
+            "zeta": {"type": "string"},
+            "alpha": {"type": "integer", "minimum": 0},
+            "mid": {"type": "object", "properties": {"y": {"type": "string"}, "b": {"type": "string"}}}
+        },
+        "required": ["zeta", "alpha"]
+    });
+    for dialect in DIALECTS {
+        let schema = sanitize_schema(&input, dialect).schema;
+        let keys = |value: &Value| -> Vec<String> {
+            value["properties"]
+                .as_object()
+                .map(|properties| properties.keys().cloned().collect())
+                .unwrap_or_default()
+        };
+        assert_eq!(keys(&schema), ["zeta", "alpha", "mid"], "{dialect:?}");
+        assert_eq!(
+            keys(&schema["properties"]["mid"]),
+            ["y", "b"],
+            "{dialect:?}"
+        );
+        let text = serde_json::to_string(&schema).unwrap();
+        let at = |name: &str| text.find(&format!("\"{name}\"")).unwrap();
+        assert!(
+            at("zeta") < at("alpha") && at("alpha") < at("mid"),
+            "{dialect:?}: {text}"
+        );
+    }
+}
