@@ -171,6 +171,8 @@ export async function spawnSleepServer({ delayMs, tls }) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [delayMs, keyPath, certPath] = process.argv.slice(2);
   const server = await startSleepServer({ delayMs: Number(delayMs), tls: keyPath ? { keyPath, certPath } : undefined });
+  // A parent that ends without closing the server (a crash, Ctrl-C) ends it too.
+  process.on("disconnect", () => process.exit(0));
   process.on("message", (request) => {
     if (request === "reset") server.resetStats();
     process.send(request === "url" ? { url: server.url } : { ...server.stats });
