@@ -8,7 +8,9 @@ use serde_json::{json, Map, Value};
 
 use super::config::ResolvedProvider;
 use super::error::ProviderError;
-use super::request::{arguments_object, parse_data_url, sanitized_schema, ResponseMode};
+use super::request::{
+    arguments_object, named_tool, parse_data_url, sanitized_schema, ResponseMode,
+};
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role, ThinkingBlock};
 use crate::core::model_event::{
     ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta, Usage,
@@ -278,11 +280,7 @@ pub(super) fn tools(tools: &[ToolEntry], warnings: &mut Vec<String>) -> Value {
         .iter()
         .map(|entry| {
             let schema = sanitized_schema(entry, SchemaDialect::Anthropic, warnings);
-            let mut tool = Map::new();
-            tool.insert("name".to_owned(), json!(entry.function_name));
-            if let Some(description) = &entry.description {
-                tool.insert("description".to_owned(), json!(description));
-            }
+            let mut tool = named_tool(entry);
             tool.insert("input_schema".to_owned(), schema);
             Value::Object(tool)
         })

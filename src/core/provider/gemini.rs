@@ -9,7 +9,8 @@ use serde_json::{json, Map, Value};
 use super::config::ResolvedProvider;
 use super::error::ProviderError;
 use super::request::{
-    arguments_object, function_name_for_result, parse_data_url, sanitized_schema, ResponseMode,
+    arguments_object, function_name_for_result, named_tool, parse_data_url, sanitized_schema,
+    ResponseMode,
 };
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role};
 use crate::core::model_event::{
@@ -268,11 +269,7 @@ pub(super) fn tools(tools: &[ToolEntry], warnings: &mut Vec<String>) -> Value {
         .iter()
         .map(|entry| {
             let schema = sanitized_schema(entry, SchemaDialect::Gemini, warnings);
-            let mut declaration = Map::new();
-            declaration.insert("name".to_owned(), json!(entry.function_name));
-            if let Some(description) = &entry.description {
-                declaration.insert("description".to_owned(), json!(description));
-            }
+            let mut declaration = named_tool(entry);
             // Gemini rejects an OBJECT schema with no properties: a tool without
             // parameters is declared without `parameters`.
             if has_properties(&schema) {

@@ -5,7 +5,7 @@ use serde_json::{json, Map, Value};
 
 use super::config::ResolvedProvider;
 use super::error::ProviderError;
-use super::request::ResponseMode;
+use super::request::{named_tool, ResponseMode};
 use super::table::{Endpoint, MaxTokensField, Reasoning};
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role};
 use crate::core::model_event::{
@@ -100,11 +100,7 @@ pub(super) fn function_tools(
                     (sanitized.schema, false)
                 }
             };
-            let mut function = Map::new();
-            function.insert("name".to_owned(), json!(entry.function_name));
-            if let Some(description) = &entry.description {
-                function.insert("description".to_owned(), json!(description));
-            }
+            let mut function = named_tool(entry);
             function.insert("parameters".to_owned(), parameters);
             if strict {
                 function.insert("strict".to_owned(), json!(true));

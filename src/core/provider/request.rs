@@ -98,6 +98,17 @@ pub(super) fn sanitized_schema(
     sanitized.schema
 }
 
+/// The members every wire declares a tool with: its function `name`, and its `description` when
+/// it has one.
+pub(super) fn named_tool(entry: &ToolEntry) -> Map<String, Value> {
+    let mut tool = Map::new();
+    tool.insert("name".to_owned(), Value::from(entry.function_name.as_str()));
+    if let Some(description) = &entry.description {
+        tool.insert("description".to_owned(), Value::from(description.as_str()));
+    }
+    tool
+}
+
 /// `object`'s JSON text with `members` (JSON text too: `"key":value,…`) added at its end.
 fn object_text_with(object: Map<String, Value>, members: Option<&str>) -> String {
     let had_members = !object.is_empty();
