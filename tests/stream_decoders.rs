@@ -8,20 +8,41 @@ use mcp_agent_wasm::core::ndjson::NdjsonDecoder;
 use mcp_agent_wasm::core::sse::{SseDecoder, SseEvent};
 use mcp_agent_wasm::core::stream::{StreamError, DEFAULT_MAX_EVENT_BYTES};
 use mcp_agent_wasm::core::think_split::ThinkTagSplitter;
-use stream_support::{all_splits, chunks, SplitRng};
+use stream_support::{all_splits, chunks, Split, SplitRng};
 
 /// Everything an SSE body produced: events, then the last event id and retry delay.
 type SseOutcome = (Vec<SseEvent>, Option<String>, Option<u64>);
 
+/// Decodes with `push` (owned events) and with `push_with` (borrowed events, what the model
+/// stream uses), asserts both give the same outcome, and returns it.
 fn decode_sse(
     body: &[u8],
     max_event_bytes: usize,
-    split: stream_support::Split,
+    split: Split,
+) -> Result<SseOutcome, StreamError> {
+    let owned = decode_sse_with(body, max_event_bytes, split, |decoder, chunk, events| {
+        decoder.push(chunk, events)
+    });
+    let borrowed = decode_sse_with(body, max_event_bytes, split, |decoder, chunk, events| {
+        decoder.push_with(chunk, &mut |event| events.push(event.to_owned_event()))
+    });
+    assert_eq!(
+        owned, borrowed,
+        "push and push_with disagree under {split:?}"
+    );
+    owned
+}
+
+fn decode_sse_with(
+    body: &[u8],
+    max_event_bytes: usize,
+    split: Split,
+    push: impl Fn(&mut SseDecoder, &[u8], &mut Vec<SseEvent>) -> Result<(), StreamError>,
 ) -> Result<SseOutcome, StreamError> {
     let mut decoder = SseDecoder::new(max_event_bytes);
     let mut events = Vec::new();
     for chunk in chunks(body, split) {
-        decoder.push(chunk, &mut events)?;
+        push(&mut decoder, chunk, &mut events)?;
     }
     decoder.finish(&mut events)?;
     Ok((
@@ -258,6 +279,27 @@ fn sse_chunk_boundaries_inside_tricky_spots() {
     }
 }
 
+/// The decoder keeps its data buffer between events only up to 64 KiB; what follows a larger
+/// event, in a fresh buffer, must come out intact, and so must the event type after it.
+#[test]
+fn events_after_one_larger_than_the_kept_buffer_come_out_intact() {
+    let large = "x".repeat(100_000);
+    let body = format!("data: {large}\n\nevent: small\ndata: a\n\ndata: b\n\n");
+    for split in [Split::Whole, Split::Fixed(4096), Split::Random(3)] {
+        let (events, ..) =
+            decode_sse(body.as_bytes(), DEFAULT_MAX_EVENT_BYTES, split).expect("under the cap");
+        assert_eq!(
+            events,
+            vec![
+                event("message", &large, None),
+                event("small", "a", None),
+                event("message", "b", None),
+            ],
+            "{split:?}"
+        );
+    }
+}
+
 #[test]
 fn sse_events_over_the_cap_are_an_error_not_an_allocation() {
     let cases: Vec<(&str, &[u8], bool)> = vec![
@@ -295,7 +337,7 @@ fn sse_events_over_the_cap_are_an_error_not_an_allocation() {
 fn decode_ndjson(
     body: &[u8],
     max_line_bytes: usize,
-    split: stream_support::Split,
+    split: Split,
 ) -> Result<Vec<String>, StreamError> {
     let mut decoder = NdjsonDecoder::new(max_line_bytes);
     let mut lines = Vec::new();

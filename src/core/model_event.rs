@@ -36,6 +36,7 @@ pub enum ModelEvent {
 /// then handle one piece per read rather than one per token, and nothing waits for the merge,
 /// since those pieces arrived together. Other events, and the order of everything, stay as they
 /// were.
+#[cfg_attr(optimize_hot_paths, optimize(speed))]
 pub fn queue_merging_text(queue: &mut VecDeque<ModelEvent>, event: ModelEvent) {
     match (queue.back_mut(), event) {
         (Some(ModelEvent::TextDelta(text)), ModelEvent::TextDelta(piece))

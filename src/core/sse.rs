@@ -21,6 +21,31 @@ pub struct SseEvent {
     pub id: Option<String>,
 }
 
+/// One dispatched event, borrowed from the decoder: what [`SseDecoder::push_with`] hands over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SseEventRef<'a> {
+    /// The `event` field, or `message` when the event named none.
+    pub event: &'a str,
+    /// The `data` lines joined with `\n`.
+    pub data: &'a str,
+    /// The last event id at dispatch time, `None` when unset or empty.
+    pub id: Option<&'a str>,
+}
+
+impl SseEventRef<'_> {
+    pub fn to_owned_event(self) -> SseEvent {
+        SseEvent {
+            event: self.event.to_owned(),
+            data: self.data.to_owned(),
+            id: self.id.map(str::to_owned),
+        }
+    }
+}
+
+/// The data buffer keeps its capacity from one event to the next, up to this many bytes: a
+/// long-lived stream does not hold on to the memory of one large event.
+const KEPT_DATA_CAPACITY: usize = 64 * 1024;
+
 /// Decodes one SSE body. Feed it with [`SseDecoder::push`], then call [`SseDecoder::finish`] once
 /// at the end of the body.
 #[derive(Debug)]
@@ -46,6 +71,7 @@ const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
 
 /// The position of the first `\n` or `\r`, looking at eight bytes at a time where none is one
 /// (the "has a zero byte" bit trick): lines are long, and this is the decoder's inner loop.
+#[cfg_attr(optimize_hot_paths, optimize(speed))]
 fn line_end(bytes: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
@@ -104,6 +130,17 @@ impl SseDecoder {
 
     /// Decodes `bytes`, appending every event they complete to `out`.
     pub fn push(&mut self, bytes: &[u8], out: &mut Vec<SseEvent>) -> Result<(), StreamError> {
+        self.push_with(bytes, &mut |event| out.push(event.to_owned_event()))
+    }
+
+    /// Decodes `bytes`, handing every event they complete to `on_event` as it is dispatched,
+    /// borrowed: a model stream parses each payload in place instead of copying it first.
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
+    pub fn push_with(
+        &mut self,
+        bytes: &[u8],
+        on_event: &mut dyn FnMut(SseEventRef<'_>),
+    ) -> Result<(), StreamError> {
         if self.failed {
             return Err(self.too_large());
         }
@@ -125,12 +162,12 @@ impl SseDecoder {
             }
             if self.partial_line.is_empty() {
                 self.check_size(line.len())?;
-                self.process_line(line, out);
+                self.process_line(line, on_event);
             } else {
                 self.check_size(self.partial_line.len() + line.len())?;
                 let mut whole_line = std::mem::take(&mut self.partial_line);
                 whole_line.extend_from_slice(line);
-                self.process_line(&whole_line, out);
+                self.process_line(&whole_line, on_event);
                 whole_line.clear();
                 self.partial_line = whole_line;
             }
@@ -147,14 +184,22 @@ impl SseDecoder {
     /// a truncated payload is better judged by the parser above (whose JSON check will fail) than
     /// silently lost.
     pub fn finish(&mut self, out: &mut Vec<SseEvent>) -> Result<(), StreamError> {
+        self.finish_with(&mut |event| out.push(event.to_owned_event()))
+    }
+
+    /// [`Self::finish`], handing the last events to `on_event` like [`Self::push_with`].
+    pub fn finish_with(
+        &mut self,
+        on_event: &mut dyn FnMut(SseEventRef<'_>),
+    ) -> Result<(), StreamError> {
         if self.failed {
             return Err(self.too_large());
         }
         if !self.partial_line.is_empty() {
             let line = std::mem::take(&mut self.partial_line);
-            self.process_line(&line, out);
+            self.process_line(&line, on_event);
         }
-        self.dispatch(out);
+        self.dispatch(on_event);
         self.skip_line_feed = false;
         Ok(())
     }
@@ -165,6 +210,7 @@ impl SseDecoder {
         }
     }
 
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
     fn check_size(&mut self, line_bytes: usize) -> Result<(), StreamError> {
         let pending = self.data.len() + self.event_type.len() + line_bytes;
         if pending > self.max_event_bytes {
@@ -176,14 +222,15 @@ impl SseDecoder {
         Ok(())
     }
 
-    fn process_line(&mut self, line: &[u8], out: &mut Vec<SseEvent>) {
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
+    fn process_line(&mut self, line: &[u8], on_event: &mut dyn FnMut(SseEventRef<'_>)) {
         let mut line = line;
         if self.at_stream_start {
             self.at_stream_start = false;
             line = line.strip_prefix(BYTE_ORDER_MARK).unwrap_or(line);
         }
         if line.is_empty() {
-            self.dispatch(out);
+            self.dispatch(on_event);
             return;
         }
         if line[0] == b':' {
@@ -209,7 +256,10 @@ impl SseDecoder {
                 }
                 self.has_data = true;
             }
-            b"event" => self.event_type = String::from_utf8_lossy(value).into_owned(),
+            b"event" => {
+                self.event_type.clear();
+                self.event_type.push_str(&String::from_utf8_lossy(value));
+            }
             b"id" if !value.contains(&0) => {
                 self.last_event_id = String::from_utf8_lossy(value).into_owned();
             }
@@ -224,21 +274,25 @@ impl SseDecoder {
 
     /// Delivers the pending event. Per the spec an event without any `data` field is not
     /// delivered (its `id` and `retry` still took effect).
-    fn dispatch(&mut self, out: &mut Vec<SseEvent>) {
-        let event_type = std::mem::take(&mut self.event_type);
-        if !self.has_data {
-            return;
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
+    fn dispatch(&mut self, on_event: &mut dyn FnMut(SseEventRef<'_>)) {
+        if self.has_data {
+            self.has_data = false;
+            on_event(SseEventRef {
+                event: match self.event_type.as_str() {
+                    "" => "message",
+                    named => named,
+                },
+                data: &self.data,
+                id: self.last_event_id(),
+            });
         }
-        self.has_data = false;
-        out.push(SseEvent {
-            event: if event_type.is_empty() {
-                "message".to_owned()
-            } else {
-                event_type
-            },
-            data: std::mem::take(&mut self.data),
-            id: self.last_event_id().map(str::to_owned),
-        });
+        self.event_type.clear();
+        if self.data.capacity() > KEPT_DATA_CAPACITY {
+            self.data = String::new();
+        } else {
+            self.data.clear();
+        }
     }
 }
 

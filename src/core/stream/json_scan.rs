@@ -18,6 +18,7 @@ pub(super) struct JsonScanner<'a> {
 }
 
 impl<'a> JsonScanner<'a> {
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
     pub(super) fn new(text: &'a str) -> Self {
         Self {
             text,
@@ -27,12 +28,14 @@ impl<'a> JsonScanner<'a> {
     }
 
     #[inline(always)]
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
     fn byte(&self) -> Option<u8> {
         self.text.as_bytes().get(self.at).copied()
     }
 
     /// The next byte that is not JSON whitespace.
     #[inline(always)]
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
     fn peek(&mut self) -> Option<u8> {
         while let Some(b' ' | b'\n' | b'\t' | b'\r') = self.byte() {
             self.at += 1;
@@ -41,10 +44,12 @@ impl<'a> JsonScanner<'a> {
     }
 
     #[inline(always)]
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
     fn eat(&mut self, expected: u8) -> Option<()> {
         (self.peek()? == expected).then(|| self.at += 1)
     }
 
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
     fn literal(&mut self, word: &str) -> Option<()> {
         self.text[self.at..]
             .starts_with(word)
@@ -52,11 +57,13 @@ impl<'a> JsonScanner<'a> {
     }
 
     /// True when only whitespace is left.
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
     pub(super) fn at_end(&mut self) -> bool {
         self.peek().is_none()
     }
 
     /// Consumes a `null` if one comes next; `false` (nothing consumed) for any other value.
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
     pub(super) fn null(&mut self) -> Option<bool> {
         if self.peek()? != b'n' {
             return Some(false);
@@ -64,6 +71,7 @@ impl<'a> JsonScanner<'a> {
         self.literal("null").map(|()| true)
     }
 
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
     fn enter(&mut self, opening: u8) -> Option<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
@@ -72,16 +80,19 @@ impl<'a> JsonScanner<'a> {
         self.eat(opening)
     }
 
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
     pub(super) fn begin_object(&mut self) -> Option<()> {
         self.enter(b'{')
     }
 
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
     pub(super) fn begin_array(&mut self) -> Option<()> {
         self.enter(b'[')
     }
 
     /// The next member's key (its value comes next), or `Some(None)` at the object's end.
     /// `first` starts true for each object.
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
     pub(super) fn next_key(&mut self, first: &mut bool) -> Option<Option<Cow<'a, str>>> {
         if self.peek()? == b'}' {
             self.at += 1;
@@ -101,6 +112,7 @@ impl<'a> JsonScanner<'a> {
     }
 
     /// True when another element follows (read it next), false at the array's end.
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
     pub(super) fn next_element(&mut self, first: &mut bool) -> Option<bool> {
         if self.peek()? == b']' {
             self.at += 1;
@@ -115,6 +127,7 @@ impl<'a> JsonScanner<'a> {
     }
 
     /// A string, borrowed from the payload when it holds no escape.
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
     pub(super) fn string(&mut self) -> Option<Cow<'a, str>> {
         self.eat(b'"')?;
         let start = self.at;
@@ -163,6 +176,7 @@ impl<'a> JsonScanner<'a> {
 
     /// How many bytes from here hold no quote, backslash or control character. Those are all
     /// ASCII, so the run ends on a character boundary.
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
     fn plain_run_len(&self) -> usize {
         let bytes = self.text.as_bytes();
         let mut at = self.at;
@@ -185,6 +199,7 @@ impl<'a> JsonScanner<'a> {
     }
 
     /// The character of a `\u` escape whose `\u` was consumed; a surrogate pair counts as one.
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
     fn unicode_escape(&mut self) -> Option<char> {
         let first = self.hex4()?;
         match first {
@@ -201,6 +216,7 @@ impl<'a> JsonScanner<'a> {
         }
     }
 
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
     fn hex4(&mut self) -> Option<u32> {
         let digits = self.text.get(self.at..self.at + 4)?;
         if !digits.bytes().all(|byte| byte.is_ascii_hexdigit()) {
@@ -211,6 +227,7 @@ impl<'a> JsonScanner<'a> {
     }
 
     /// A non-negative integer without fraction or exponent.
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
     pub(super) fn unsigned(&mut self) -> Option<u64> {
         let start = self.at;
         self.skip_number()?;
@@ -221,6 +238,7 @@ impl<'a> JsonScanner<'a> {
         digits.parse().ok()
     }
 
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
     fn skip_number(&mut self) -> Option<()> {
         self.peek()?;
         let start = self.at;
@@ -243,6 +261,7 @@ impl<'a> JsonScanner<'a> {
         (!exponent && self.at - start <= MAX_NUMBER_CHARS).then_some(())
     }
 
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
     fn skip_digits(&mut self) {
         while self.byte().is_some_and(|byte| byte.is_ascii_digit()) {
             self.at += 1;
@@ -250,6 +269,7 @@ impl<'a> JsonScanner<'a> {
     }
 
     /// Skips one value of any kind, checking it as it goes.
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
     pub(super) fn skip_value(&mut self) -> Option<()> {
         match self.peek()? {
             b'"' => self.string().map(drop),
@@ -280,6 +300,7 @@ impl<'a> JsonScanner<'a> {
 /// Whether any of the eight bytes is a quote, a backslash or a control character, eight at a
 /// time (the classic "has a zero byte" bit trick; it may only err towards true, never false).
 #[inline(always)]
+#[cfg_attr(optimize_hot_paths, optimize(speed))]
 fn has_special_byte(word: u64) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;

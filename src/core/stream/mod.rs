@@ -23,7 +23,7 @@ use serde_json::Value;
 
 use super::model_event::{FinishReason, ModelEvent, ProviderStreamError};
 use super::ndjson::NdjsonDecoder;
-use super::sse::{SseDecoder, SseEvent};
+use super::sse::{SseDecoder, SseEventRef};
 use super::think_split::ThinkTagSplitter;
 
 /// The code of the error event emitted for a payload that could not be understood.
@@ -87,10 +87,7 @@ impl StreamError {
 
 #[derive(Debug)]
 enum Framing {
-    Sse {
-        decoder: SseDecoder,
-        events: Vec<SseEvent>,
-    },
+    Sse(SseDecoder),
     Ndjson {
         decoder: NdjsonDecoder,
         lines: Vec<String>,
@@ -106,6 +103,7 @@ enum Parser {
 }
 
 impl Parser {
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
     fn parse(&mut self, event_type: &str, payload: &str, out: &mut Vec<ModelEvent>) {
         match self {
             Parser::OpenAiChat(parser) => parser.parse(payload, out),
@@ -142,10 +140,7 @@ impl ModelStreamDecoder {
                 decoder: NdjsonDecoder::new(options.max_event_bytes),
                 lines: Vec::new(),
             },
-            _ => Framing::Sse {
-                decoder: SseDecoder::new(options.max_event_bytes),
-                events: Vec::new(),
-            },
+            _ => Framing::Sse(SseDecoder::new(options.max_event_bytes)),
         };
         let parser = match format {
             WireFormat::OpenAiChat => Parser::OpenAiChat(Default::default()),
@@ -163,14 +158,12 @@ impl ModelStreamDecoder {
     }
 
     /// Decodes the next chunk of the body, appending the events it completes to `out`.
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
     pub fn push(&mut self, bytes: &[u8], out: &mut Vec<ModelEvent>) -> Result<(), StreamError> {
         if self.finished {
             return Err(StreamError::PushAfterFinish);
         }
-        let framed = self.frame(|framing| match framing {
-            Framing::Sse { decoder, events } => decoder.push(bytes, events),
-            Framing::Ndjson { decoder, lines } => decoder.push(bytes, lines),
-        });
+        let framed = self.frame(Some(bytes));
         self.deliver(out);
         framed
     }
@@ -181,10 +174,7 @@ impl ModelStreamDecoder {
             return Ok(());
         }
         self.finished = true;
-        let framed = self.frame(|framing| match framing {
-            Framing::Sse { decoder, events } => decoder.finish(events),
-            Framing::Ndjson { decoder, lines } => decoder.finish(lines),
-        });
+        let framed = self.frame(None);
         self.parser.finish(&mut self.parsed);
         self.deliver(out);
         if let Some(splitter) = &mut self.think_splitter {
@@ -193,29 +183,35 @@ impl ModelStreamDecoder {
         framed
     }
 
-    /// Runs the framing decoder, then parses every payload it completed, even those completed
-    /// before it failed: what arrived intact is still delivered.
-    fn frame(
-        &mut self,
-        decode: impl FnOnce(&mut Framing) -> Result<(), StreamError>,
-    ) -> Result<(), StreamError> {
-        let framed = decode(&mut self.framing);
+    /// Frames `bytes` (`None`: the end of the body) and parses every payload completed, even
+    /// those completed before the framing failed: what arrived intact is still delivered. SSE
+    /// payloads are parsed as they are dispatched, borrowed from the decoder.
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
+    fn frame(&mut self, bytes: Option<&[u8]>) -> Result<(), StreamError> {
+        let Self { parser, parsed, .. } = self;
         match &mut self.framing {
-            Framing::Sse { events, .. } => {
-                for event in events.drain(..) {
-                    self.parser
-                        .parse(&event.event, &event.data, &mut self.parsed);
+            Framing::Sse(decoder) => {
+                let on_event =
+                    &mut |event: SseEventRef<'_>| parser.parse(event.event, event.data, parsed);
+                match bytes {
+                    Some(bytes) => decoder.push_with(bytes, on_event),
+                    None => decoder.finish_with(on_event),
                 }
             }
-            Framing::Ndjson { lines, .. } => {
+            Framing::Ndjson { decoder, lines } => {
+                let framed = match bytes {
+                    Some(bytes) => decoder.push(bytes, lines),
+                    None => decoder.finish(lines),
+                };
                 for line in lines.drain(..) {
-                    self.parser.parse("", &line, &mut self.parsed);
+                    parser.parse("", &line, parsed);
                 }
+                framed
             }
         }
-        framed
     }
 
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
     fn deliver(&mut self, out: &mut Vec<ModelEvent>) {
         match &mut self.think_splitter {
             None => out.append(&mut self.parsed),

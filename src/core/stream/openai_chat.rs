@@ -29,6 +29,7 @@ pub(super) struct OpenAiChatParser {
 }
 
 impl OpenAiChatParser {
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
     pub(super) fn parse(&mut self, payload: &str, out: &mut Vec<ModelEvent>) {
         if self.done {
             return;
@@ -73,6 +74,7 @@ impl OpenAiChatParser {
     }
 
     /// The events of a chunk of the common shape, in the order [`Self::parse_choice`] gives them.
+    #[cfg_attr(optimize_hot_paths, optimize(speed))]
     fn push_common(&mut self, chunk: CommonChunk, out: &mut Vec<ModelEvent>) {
         let Some(choice) = chunk
             .choices
@@ -194,6 +196,7 @@ struct CommonToolCall {
 /// that only the `Value` reading handles (`usage`, `error`, Groq's `x_groq`, Gemini's
 /// `extra_content`) that is not `null`, a known member twice or of another type, or anything the
 /// scanner leaves to serde_json.
+#[cfg_attr(optimize_hot_paths, optimize(speed))]
 fn common_chunk(payload: &str) -> Option<CommonChunk> {
     let mut json = JsonScanner::new(payload);
     let mut chunk = CommonChunk::default();
@@ -211,6 +214,7 @@ fn common_chunk(payload: &str) -> Option<CommonChunk> {
     json.at_end().then_some(chunk)
 }
 
+#[cfg_attr(optimize_hot_paths, optimize(speed))]
 fn read_choice(json: &mut JsonScanner) -> Option<CommonChoice> {
     let mut choice = CommonChoice::default();
     read_object(json, |json, key, seen| match key {
@@ -236,6 +240,7 @@ fn read_choice(json: &mut JsonScanner) -> Option<CommonChoice> {
     Some(choice)
 }
 
+#[cfg_attr(optimize_hot_paths, optimize(speed))]
 fn read_delta(json: &mut JsonScanner) -> Option<CommonDelta> {
     let mut delta = CommonDelta::default();
     read_object(json, |json, key, seen| {
@@ -261,6 +266,7 @@ fn read_delta(json: &mut JsonScanner) -> Option<CommonDelta> {
     Some(delta)
 }
 
+#[cfg_attr(optimize_hot_paths, optimize(speed))]
 fn read_tool_call(json: &mut JsonScanner) -> Option<CommonToolCall> {
     let mut call = CommonToolCall::default();
     read_object(json, |json, key, seen| match key {
@@ -301,6 +307,7 @@ fn read_tool_call(json: &mut JsonScanner) -> Option<CommonToolCall> {
 
 /// Reads an object, handing each member's key to `member`, which must consume its value.
 /// `seen` lets `member` refuse a known key given twice (the `Value` reading keeps the last).
+#[cfg_attr(optimize_hot_paths, optimize(speed))]
 fn read_object(
     json: &mut JsonScanner,
     mut member: impl FnMut(&mut JsonScanner, &str, &mut u8) -> Option<()>,
@@ -315,6 +322,7 @@ fn read_object(
 }
 
 /// Reads an array of objects, each by `element`; `null` counts as empty.
+#[cfg_attr(optimize_hot_paths, optimize(speed))]
 fn read_array(
     json: &mut JsonScanner,
     mut element: impl FnMut(&mut JsonScanner) -> Option<()>,
@@ -330,6 +338,7 @@ fn read_array(
     Some(())
 }
 
+#[cfg_attr(optimize_hot_paths, optimize(speed))]
 fn first_time(seen: &mut u8, bit: u8) -> Option<()> {
     let mask = 1 << bit;
     let first = *seen & mask == 0;
@@ -337,6 +346,7 @@ fn first_time(seen: &mut u8, bit: u8) -> Option<()> {
     first.then_some(())
 }
 
+#[cfg_attr(optimize_hot_paths, optimize(speed))]
 fn optional_string(json: &mut JsonScanner) -> Option<Option<String>> {
     if json.null()? {
         return Some(None);
@@ -344,6 +354,7 @@ fn optional_string(json: &mut JsonScanner) -> Option<Option<String>> {
     json.string().map(|text| Some(text.into_owned()))
 }
 
+#[cfg_attr(optimize_hot_paths, optimize(speed))]
 fn optional_unsigned(json: &mut JsonScanner) -> Option<Option<u64>> {
     if json.null()? {
         return Some(None);
