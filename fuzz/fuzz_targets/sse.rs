@@ -1,10 +1,11 @@
 //! The SSE decoder on arbitrary bodies: no panic, the same events for the whole body and for any
-//! chunking, and the cap holding (a lossy UTF-8 decode may at most triple the bytes of a line).
+//! chunking, the same events borrowed (`push_with`, what model streams use) as owned (`push`), and
+//! the cap holding (a lossy UTF-8 decode may at most triple the bytes of a line).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use mcp_agent_wasm::core::sse::SseDecoder;
-use mcp_agent_wasm_fuzz::{chunks, drive, BodyOptions};
+use mcp_agent_wasm_fuzz::{chunks, drive, BodyOptions, BorrowedSse};
 
 fuzz_target!(|data: &[u8]| {
     let Some((options, body)) = BodyOptions::split(data) else {
@@ -14,6 +15,11 @@ fuzz_target!(|data: &[u8]| {
     let whole = drive(&mut SseDecoder::new(cap), &[body]);
     let chunked = drive(&mut SseDecoder::new(cap), &chunks(body, options.chunk_seed));
     assert_eq!(whole, chunked, "events depend on where the body was cut");
+    let borrowed = drive(
+        &mut BorrowedSse(SseDecoder::new(cap)),
+        &chunks(body, options.chunk_seed),
+    );
+    assert_eq!(whole, borrowed, "push_with and push disagree");
     for event in &whole.output {
         assert!(!event.event.is_empty(), "an event without a type");
         assert!(

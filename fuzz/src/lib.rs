@@ -96,6 +96,22 @@ macro_rules! push_decoder {
 
 push_decoder!(SseDecoder => SseEvent, NdjsonDecoder => String, ModelStreamDecoder => ModelEvent);
 
+/// An [`SseDecoder`] driven through `push_with`/`finish_with`, the borrowed events that model
+/// streams parse, copied out so that they compare with `push`'s.
+pub struct BorrowedSse(pub SseDecoder);
+
+impl PushDecoder for BorrowedSse {
+    type Item = SseEvent;
+    fn push(&mut self, bytes: &[u8], out: &mut Vec<SseEvent>) -> Result<(), StreamError> {
+        self.0
+            .push_with(bytes, &mut |event| out.push(event.to_owned_event()))
+    }
+    fn finish(&mut self, out: &mut Vec<SseEvent>) -> Result<(), StreamError> {
+        self.0
+            .finish_with(&mut |event| out.push(event.to_owned_event()))
+    }
+}
+
 /// Feeds `pieces` to a decoder the way the web layer does: stop at the first error, then finish,
 /// which must keep reporting that error.
 pub fn drive<D: PushDecoder>(decoder: &mut D, pieces: &[&[u8]]) -> Decoded<D::Item> {
