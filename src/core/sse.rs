@@ -33,6 +33,7 @@ pub struct SseEventRef<'a> {
 }
 
 impl SseEventRef<'_> {
+    /// A copy that owns its strings, as [`SseDecoder::push`] collects them.
     pub fn to_owned_event(self) -> SseEvent {
         SseEvent {
             event: self.event.to_owned(),

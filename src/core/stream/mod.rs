@@ -188,8 +188,13 @@ impl ModelStreamDecoder {
     /// payloads are parsed as they are dispatched, borrowed from the decoder.
     #[cfg_attr(optimize_hot_paths, optimize(speed))]
     fn frame(&mut self, bytes: Option<&[u8]>) -> Result<(), StreamError> {
-        let Self { parser, parsed, .. } = self;
-        match &mut self.framing {
+        let Self {
+            framing,
+            parser,
+            parsed,
+            ..
+        } = self;
+        match framing {
             Framing::Sse(decoder) => {
                 let on_event =
                     &mut |event: SseEventRef<'_>| parser.parse(event.event, event.data, parsed);
