@@ -5,12 +5,15 @@
 //! it, and dropping the [`HttpResponse`] aborts the request, so a body that is no longer read
 //! never keeps a connection open (reqwest's wasm guard does the same).
 
-use js_sys::{Promise, Reflect, Uint8Array};
+use js_sys::{Promise, Uint8Array};
 use thiserror::Error;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{AbortController, AbortSignal, Headers, ReadableStreamDefaultReader, RequestInit};
+use web_sys::{
+    AbortController, AbortSignal, Headers, ReadableStreamDefaultReader, ReadableStreamReadResult,
+    RequestInit,
+};
 
 use super::error::{js_error_message, js_error_name};
 
@@ -51,11 +54,11 @@ pub struct HttpRequest<'a> {
     pub body: Option<&'a str>,
 }
 
-/// Keeps the request's own controller and the listener that forwards the caller's abort.
+/// Keeps the request's own controller and the listener that forwards the caller's abort, when
+/// there is a caller's signal (a model call has none: dropping its future is its cancellation).
 struct AbortGuard {
     controller: AbortController,
-    caller_signal: Option<AbortSignal>,
-    forward: Closure<dyn FnMut()>,
+    caller_forward: Option<(AbortSignal, Closure<dyn FnMut()>)>,
     /// Set once the body was read to its end: nothing is left to cancel then, and `abort()` would
     /// only build a `DOMException` (about a tenth of a small stream's cost in Node).
     body_ended: bool,
@@ -63,22 +66,25 @@ struct AbortGuard {
 
 impl AbortGuard {
     fn new(caller_signal: Option<&AbortSignal>) -> Result<Self, HttpError> {
+        if caller_signal.is_some_and(AbortSignal::aborted) {
+            return Err(HttpError::Aborted);
+        }
         let controller =
             AbortController::new().map_err(|error| HttpError::Network(js_error_message(&error)))?;
-        let own = controller.clone();
-        let forward = Closure::<dyn FnMut()>::new(move || own.abort());
-        if let Some(signal) = caller_signal {
-            if signal.aborted() {
-                return Err(HttpError::Aborted);
+        let caller_forward = match caller_signal {
+            Some(signal) => {
+                let own = controller.clone();
+                let forward = Closure::<dyn FnMut()>::new(move || own.abort());
+                signal
+                    .add_event_listener_with_callback("abort", forward.as_ref().unchecked_ref())
+                    .map_err(|error| HttpError::Network(js_error_message(&error)))?;
+                Some((signal.clone(), forward))
             }
-            signal
-                .add_event_listener_with_callback("abort", forward.as_ref().unchecked_ref())
-                .map_err(|error| HttpError::Network(js_error_message(&error)))?;
-        }
+            None => None,
+        };
         Ok(AbortGuard {
             controller,
-            caller_signal: caller_signal.cloned(),
-            forward,
+            caller_forward,
             body_ended: false,
         })
     }
@@ -90,11 +96,9 @@ impl AbortGuard {
 
 impl Drop for AbortGuard {
     fn drop(&mut self) {
-        if let Some(signal) = &self.caller_signal {
-            let _ = signal.remove_event_listener_with_callback(
-                "abort",
-                self.forward.as_ref().unchecked_ref(),
-            );
+        if let Some((signal, forward)) = &self.caller_forward {
+            let _ = signal
+                .remove_event_listener_with_callback("abort", forward.as_ref().unchecked_ref());
         }
         if !self.body_ended {
             self.controller.abort();
@@ -168,20 +172,18 @@ impl HttpResponse {
         let Some(reader) = &self.reader else {
             return Ok(None);
         };
-        let result = JsFuture::from(reader.read())
+        let result: ReadableStreamReadResult = JsFuture::from(reader.read())
             .await
-            .map_err(|error| classify_rejection(&error, self.guard.aborted(), HttpError::Body))?;
-        let done = Reflect::get(&result, &JsValue::from_str("done"))
-            .map(|done| done.is_truthy())
-            .unwrap_or(true);
-        if done {
+            .map_err(|error| classify_rejection(&error, self.guard.aborted(), HttpError::Body))?
+            .unchecked_into();
+        if result.get_done().unwrap_or(true) {
             self.reader = None;
             self.guard.body_ended = true;
             return Ok(None);
         }
-        let value = Reflect::get(&result, &JsValue::from_str("value"))
-            .map_err(|error| HttpError::Body(js_error_message(&error)))?;
-        Ok(Some(value.unchecked_into::<Uint8Array>().to_vec()))
+        Ok(Some(
+            result.get_value().unchecked_into::<Uint8Array>().to_vec(),
+        ))
     }
 
     /// The whole body as text (lossy UTF-8), for JSON replies and error bodies.

@@ -201,6 +201,8 @@ pub struct ModelEventStream {
     /// than the limit: a `setTimeout` and `clearTimeout` per piece of body cost more than decoding
     /// the piece.
     idle_timer: Option<Sleep>,
+    /// The events one piece of body decodes to, before they are queued; kept for its capacity.
+    decoded: Vec<ModelEvent>,
 }
 
 impl ModelEventStream {
@@ -214,6 +216,7 @@ impl ModelEventStream {
             finished: false,
             idle_timeout_ms: None,
             idle_timer: None,
+            decoded: Vec::new(),
         }
     }
 
@@ -263,15 +266,14 @@ impl ModelEventStream {
             if self.finished {
                 return Ok(None);
             }
-            let mut events = Vec::new();
             let decoded = match self.next_chunk_in_time().await? {
-                Some(chunk) => self.decoder.push(&chunk, &mut events),
+                Some(chunk) => self.decoder.push(&chunk, &mut self.decoded),
                 None => {
                     self.finished = true;
-                    self.decoder.finish(&mut events)
+                    self.decoder.finish(&mut self.decoded)
                 }
             };
-            for event in events {
+            for event in self.decoded.drain(..) {
                 queue_merging_text(&mut self.ready, event);
             }
             if let Err(error) = decoded {
