@@ -278,8 +278,9 @@ ${parallelSection()}
 
 \`cargo bench --bench core_stream\` and \`--bench core_sanitize\` (plain \`std::time::Instant\`, the release
 profile the wasm ships with: \`opt-level = "z"\`, LTO; fastest 20 ms batch of 500 ms). Instruction counts
-come from \`valgrind --tool=callgrind\` on one run of the workload (a run that prepares and runs it,
-minus one that only prepares it): they do not depend on the machine's load, so a regression shows.
+come from \`valgrind --tool=callgrind\` on one run of the workload, collected only inside the run
+(\`--toggle-collect\`, so preparing the input is not counted): they do not depend on the machine's
+load, so a regression shows.
 "decode+assemble" is SSE framing, provider JSON parsing into model events, and tool-call assembly.
 
 ${nativeSection()}${analysis}

@@ -104,15 +104,13 @@ fn ensure_bench_packages(root: &Path) -> Result<(), String> {
     ]))
 }
 
-/// Instructions of one run of each workload: a run that prepares and runs it, minus one that only
-/// prepares it (reading or generating the input is not the workload).
+/// Instructions of one run of each workload, collected only inside the bench's
+/// `callgrind_measured_run` (reading or generating the input is not the workload).
 fn callgrind_counts(root: &Path) -> Result<Vec<(String, u64)>, String> {
     let mut counts = Vec::new();
     for (bench, workload) in CALLGRIND_WORKLOADS {
         let binary = bench_binary(root, bench)?;
-        let prepared_and_run = instructions(&binary, "--once", workload)?;
-        let prepared = instructions(&binary, "--prepare-only", workload)?;
-        let count = prepared_and_run.saturating_sub(prepared);
+        let count = instructions(&binary, workload)?;
         println!("  {workload:<48} {count:>14} instructions");
         counts.push((workload.to_owned(), count));
     }
@@ -149,16 +147,17 @@ fn json_string_field(line: &str, field: &str) -> Option<String> {
     Some(line[start..start + length].replace("\\\\", "\\"))
 }
 
-fn instructions(binary: &str, mode: &str, workload: &str) -> Result<u64, String> {
+fn instructions(binary: &str, workload: &str) -> Result<u64, String> {
     let output = Command::new("nice")
         .args(["-n", "10", "valgrind", "--tool=callgrind"])
         .arg("--callgrind-out-file=/dev/null")
-        .args([binary, mode, workload])
+        .arg("--toggle-collect=*callgrind_measured_run*")
+        .args([binary, "--once", workload])
         .output()
         .map_err(|error| format!("cannot run valgrind (is it installed?): {error}"))?;
     let stderr = String::from_utf8_lossy(&output.stderr);
     if !output.status.success() {
-        return Err(format!("callgrind {mode} {workload} failed: {stderr}"));
+        return Err(format!("callgrind {workload} failed: {stderr}"));
     }
     stderr
         .lines()
