@@ -76,11 +76,7 @@ impl OpenAiChatParser {
     /// The events of a chunk of the common shape, in the order [`Self::parse_choice`] gives them.
     #[cfg_attr(optimize_hot_paths, optimize(speed))]
     fn push_common(&mut self, chunk: CommonChunk, out: &mut Vec<ModelEvent>) {
-        let Some(choice) = chunk
-            .choices
-            .into_iter()
-            .find(|choice| choice.index.unwrap_or(0) == 0)
-        else {
+        let Some(choice) = chunk.first_choice else {
             return;
         };
         if let Some(delta) = choice.delta {
@@ -164,7 +160,9 @@ impl OpenAiChatParser {
 /// A chunk of the common shape.
 #[derive(Default)]
 struct CommonChunk {
-    choices: Vec<CommonChoice>,
+    /// The first choice with index 0 (or none); the others are read and dropped, so that a
+    /// chunk costs no list of choices.
+    first_choice: Option<CommonChoice>,
 }
 
 #[derive(Default)]
@@ -204,7 +202,10 @@ fn common_chunk(payload: &str) -> Option<CommonChunk> {
         "choices" => {
             first_time(seen, 0)?;
             read_array(json, |json| {
-                chunk.choices.push(read_choice(json)?);
+                let choice = read_choice(json)?;
+                if chunk.first_choice.is_none() && choice.index.unwrap_or(0) == 0 {
+                    chunk.first_choice = Some(choice);
+                }
                 Some(())
             })
         }
