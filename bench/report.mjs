@@ -119,17 +119,14 @@ function goalRows() {
   const plainRatios = bodies.map((body) => ratio(body, PLAIN)).filter(Number.isFinite);
   const shipped = size.rows.find((row) => row.total);
   const atEight = parallel.results.find((row) => row.calls === 8);
-  const parallelOurs = ["node", "chromium-h2"]
-    .filter((runtime) => parallelClients(runtime).length)
-    .map((runtime) => overLatency(atEight, `${runtime}/this-package`));
-  const parallelPeers = (runtime, title) => {
-    const peers = parallelClients(runtime).filter((client) => !client.key.endsWith("/this-package"));
-    const figures = peers.map((client) => `${client.label} ${fixed(overLatency(atEight, client.key), 3)}`);
-    return `${title} ${fixed(overLatency(atEight, `${runtime}/this-package`), 3)} × L (${figures.join(", ")})`;
-  };
-  const parallelMeasured = [["node", "Node"], ["chromium-h2", "Chromium HTTP/2"]]
-    .filter(([runtime]) => parallelClients(runtime).length)
-    .map(([runtime, title]) => parallelPeers(runtime, title))
+  const parallelRuntimes = [["node", "Node"], ["chromium-h2", "Chromium HTTP/2"]].filter(([runtime]) => parallelClients(runtime).length);
+  const parallelOurs = parallelRuntimes.map(([runtime]) => overLatency(atEight, `${runtime}/this-package`));
+  const parallelMeasured = parallelRuntimes
+    .map(([runtime, title], index) => {
+      const peers = parallelClients(runtime).filter((client) => !client.key.endsWith("/this-package"));
+      const figures = peers.map((client) => `${client.label} ${fixed(overLatency(atEight, client.key), 3)}`);
+      return `${title} ${fixed(parallelOurs[index], 3)} × L (${figures.join(", ")})`;
+    })
     .join("; ");
   const verdict = (measured, met) => (Number.isFinite(measured) ? (met ? "met" : "**missed**") : "not measured");
   const lowest = (values) => Math.min(...values);

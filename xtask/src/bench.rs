@@ -107,10 +107,17 @@ fn ensure_bench_packages(root: &Path) -> Result<(), String> {
 /// Instructions of one run of each workload, collected only inside the bench's
 /// `callgrind_measured_run` (reading or generating the input is not the workload).
 fn callgrind_counts(root: &Path) -> Result<Vec<(String, u64)>, String> {
+    let mut binaries = Vec::new();
+    for bench in NATIVE_BENCHES {
+        binaries.push((bench, bench_binary(root, bench)?));
+    }
     let mut counts = Vec::new();
     for (bench, workload) in CALLGRIND_WORKLOADS {
-        let binary = bench_binary(root, bench)?;
-        let count = instructions(&binary, workload)?;
+        let (_, binary) = binaries
+            .iter()
+            .find(|(built, _)| *built == bench)
+            .ok_or_else(|| format!("bench {bench} is not one of {NATIVE_BENCHES:?}"))?;
+        let count = instructions(binary, workload)?;
         println!("  {workload:<48} {count:>14} instructions");
         counts.push((workload.to_owned(), count));
     }
