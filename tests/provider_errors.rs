@@ -176,7 +176,7 @@ type HeaderPairs = &'static [(&'static str, &'static str)];
 
 #[test]
 fn retry_after_is_read_as_seconds_dates_or_milliseconds() {
-    let cases: [(HeaderPairs, Option<u64>); 9] = [
+    let cases: [(HeaderPairs, Option<u64>); 20] = [
         (&[("Retry-After", "1")], Some(1000)),
         (&[("retry-after", " 30 ")], Some(30_000)),
         (&[("retry-after", "0.5")], Some(500)),
@@ -189,8 +189,25 @@ fn retry_after_is_read_as_seconds_dates_or_milliseconds() {
             &[("retry-after-ms", "250"), ("retry-after", "9")],
             Some(250),
         ),
+        (&[("retry-after", ".25")], Some(250)),
+        (&[("retry-after", "2.")], Some(2000)),
+        (&[("retry-after", "0.0015")], Some(2)),
+        (&[("retry-after", "0.0000000000000000001")], Some(1)),
+        (
+            &[("retry-after", "99999999999999999999999")],
+            Some(u64::MAX),
+        ),
+        (&[("retry-after-ms", "12.25")], Some(13)),
+        (
+            &[("retry-after-ms", "later"), ("retry-after", "3")],
+            Some(3000),
+        ),
         (&[("retry-after", "soon")], None),
         (&[("retry-after", "-3")], None),
+        (&[("retry-after", "+3")], None),
+        (&[("retry-after", ".")], None),
+        (&[("retry-after", "1.2.3")], None),
+        (&[("retry-after", "1e3")], None),
         (&[], None),
     ];
     for (pairs, expected) in cases {

@@ -76,6 +76,13 @@ fn keyword_cases() -> Vec<(&'static str, Value, Value, &'static str)> {
             "argument `to`: not a valid email: expected an email address such as name@example.com",
         ),
         ("format email ok", json!({"properties": {"to": {"format": "email"}}}), json!({"to": "bob.smith+news@example.co.uk"}), ""),
+        ("format email with non-ASCII ok (RFC 6531)", json!({"properties": {"to": {"format": "email"}}}), json!({"to": "josé€@bücher.example"}), ""),
+        (
+            "format email with an ASCII symbol",
+            json!({"properties": {"to": {"format": "email"}}}),
+            json!({"to": "bob(work)@example.com"}),
+            "argument `to`: not a valid email: expected an email address such as name@example.com",
+        ),
         (
             "format uri",
             json!({"properties": {"url": {"format": "uri"}}}),

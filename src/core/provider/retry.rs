@@ -68,21 +68,43 @@ pub fn parse_retry_after(headers: &[(String, String)], now_ms: u64) -> Option<u6
             .find(|(header, _)| header.eq_ignore_ascii_case(name))
             .map(|(_, value)| value.trim())
     };
-    if let Some(milliseconds) = header("retry-after-ms").and_then(|value| value.parse::<f64>().ok())
-    {
-        if milliseconds.is_finite() && milliseconds >= 0.0 {
-            return Some(milliseconds.ceil() as u64);
-        }
+    if let Some(milliseconds) = header("retry-after-ms").and_then(|value| decimal_ceil(value, 1)) {
+        return Some(milliseconds);
     }
     let value = header("retry-after")?;
-    if let Ok(seconds) = value.parse::<u64>() {
-        return Some(seconds.saturating_mul(1000));
-    }
-    if let Ok(seconds) = value.parse::<f64>() {
-        return (seconds.is_finite() && seconds >= 0.0).then(|| (seconds * 1000.0).ceil() as u64);
+    if let Some(milliseconds) = decimal_ceil(value, 1000) {
+        return Some(milliseconds);
     }
     let date_ms = parse_http_date(value)?;
     Some(date_ms.saturating_sub(now_ms))
+}
+
+/// A non-negative decimal (`12`, `0.5`, `.25`) times `scale` (at most 1000), rounded up and
+/// saturating; `None` for anything else. Read digit by digit instead of through `f64`, whose
+/// parser would add its table of powers of five (13.6 KB of gzipped wasm) for two header values.
+fn decimal_ceil(text: &str, scale: u64) -> Option<u64> {
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let all_digits = |part: &str| part.bytes().all(|byte| byte.is_ascii_digit());
+    if (whole.is_empty() && fraction.is_empty()) || !all_digits(whole) || !all_digits(fraction) {
+        return None;
+    }
+    let digit = |byte: u8| u64::from(byte - b'0');
+    let whole = whole.bytes().fold(0u64, |value, byte| {
+        value.saturating_mul(10).saturating_add(digit(byte))
+    });
+    // The fraction's first digits (enough for a scale up to 1000 without overflow), then whether
+    // any digit after them is not zero, which rounds up too.
+    const KEPT_DIGITS: usize = 15;
+    let kept = &fraction.as_bytes()[..fraction.len().min(KEPT_DIGITS)];
+    let numerator = kept
+        .iter()
+        .fold(0u64, |value, &byte| value * 10 + digit(byte));
+    let denominator = 10u64.pow(kept.len() as u32);
+    let rest_nonzero = fraction.bytes().skip(KEPT_DIGITS).any(|byte| byte != b'0');
+    let scaled = numerator * scale;
+    let fraction_ms =
+        scaled.div_ceil(denominator) + u64::from(rest_nonzero && scaled % denominator == 0);
+    Some(whole.saturating_mul(scale).saturating_add(fraction_ms))
 }
 
 /// Parses an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) to Unix epoch milliseconds.

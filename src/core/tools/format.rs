@@ -129,7 +129,7 @@ fn is_email(text: &str) -> bool {
         && !local.contains("..")
         && local
             .chars()
-            .all(|c| c.is_alphanumeric() || "!#$%&'*+/=?^_`{|}~.-".contains(c));
+            .all(|c| is_letter_or_digit(c) || "!#$%&'*+/=?^_`{|}~.-".contains(c));
     let domain_ok = if let Some(literal) = domain
         .strip_prefix('[')
         .and_then(|rest| rest.strip_suffix(']'))
@@ -145,10 +145,17 @@ fn is_email(text: &str) -> bool {
                     && label.len() <= 63
                     && !label.starts_with('-')
                     && !label.ends_with('-')
-                    && label.chars().all(|c| c.is_alphanumeric() || c == '-')
+                    && label.chars().all(|c| is_letter_or_digit(c) || c == '-')
             })
     };
     local_ok && domain_ok
+}
+
+/// ASCII letters and digits, and every non-ASCII character: RFC 6531 allows any of those in an
+/// address's local part and IDNA's U-labels in its domain. (Not `char::is_alphanumeric`, which
+/// would add Unicode's letter and number tables to the wasm to refuse a few symbols.)
+fn is_letter_or_digit(c: char) -> bool {
+    c.is_ascii_alphanumeric() || !c.is_ascii()
 }
 
 /// An absolute URI (RFC 3986): a scheme, `:`, then only characters a URI may contain, with
