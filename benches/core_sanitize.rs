@@ -102,9 +102,15 @@ fn conversation() -> Vec<ChatMessage> {
     )]
 }
 
+/// As the MCP client reads a `tools/list` result.
 fn parse_tools(listing: &str) -> Vec<McpTool> {
-    let mut result: Value = serde_json::from_str(listing).expect("the listing is JSON");
-    serde_json::from_value(result["tools"].take()).expect("the listing holds MCP tools")
+    let result: Value = serde_json::from_str(listing).expect("the listing is JSON");
+    result["tools"]
+        .as_array()
+        .expect("the listing holds tools")
+        .iter()
+        .map(|entry| McpTool::from_listing_entry(entry).expect("an MCP tool"))
+        .collect()
 }
 
 fn parse_and_build_table(listing: &str) -> usize {

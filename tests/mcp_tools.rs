@@ -75,6 +75,63 @@ fn listing_refuses_a_cursor_loop_and_malformed_pages() {
     }
 }
 
+#[test]
+fn listing_entries_are_read_as_the_spec_types_them() {
+    let tool = McpTool::from_listing_entry(&json!({
+        "name": "search",
+        "title": null,
+        "description": "Finds things",
+        "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}},
+        "outputSchema": null,
+        "annotations": {"readOnlyHint": true},
+        "_meta": {"extra": 1},
+        "icons": []
+    }))
+    .expect("a valid entry");
+    assert_eq!(
+        tool,
+        McpTool {
+            name: "search".to_owned(),
+            title: None,
+            description: Some("Finds things".to_owned()),
+            input_schema: json!({"type": "object", "properties": {"q": {"type": "string"}}}),
+            output_schema: None,
+            annotations: Some(json!({"readOnlyHint": true})),
+        }
+    );
+    let bare = McpTool::from_listing_entry(&json!({"name": "ping"})).expect("only a name");
+    assert_eq!(bare.input_schema, Value::Null);
+    assert_eq!((bare.title, bare.description), (None, None));
+
+    let refused = [
+        (json!("ping"), "expected an object, got a string"),
+        (json!({"description": "x"}), "missing field `name`"),
+        (json!({"name": null}), "missing field `name`"),
+        (json!({"name": 7}), "`name` must be a string, got a number"),
+        (
+            json!({"name": "a", "title": ["A"]}),
+            "`title` must be a string, got an array",
+        ),
+        (
+            json!({"name": "a", "description": {}}),
+            "`description` must be a string, got an object",
+        ),
+    ];
+    for (entry, message) in refused {
+        assert_eq!(
+            McpTool::from_listing_entry(&entry),
+            Err(message.to_owned()),
+            "{entry}"
+        );
+    }
+    assert_eq!(
+        ToolListing::new().handle_page(&json!({"tools": [{"name": "a"}, {"name": 7}]})),
+        Err(McpError::InvalidMessage(
+            "tools/list entry 1: `name` must be a string, got a number".to_owned()
+        ))
+    );
+}
+
 /// (result as a server sends it, expected model text, expected isError).
 fn conversion_cases() -> Vec<(Value, &'static str, bool)> {
     vec![
@@ -165,7 +222,7 @@ fn malformed_results_are_errors() {
 }
 
 fn tool(name: &str) -> McpTool {
-    serde_json::from_value(json!({"name": name, "inputSchema": {"type": "object"}}))
+    McpTool::from_listing_entry(&json!({"name": name, "inputSchema": {"type": "object"}}))
         .expect("valid tool")
 }
 

@@ -85,8 +85,7 @@ fn three_servers_with_the_same_64_char_name_get_three_names() {
         &servers
             .iter()
             .map(|server| {
-                let tool: McpTool =
-                    serde_json::from_value(json!({"name": long_name})).expect("tool");
+                let tool = McpTool::from_listing_entry(&json!({"name": long_name})).expect("tool");
                 (server.to_string(), vec![tool])
             })
             .collect::<Vec<_>>(),
@@ -124,14 +123,19 @@ fn many_colliding_tools_stay_distinct_and_within_64() {
 
 #[test]
 fn tool_table_skips_nameless_tools_and_picks_descriptions() {
-    let tools: Vec<McpTool> = serde_json::from_value(json!([
+    let listing = json!([
         {"name": "a", "description": "Adds numbers", "annotations": {"title": "Add"}},
         {"name": "b", "annotations": {"title": "Bee", "readOnlyHint": true}, "title": "B title"},
         {"name": "c", "description": " ", "title": "See"},
         {"name": ""},
         {"name": "d"}
-    ]))
-    .expect("tools");
+    ]);
+    let tools: Vec<McpTool> = listing
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|entry| McpTool::from_listing_entry(entry).expect("tool"))
+        .collect();
     let table = build_tool_table(&[("s".to_owned(), tools)]);
     let rows: Vec<(&str, Option<&str>)> = table
         .entries()

@@ -911,7 +911,12 @@ fn server_everything_tools() -> Vec<McpTool> {
     );
     let text = std::fs::read_to_string(path).expect("fixture");
     let result: Value = serde_json::from_str(&text).expect("json");
-    serde_json::from_value(result["tools"].clone()).expect("tools")
+    result["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .map(|entry| McpTool::from_listing_entry(entry).expect("tool"))
+        .collect()
 }
 
 #[test]
@@ -1118,7 +1123,7 @@ proptest! {
         }
         let table = build_tool_table(&[(
             "s".to_owned(),
-            vec![serde_json::from_value(json!({"name": "t", "inputSchema": schema})).expect("tool")],
+            vec![McpTool::from_listing_entry(&json!({"name": "t", "inputSchema": schema})).expect("tool")],
         )]);
         let _ = table.prepare_arguments("t", &arguments);
     }
@@ -1167,5 +1172,20 @@ fn properties_keep_the_order_the_server_wrote() {
             at("zeta") < at("alpha") && at("alpha") < at("mid"),
             "{dialect:?}: {text}"
         );
+    }
+}
+
+#[test]
+fn dialects_are_found_by_their_names() {
+    for dialect in [
+        SchemaDialect::OpenAi,
+        SchemaDialect::OpenAiStrict,
+        SchemaDialect::Gemini,
+        SchemaDialect::Anthropic,
+    ] {
+        assert_eq!(SchemaDialect::from_name(dialect.name()), Some(dialect));
+    }
+    for unknown in ["cohere", "OpenAI", "openai_strict", ""] {
+        assert_eq!(SchemaDialect::from_name(unknown), None, "{unknown}");
     }
 }

@@ -368,7 +368,7 @@ fn pattern_budget_is_shared_by_every_string_of_a_call() {
 }
 
 fn weather_table() -> ToolTable {
-    let tool: McpTool = serde_json::from_value(json!({
+    let tool = McpTool::from_listing_entry(&json!({
         "name": "get_weather",
         "inputSchema": {
             "type": "object",
@@ -381,8 +381,8 @@ fn weather_table() -> ToolTable {
         }
     }))
     .expect("tool");
-    let ping: McpTool =
-        serde_json::from_value(json!({"name": "ping", "inputSchema": {"type": "object"}}))
+    let ping =
+        McpTool::from_listing_entry(&json!({"name": "ping", "inputSchema": {"type": "object"}}))
             .expect("tool");
     build_tool_table(&[("weather".to_owned(), vec![tool, ping])])
 }

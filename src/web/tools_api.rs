@@ -32,7 +32,7 @@ pub fn sanitize_json_schema(
     let schema: Value = from_js(&schema, "schema")?;
     let dialect = match dialect {
         None => SchemaDialect::default(),
-        Some(name) => serde_json::from_value(Value::String(name.clone())).map_err(|_| {
+        Some(name) => SchemaDialect::from_name(&name).ok_or_else(|| {
             js_error(
                 "unknown_dialect",
                 &format!("unknown schema dialect `{name}` (expected openai, openai-strict, gemini or anthropic)"),

@@ -38,7 +38,7 @@ impl ToolListing {
                 McpError::InvalidMessage("tools/list result without tools".to_owned())
             })?;
         for (index, tool) in tools.iter().enumerate() {
-            let tool: McpTool = serde_json::from_value(tool.clone()).map_err(|error| {
+            let tool = McpTool::from_listing_entry(tool).map_err(|error| {
                 McpError::InvalidMessage(format!("tools/list entry {index}: {error}"))
             })?;
             if tool.name.trim().is_empty() {

@@ -174,7 +174,7 @@ fn tool_description(tool: &McpTool) -> Option<String> {
 }
 
 /// A tool as an MCP server lists it in `tools/list` (wire field names).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct McpTool {
     pub name: String,
@@ -190,21 +190,58 @@ pub struct McpTool {
     pub annotations: Option<Value>,
 }
 
+impl McpTool {
+    /// Reads one entry of a `tools/list` result: `name` must be a string; `title` and
+    /// `description` are strings or absent (or null); the schemas and annotations are kept as
+    /// sent; other members are ignored. Read by hand from the parsed JSON rather than through
+    /// serde's `Value` deserializer, which this would be the only wasm user of (about 3 KB).
+    pub fn from_listing_entry(entry: &Value) -> Result<McpTool, String> {
+        let Value::Object(members) = entry else {
+            return Err(format!("expected an object, got {}", json_kind(entry)));
+        };
+        let text = |key: &str| match members.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(text)) => Ok(Some(text.clone())),
+            Some(other) => Err(format!(
+                "`{key}` must be a string, got {}",
+                json_kind(other)
+            )),
+        };
+        let kept = |key: &str| members.get(key).filter(|value| !value.is_null()).cloned();
+        Ok(McpTool {
+            name: text("name")?.ok_or("missing field `name`")?,
+            title: text("title")?,
+            description: text("description")?,
+            input_schema: members.get("inputSchema").cloned().unwrap_or_default(),
+            output_schema: kept("outputSchema"),
+            annotations: kept("annotations"),
+        })
+    }
+}
+
+/// The kind of a JSON value, for messages.
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 /// The JSON Schema subset a provider accepts for function parameters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SchemaDialect {
     /// OpenAI and compatibles, non-strict.
     #[default]
-    #[serde(rename = "openai")]
     OpenAi,
     /// OpenAI structured outputs (`strict: true`).
-    #[serde(rename = "openai-strict")]
     OpenAiStrict,
     /// Gemini's OpenAPI 3.0 subset.
-    #[serde(rename = "gemini")]
     Gemini,
     /// Anthropic `input_schema`.
-    #[serde(rename = "anthropic")]
     Anthropic,
 }
 
@@ -217,6 +254,18 @@ impl SchemaDialect {
             SchemaDialect::Gemini => "gemini",
             SchemaDialect::Anthropic => "anthropic",
         }
+    }
+
+    /// The dialect of a [`name`](Self::name).
+    pub fn from_name(name: &str) -> Option<Self> {
+        [
+            SchemaDialect::OpenAi,
+            SchemaDialect::OpenAiStrict,
+            SchemaDialect::Gemini,
+            SchemaDialect::Anthropic,
+        ]
+        .into_iter()
+        .find(|dialect| dialect.name() == name)
     }
 }
 
