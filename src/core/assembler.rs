@@ -7,8 +7,6 @@
 //! A whole value followed by fragments was a placeholder (like Anthropic's `input: {}`): the
 //! fragments win.
 
-use std::collections::HashSet;
-
 use serde_json::{Map, Value};
 
 use super::model_event::{ArgumentsDelta, ToolCallDelta};
@@ -126,12 +124,12 @@ impl ToolCallAssembler {
 
     /// The round's calls, in the order they started.
     pub fn finish(self) -> Vec<AssembledToolCall> {
-        let given_ids: HashSet<String> = self
+        let given_ids: Vec<String> = self
             .calls
             .iter()
             .filter_map(|call| call.id.clone())
             .collect();
-        let mut synthesized_ids = HashSet::new();
+        let mut synthesized_ids = Vec::new();
         self.calls
             .into_iter()
             .enumerate()
@@ -140,7 +138,7 @@ impl ToolCallAssembler {
                 let id_synthesized = call.id.is_none();
                 let id = call.id.unwrap_or_else(|| {
                     let id = unused_id(position, &given_ids, &synthesized_ids);
-                    synthesized_ids.insert(id.clone());
+                    synthesized_ids.push(id.clone());
                     id
                 });
                 AssembledToolCall {
@@ -157,7 +155,9 @@ impl ToolCallAssembler {
 }
 
 /// `call_<position>`, or with a suffix if the provider itself used that id for another call.
-fn unused_id(position: usize, given: &HashSet<String>, synthesized: &HashSet<String>) -> String {
+/// The id lists are a round's calls, a few to a few hundred: plain lists are smaller in wasm than
+/// hash sets.
+fn unused_id(position: usize, given: &[String], synthesized: &[String]) -> String {
     let taken = |id: &String| given.contains(id) || synthesized.contains(id);
     let plain = format!("call_{position}");
     if !taken(&plain) {

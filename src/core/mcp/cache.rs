@@ -4,7 +4,6 @@
 //! A hit hands out the stored listing itself (shared, not copied), so a caller can tell an
 //! unchanged listing by identity and keep what it built from it.
 
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::McpError;
@@ -14,7 +13,7 @@ pub const TOOLS_CACHE_TTL_MS: f64 = 60_000.0;
 pub const TOOLS_CACHE_MAX_ENTRIES: usize = 1000;
 
 /// A server's identity for caching: its URL and its headers sorted by (lowercased) name.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CacheKey {
     url: String,
     headers: Vec<(String, String)>,
@@ -43,7 +42,8 @@ struct Entry {
 
 #[derive(Debug, Clone, Default)]
 pub struct ToolsCache {
-    entries: HashMap<CacheKey, Entry>,
+    /// Few servers per page, so a list: smaller in wasm than a hash map.
+    entries: Vec<(CacheKey, Entry)>,
     use_counter: u64,
 }
 
@@ -62,16 +62,13 @@ impl ToolsCache {
 
     /// The cached tools if fetched less than the TTL ago; a hit counts as a use.
     pub fn get(&mut self, key: &CacheKey, now_ms: f64) -> Option<Rc<[McpTool]>> {
-        let fresh = self
-            .entries
-            .get(key)
-            .map(|entry| now_ms - entry.fetched_at_ms < TOOLS_CACHE_TTL_MS)?;
-        if !fresh {
-            self.entries.remove(key);
+        let position = self.position(key)?;
+        let entry = &mut self.entries[position].1;
+        if now_ms - entry.fetched_at_ms >= TOOLS_CACHE_TTL_MS {
+            self.entries.swap_remove(position);
             return None;
         }
         self.use_counter += 1;
-        let entry = self.entries.get_mut(key)?;
         entry.last_used = self.use_counter;
         Some(entry.tools.clone())
     }
@@ -86,28 +83,28 @@ impl ToolsCache {
         let Ok(tools) = listing else {
             return;
         };
-        if !self.entries.contains_key(&key) && self.entries.len() >= TOOLS_CACHE_MAX_ENTRIES {
+        if let Some(position) = self.position(&key) {
+            self.entries.swap_remove(position);
+        } else if self.entries.len() >= TOOLS_CACHE_MAX_ENTRIES {
             self.evict_least_recently_used();
         }
         self.use_counter += 1;
-        self.entries.insert(
-            key,
-            Entry {
-                tools: tools.clone(),
-                fetched_at_ms: now_ms,
-                last_used: self.use_counter,
-            },
-        );
+        let entry = Entry {
+            tools: tools.clone(),
+            fetched_at_ms: now_ms,
+            last_used: self.use_counter,
+        };
+        self.entries.push((key, entry));
+    }
+
+    fn position(&self, key: &CacheKey) -> Option<usize> {
+        self.entries.iter().position(|(cached, _)| cached == key)
     }
 
     fn evict_least_recently_used(&mut self) {
-        let oldest = self
-            .entries
-            .iter()
-            .min_by_key(|(_, entry)| entry.last_used)
-            .map(|(key, _)| key.clone());
-        if let Some(key) = oldest {
-            self.entries.remove(&key);
+        let oldest = (0..self.entries.len()).min_by_key(|&index| self.entries[index].1.last_used);
+        if let Some(index) = oldest {
+            self.entries.swap_remove(index);
         }
     }
 }

@@ -10,7 +10,6 @@ mod options;
 mod stream;
 
 use std::cell::{OnceCell, RefCell};
-use std::collections::HashMap;
 use std::pin::pin;
 use std::rc::Rc;
 
@@ -49,10 +48,19 @@ pub(crate) struct AgentShared {
     prompt_tool_mode: bool,
     tools_supported: bool,
     missing_id_strategy: MissingIdStrategy,
-    /// Per (server, tool): how many calls completed and their mean duration, for ETA events.
-    durations: RefCell<HashMap<(String, String), (u32, f64)>>,
+    /// Per tool called so far: how many calls completed and their mean duration, for ETA events.
+    durations: RefCell<Vec<ToolDurations>>,
     /// The tools built from the last listings: runs over the same listings reuse them.
     built_tools: RefCell<Option<Rc<BuiltTools>>>,
+}
+
+/// The completed calls of one tool, in a list rather than a hash map keyed by (server, tool): a
+/// page calls a handful of tools, and the list is smaller in wasm and needs no key copies.
+struct ToolDurations {
+    server: String,
+    tool: String,
+    count: u32,
+    mean_ms: f64,
 }
 
 /// The tool table built from the servers' listings, and lazily its provider wire shape. The
@@ -123,17 +131,31 @@ impl AgentShared {
     fn expected_duration_ms(&self, server: &str, tool: &str) -> Option<u64> {
         self.durations
             .borrow()
-            .get(&(server.to_owned(), tool.to_owned()))
-            .map(|(_, mean)| mean.round() as u64)
+            .iter()
+            .find(|durations| durations.server == server && durations.tool == tool)
+            .map(|durations| durations.mean_ms.round() as u64)
     }
 
     fn record_duration(&self, server: &str, tool: &str, elapsed_ms: f64) {
-        let mut durations = self.durations.borrow_mut();
-        let (count, mean) = durations
-            .entry((server.to_owned(), tool.to_owned()))
-            .or_insert((0, 0.0));
-        *count += 1;
-        *mean += (elapsed_ms - *mean) / f64::from(*count);
+        let mut all = self.durations.borrow_mut();
+        let index = match all
+            .iter()
+            .position(|durations| durations.server == server && durations.tool == tool)
+        {
+            Some(index) => index,
+            None => {
+                all.push(ToolDurations {
+                    server: server.to_owned(),
+                    tool: tool.to_owned(),
+                    count: 0,
+                    mean_ms: 0.0,
+                });
+                all.len() - 1
+            }
+        };
+        let durations = &mut all[index];
+        durations.count += 1;
+        durations.mean_ms += (elapsed_ms - durations.mean_ms) / f64::from(durations.count);
     }
 }
 

@@ -5,7 +5,6 @@ mod http;
 mod js;
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::pin::pin;
 use std::rc::{Rc, Weak};
 
@@ -60,7 +59,9 @@ impl McpServerConfig {
 /// The client's name and version sent in `initialize`.
 const CLIENT_NAME: &str = "mcp-agent-wasm";
 
-type Routes = Rc<RefCell<HashMap<u64, mpsc::UnboundedSender<IncomingMessage>>>>;
+/// Request ids and where their replies go: the requests in flight on one connection, so a list
+/// (smaller in wasm than a hash map).
+type Routes = Rc<RefCell<Vec<(u64, mpsc::UnboundedSender<IncomingMessage>)>>>;
 
 /// A legacy SSE connection: the stream's reader task routes each message to the request waiting
 /// for it. Dropping the connection drops `_stop`, which ends the task and closes the stream.
@@ -455,7 +456,7 @@ impl McpClient {
             if !response.ok() || !response.content_type().starts_with("text/event-stream") {
                 return;
             }
-            let routes: Routes = Rc::new(RefCell::new(HashMap::new()));
+            let routes: Routes = Rc::default();
             let events = response.into_events();
             route_server_stream(events, stopped, state, routes, StreamRole::Standalone).await;
         });
@@ -651,7 +652,7 @@ impl McpClient {
         };
         let endpoint = check_legacy_endpoint(&url, &endpoint, allow_insecure_local_urls)
             .map_err(McpError::LegacyEndpointRefused)?;
-        let routes: Routes = Rc::new(RefCell::new(HashMap::new()));
+        let routes: Routes = Rc::default();
         let (stop, stopped) = oneshot::channel();
         self.state.borrow_mut().legacy = Some(LegacyConnection {
             endpoint,
@@ -694,7 +695,7 @@ impl McpClient {
             }
         };
         let (sender, mut receiver) = mpsc::unbounded();
-        routes.borrow_mut().insert(request.id, sender);
+        routes.borrow_mut().push((request.id, sender));
         let _route = RouteGuard {
             routes: &routes,
             request_id: request.id,
@@ -744,7 +745,9 @@ struct RouteGuard<'a> {
 
 impl Drop for RouteGuard<'_> {
     fn drop(&mut self) {
-        self.routes.borrow_mut().remove(&self.request_id);
+        self.routes
+            .borrow_mut()
+            .retain(|(id, _)| *id != self.request_id);
     }
 }
 
@@ -789,7 +792,12 @@ async fn route_server_stream(
                     None
                 }
             };
-            if let Some(sender) = route_id.and_then(|id| routes.borrow().get(&id).cloned()) {
+            let sender = route_id.and_then(|id| {
+                let routes = routes.borrow();
+                let route = routes.iter().find(|(routed, _)| *routed == id);
+                route.map(|(_, sender)| sender.clone())
+            });
+            if let Some(sender) = sender {
                 let _ = sender.unbounded_send(message);
             }
         }
