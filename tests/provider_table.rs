@@ -361,13 +361,23 @@ fn watsonx_needs_the_token_exchange_first() {
         .unwrap();
     assert_eq!(token.access_token, "abc");
     assert_eq!(token.expires_in, Some(3600));
-    assert_eq!(
-        provider
-            .parse_token_response(r#"{"errorCode":"BXNIM0415E"}"#)
-            .unwrap_err()
-            .code(),
-        "provider_invalid_response"
-    );
+    for refused in [
+        r#"{"errorCode":"BXNIM0415E"}"#,
+        r#"{"access_token":""}"#,
+        r#"{"access_token":42}"#,
+        "not json",
+    ] {
+        assert_eq!(
+            provider.parse_token_response(refused).unwrap_err().code(),
+            "provider_invalid_response",
+            "{refused}"
+        );
+    }
+    let without_lifetime = provider
+        .parse_token_response(r#"{"access_token":"xyz","expires_in":"soon"}"#)
+        .unwrap();
+    assert_eq!(without_lifetime.access_token, "xyz");
+    assert_eq!(without_lifetime.expires_in, None);
 
     let others_exchanging: Vec<&str> = rows()
         .iter()

@@ -91,8 +91,23 @@ fn build_tool_names_matches_native() {
     let native = serde_json::to_value(build_tool_names(&pairs)).expect("json");
     assert_eq!(from_js(&from_wasm), native);
     assert_eq!(native.as_array().map(Vec::len), Some(6));
-    let error = build_tool_names_js(to_js(&json!([{"server": 1}]))).expect_err("bad input");
-    assert_eq!(error_code(&error), "invalid_argument");
+    let refused = [
+        (json!([{"server": 1}]), "tools[0].server must be a string"),
+        (
+            json!([{"server": "a", "name": "x"}, {"server": "b"}]),
+            "tools[1].name must be a string",
+        ),
+        (json!({"server": "a", "name": "x"}), "not an array"),
+    ];
+    for (tools, reason) in refused {
+        let error = build_tool_names_js(to_js(&tools)).expect_err("bad input");
+        assert_eq!(error_code(&error), "invalid_argument");
+        let message: String = error.unchecked_ref::<js_sys::Error>().message().into();
+        assert_eq!(
+            message,
+            format!("invalid tools: {reason} (expected an array of {{server, name}})")
+        );
+    }
 }
 
 #[wasm_bindgen_test]

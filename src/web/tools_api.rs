@@ -2,7 +2,7 @@
 //! a thin conversion around the pure functions of `core::tools`.
 
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
@@ -42,12 +42,6 @@ pub fn sanitize_json_schema(
     to_js(&sanitize_schema(&schema, dialect))
 }
 
-#[derive(Deserialize)]
-struct ToolRef {
-    server: String,
-    name: String,
-}
-
 /// `buildToolNames(tools)`: provider-facing function names for `{server, name}` tools, in the
 /// same order, unique and at most 64 characters.
 #[wasm_bindgen(
@@ -57,12 +51,34 @@ struct ToolRef {
 pub fn build_tool_names_js(
     #[wasm_bindgen(unchecked_param_type = "{ server: string, name: string }[]")] tools: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let tools: Vec<ToolRef> = from_js(&tools, "tools (expected an array of {server, name})")?;
-    let pairs: Vec<(&str, &str)> = tools
-        .iter()
-        .map(|tool| (tool.server.as_str(), tool.name.as_str()))
-        .collect();
+    let tools: Value = from_js(&tools, "tools")?;
+    let pairs = tool_refs(&tools).map_err(|message| {
+        js_error(
+            "invalid_argument",
+            &format!("invalid tools: {message} (expected an array of {{server, name}})"),
+        )
+    })?;
     to_js(&build_tool_names(&pairs))
+}
+
+/// The `(server, name)` pairs of `[{server, name}, …]`, read from the JSON value by hand (a
+/// serde-derived reader for two strings costs about 1.7 KB of wasm).
+fn tool_refs(tools: &Value) -> Result<Vec<(&str, &str)>, String> {
+    let tools = tools.as_array().ok_or("not an array")?;
+    let mut pairs = Vec::with_capacity(tools.len());
+    for (index, tool) in tools.iter().enumerate() {
+        pairs.push((
+            member_text(tool, index, "server")?,
+            member_text(tool, index, "name")?,
+        ));
+    }
+    Ok(pairs)
+}
+
+fn member_text<'a>(tool: &'a Value, index: usize, key: &str) -> Result<&'a str, String> {
+    tool.get(key)
+        .and_then(Value::as_str)
+        .ok_or_else(|| format!("tools[{index}].{key} must be a string"))
 }
 
 #[derive(Serialize)]

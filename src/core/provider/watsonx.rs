@@ -1,7 +1,6 @@
 //! IBM watsonx.ai chat. The API key is not sent to the chat endpoint: it is first exchanged at
 //! IBM IAM for a bearer token (a separate request), and every call names its project.
 
-use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use super::config::ResolvedProvider;
@@ -65,11 +64,10 @@ pub(super) fn body(
 }
 
 /// A bearer token from IAM and how long it lives.
-#[derive(Clone, PartialEq, Eq, Deserialize)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct AccessToken {
     pub access_token: String,
     /// Seconds from issue.
-    #[serde(default)]
     pub expires_in: Option<u64>,
 }
 
@@ -113,9 +111,15 @@ impl ResolvedProvider {
 
     /// Reads the IAM answer to [`ResolvedProvider::token_request`].
     pub fn parse_token_response(&self, body: &str) -> Result<AccessToken, ProviderError> {
-        serde_json::from_str::<AccessToken>(body)
-            .ok()
-            .filter(|token| !token.access_token.is_empty())
+        let answer: Value = serde_json::from_str(body).unwrap_or_default();
+        let access_token = answer["access_token"]
+            .as_str()
+            .filter(|token| !token.is_empty());
+        access_token
+            .map(|token| AccessToken {
+                access_token: token.to_owned(),
+                expires_in: answer["expires_in"].as_u64(),
+            })
             .ok_or_else(|| ProviderError::InvalidResponse {
                 provider: self.provider_name(),
                 message: "the IAM answer has no `access_token`".to_owned(),
