@@ -131,3 +131,75 @@ fn hand_written_readers_agree_with_the_derived_ones() {
     }
     assert!(checked_errors >= 30, "only {checked_errors} error cases");
 }
+
+/// Derived twins of the enums read by name (`core::wire_enum`), with the attributes they had.
+mod derived_names {
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum Role {
+        System,
+        User,
+        Assistant,
+        Tool,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(rename_all = "kebab-case")]
+    pub enum TransportMode {
+        Auto,
+        StreamableHttp,
+        Sse,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub enum MissingIdStrategy {
+        Synthesize,
+        ReRequestWithoutStreaming,
+    }
+}
+
+/// Every name reads as it did with serde's derived readers, an unknown name fails with the same
+/// text, and anything but a string fails.
+#[test]
+fn enums_read_by_name_agree_with_the_derived_ones() {
+    fn check<Ours, Derived>(names: &[&str])
+    where
+        Ours: Serialize + for<'de> Deserialize<'de>,
+        Derived: Serialize + for<'de> Deserialize<'de>,
+    {
+        let unknown = ["", "User", "sse ", "nope", "\u{e9}"];
+        for name in names.iter().chain(&unknown) {
+            let input = Value::String((*name).to_owned()).to_string();
+            assert_eq!(
+                read_both_ways::<Ours>(&input),
+                read_both_ways::<Derived>(&input),
+                "{input}"
+            );
+        }
+        for name in names {
+            let input = Value::String((*name).to_owned()).to_string();
+            assert!(
+                read_both_ways::<Ours>(&input).iter().all(Result::is_ok),
+                "{input}"
+            );
+        }
+        for not_a_string in ["3", "null", "[]", "{}", "true"] {
+            for result in read_both_ways::<Ours>(not_a_string) {
+                let error = result.expect_err(not_a_string);
+                assert!(error.starts_with("invalid type"), "{not_a_string}: {error}");
+            }
+        }
+    }
+    use mcp_agent_wasm::core::agent_loop::MissingIdStrategy;
+    use mcp_agent_wasm::core::mcp::session::TransportMode;
+    use mcp_agent_wasm::core::message::Role;
+    check::<Role, derived_names::Role>(&["system", "user", "assistant", "tool"]);
+    check::<TransportMode, derived_names::TransportMode>(&["auto", "streamable-http", "sse"]);
+    check::<MissingIdStrategy, derived_names::MissingIdStrategy>(&[
+        "synthesize",
+        "reRequestWithoutStreaming",
+    ]);
+}

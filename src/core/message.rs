@@ -8,14 +8,26 @@ use serde::de::{Error as _, Unexpected};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
+use crate::core::wire_enum::deserialize_by_name;
+
 /// Who wrote a message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     System,
     User,
     Assistant,
     Tool,
+}
+
+impl<'de> Deserialize<'de> for Role {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserialize_by_name(
+            deserializer,
+            &["system", "user", "assistant", "tool"],
+            &[Role::System, Role::User, Role::Assistant, Role::Tool],
+        )
+    }
 }
 
 /// One chat message. Unknown fields are dropped on input.

@@ -13,3 +13,4 @@ pub mod stream;
 pub mod think_split;
 pub mod tools;
 pub mod url_policy;
+pub mod wire_enum;

@@ -1,14 +1,15 @@
 //! The vocabulary of the agent loop: its configuration, the actions it asks the driver to
 //! perform, the events it reports to the user, and its final outcome.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
 use crate::core::message::ChatMessage;
 use crate::core::model_event::Usage;
+use crate::core::wire_enum::deserialize_by_name;
 
 /// How the loop works around calls that arrived without an id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum MissingIdStrategy {
     /// Use ids made up by the loop (unique within the run).
@@ -18,6 +19,19 @@ pub enum MissingIdStrategy {
     /// only if that answer lacks them too. The re-request starts no new round and its text is
     /// shown only if it turns out to be the final answer (the streamed try was already shown).
     ReRequestWithoutStreaming,
+}
+
+impl<'de> Deserialize<'de> for MissingIdStrategy {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserialize_by_name(
+            deserializer,
+            &["synthesize", "reRequestWithoutStreaming"],
+            &[
+                MissingIdStrategy::Synthesize,
+                MissingIdStrategy::ReRequestWithoutStreaming,
+            ],
+        )
+    }
 }
 
 /// What a run may do. Time zone and "now" are already part of `system_prompt`: the loop never

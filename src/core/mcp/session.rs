@@ -2,11 +2,12 @@
 //! what to do with an HTTP failure (re-initialize, fall back to legacy SSE, or fail), stream
 //! resumption, per-call deadlines and idle pings. Time comes in as milliseconds.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{json, Value};
 
 use super::jsonrpc::{self, OutgoingRequest};
 use super::McpError;
+use crate::core::wire_enum::deserialize_by_name;
 
 /// The version offered in `initialize`.
 pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";
@@ -28,7 +29,7 @@ pub const DEFAULT_CALL_TIMEOUT_MS: u64 = 120_000;
 pub const IDLE_PING_AFTER_MS: u64 = 60_000;
 
 /// Which transport to use for a server, as configured.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TransportMode {
     /// Streamable HTTP, falling back to legacy SSE when the initialize POST gets 400, 404 or 405.
@@ -36,6 +37,20 @@ pub enum TransportMode {
     Auto,
     StreamableHttp,
     Sse,
+}
+
+impl<'de> Deserialize<'de> for TransportMode {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserialize_by_name(
+            deserializer,
+            &["auto", "streamable-http", "sse"],
+            &[
+                TransportMode::Auto,
+                TransportMode::StreamableHttp,
+                TransportMode::Sse,
+            ],
+        )
+    }
 }
 
 /// The transport a session actually runs on.
