@@ -97,3 +97,27 @@ fn web_layer_is_wasm_only() {
         "src/lib.rs must declare `pub mod web` under #[cfg(target_arch = \"wasm32\")]"
     );
 }
+
+/// Calls that bring large tables into the shipped wasm for little use: core's float parser (its
+/// powers of five, 13.4 KB gzipped when `Retry-After` was read as `f64`) and Unicode's letter,
+/// number and case tables (1.9 KB for an email check). JSON numbers are read by serde_json's own
+/// parser, and the crate's text rules are ASCII ones. Catches the usual spellings only.
+#[test]
+fn no_large_tables_for_small_uses() {
+    let forbidden = [
+        "parse::<f64>",
+        "parse::<f32>",
+        "f64::from_str",
+        ".is_alphanumeric()",
+        ".is_alphabetic()",
+        ".is_numeric()",
+        ".to_lowercase()",
+        ".to_uppercase()",
+    ];
+    let found = violations("src", &forbidden);
+    assert!(
+        found.is_empty(),
+        "code that costs the wasm a large table (see the comment above):\n{}",
+        found.join("\n")
+    );
+}
