@@ -108,3 +108,29 @@ async fn server_everything_answers_initialize_across_origins() {
     );
     assert!(text.contains("\"protocolVersion\""), "got {text}");
 }
+
+/// `join_every` (listing tools and closing, one future per server) runs its futures at once and
+/// gives their outputs in the order the futures were given, not the order they finished in.
+#[wasm_bindgen_test]
+async fn join_every_runs_futures_together_and_keeps_their_order() {
+    use mcp_agent_wasm::web::join::join_every;
+    use mcp_agent_wasm::web::timer::sleep;
+    use std::cell::RefCell;
+
+    let finished = RefCell::new(Vec::new());
+    let delays = [60, 10, 35, 0];
+    let outputs = join_every(delays.iter().map(|&delay| {
+        let finished = &finished;
+        async move {
+            sleep(delay).await;
+            finished.borrow_mut().push(delay);
+            delay * 2
+        }
+    }))
+    .await;
+    assert_eq!(outputs, [120, 20, 70, 0]);
+    assert_eq!(finished.into_inner(), [0, 10, 35, 60]);
+    assert!(join_every(Vec::<std::future::Ready<u8>>::new())
+        .await
+        .is_empty());
+}

@@ -3,6 +3,7 @@
 pub mod agent;
 pub mod error;
 pub mod http;
+pub mod join;
 pub mod json;
 pub mod mcp;
 pub mod provider;

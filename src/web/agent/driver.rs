@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 
 use futures::channel::mpsc::{UnboundedReceiver, UnboundedSender};
-use futures::future::{join_all, select, AbortHandle, Abortable, Either};
+use futures::future::{select, AbortHandle, Abortable, Either};
 use futures::StreamExt;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -24,6 +24,7 @@ use crate::core::model_event::ModelEvent;
 use crate::core::provider::{ProviderError, ProviderTools};
 use crate::core::tools::{tool_prompt, McpTool, ToolTable};
 use crate::web::error::{js_error, set_property};
+use crate::web::join::join_every;
 use crate::web::json::to_js;
 use crate::web::provider::{stream_model_call, whole_model_call};
 
@@ -172,7 +173,7 @@ pub async fn list_all_tools(
     if signal.is_some_and(AbortSignal::aborted) {
         return Err(js_error("aborted", "listing tools was aborted").into());
     }
-    let listings = join_all(shared.servers.iter().map(|(name, client)| {
+    let listings = join_every(shared.servers.iter().map(|(name, client)| {
         let cache = tools_cache();
         async move { (name.clone(), client.list_tools_cached(&cache).await) }
     }))

@@ -25,6 +25,7 @@ use crate::core::message::ChatMessage;
 use crate::core::provider::{ProviderTools, ResolvedProvider, RetryPolicy};
 use crate::core::tools::{build_tool_table, sanitize_schema, McpTool, SchemaDialect, ToolTable};
 use crate::web::error::js_error;
+use crate::web::join::join_every;
 use crate::web::json::{from_js, to_js};
 use crate::web::mcp::{McpClient, McpServerConfig};
 use crate::web::timer::aborted;
@@ -282,8 +283,7 @@ impl Agent {
     pub fn close(&self) -> Promise {
         let shared = self.shared.clone();
         wasm_bindgen_futures::future_to_promise(async move {
-            futures::future::join_all(shared.servers.iter().map(|(_, client)| client.close()))
-                .await;
+            join_every(shared.servers.iter().map(|(_, client)| client.close())).await;
             Ok(JsValue::UNDEFINED)
         })
     }
