@@ -15,11 +15,39 @@ mod derived {
 
     #[derive(Serialize, Deserialize)]
     pub struct ChatMessage {
-        role: String,
+        role: super::derived_names::Role,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         content: Option<MessageContent>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        tool_calls: Option<Vec<MessageToolCall>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tool_call_id: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reasoning_content: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         thinking_blocks: Option<Vec<ThinkingBlock>>,
+    }
+
+    #[derive(Serialize, Deserialize)]
+    pub struct MessageToolCall {
+        id: String,
+        #[serde(rename = "type", default = "function_type")]
+        call_type: String,
+        function: FunctionCall,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        thought_signature: Option<String>,
+    }
+
+    fn function_type() -> String {
+        "function".to_owned()
+    }
+
+    #[derive(Serialize, Deserialize)]
+    pub struct FunctionCall {
+        name: String,
+        arguments: String,
     }
 
     #[derive(Serialize, Deserialize)]
@@ -116,12 +144,60 @@ fn hand_written_readers_agree_with_the_derived_ones() {
         r#"[7]"#,
         r#"[null]"#,
     ];
+    let call = r#"{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}"#;
+    let tool_calls = [
+        format!("[{call}]"),
+        format!("[{call}, {call}]"),
+        r#"[{"id": "c1", "function": {"name": "f", "arguments": "{}"}}]"#.to_owned(),
+        r#"[{"id": "c1", "type": null, "function": {"name": "f", "arguments": "{}"}}]"#.to_owned(),
+        r#"[{"id": "c1", "function": {"name": "f", "arguments": "{}"}, "thought_signature": "s"}]"#.to_owned(),
+        r#"[{"id": "c1", "function": {"name": "f", "arguments": "{}"}, "thought_signature": null}]"#.to_owned(),
+        r#"[{"id": "c1", "function": {"name": "f", "arguments": "{}"}, "thought_signature": 5}]"#.to_owned(),
+        r#"[{"function": {"name": "f", "arguments": "{}"}}]"#.to_owned(),
+        r#"[{"id": "c1"}]"#.to_owned(),
+        r#"[{"id": 7, "function": {"name": "f", "arguments": "{}"}}]"#.to_owned(),
+        r#"[{"id": "c1", "function": "f"}]"#.to_owned(),
+        r#"[{"id": "c1", "function": {"name": "f"}}]"#.to_owned(),
+        r#"[{"id": "c1", "function": {"arguments": "{}"}}]"#.to_owned(),
+        r#"[{"id": "c1", "function": {"name": "f", "arguments": {"a": 1}}}]"#.to_owned(),
+        r#"[{"function": 3, "id": 4}]"#.to_owned(),
+        r#"[5]"#.to_owned(),
+        r#"{}"#.to_owned(),
+        r#""calls""#.to_owned(),
+        r#"null"#.to_owned(),
+    ];
+    let whole_messages = [
+        r#"{"role": "tool", "tool_call_id": "c1", "content": "result"}"#,
+        r#"{"role": "tool", "tool_call_id": 3, "content": "result"}"#,
+        r#"{"role": "user", "name": "bob", "content": "hi"}"#,
+        r#"{"role": "user", "name": [], "content": "hi"}"#,
+        r#"{"role": "assistant", "reasoning_content": "because", "content": "x"}"#,
+        r#"{"role": "assistant", "reasoning_content": false, "content": "x"}"#,
+        r#"{"role": "system", "content": "be brief", "extra": {"nested": [1, 2]}}"#,
+        r#"{"content": "x"}"#,
+        r#"{}"#,
+        r#"{"role": "robot", "content": "x"}"#,
+        r#"{"role": "User", "content": "x"}"#,
+        r#"{"role": "user", "content": 5, "tool_call_id": 3}"#,
+        r#"{"tool_call_id": 3, "content": 5, "role": "user"}"#,
+        r#"{"content": 5, "role": "robot"}"#,
+        r#"{"role": "robot", "content": 5}"#,
+        r#"{"name": null, "tool_call_id": null, "reasoning_content": null, "thinking_blocks": null, "tool_calls": null, "content": null, "role": "assistant"}"#,
+        r#""a string""#,
+        r#"5"#,
+        r#"null"#,
+        r#"true"#,
+    ];
     let inputs = contents
         .iter()
         .map(|content| format!(r#"{{"role": "user", "content": {content}}}"#))
         .chain(blocks.iter().map(|blocks| {
             format!(r#"{{"role": "assistant", "content": "x", "thinking_blocks": {blocks}}}"#)
-        }));
+        }))
+        .chain(tool_calls.iter().map(|calls| {
+            format!(r#"{{"role": "assistant", "content": null, "tool_calls": {calls}}}"#)
+        }))
+        .chain(whole_messages.iter().map(|message| (*message).to_owned()));
     let mut checked_errors = 0;
     for input in inputs {
         let ours = read_both_ways::<ChatMessage>(&input);
@@ -129,7 +205,37 @@ fn hand_written_readers_agree_with_the_derived_ones() {
         assert_eq!(ours, derived, "input: {input}");
         checked_errors += ours.iter().filter(|result| result.is_err()).count();
     }
-    assert!(checked_errors >= 30, "only {checked_errors} error cases");
+    assert!(checked_errors >= 60, "only {checked_errors} error cases");
+}
+
+/// A role of the wrong type: the derived enum reader said "expected value" from JSON text and
+/// "expected string or map" from a `Value`; the role is read as a string, and says so.
+#[test]
+fn a_role_that_is_not_a_string_is_refused_as_such() {
+    for (input, kind) in [
+        (r#"{"role": 1}"#, "integer `1`"),
+        (r#"{"role": null}"#, "null"),
+    ] {
+        let expected = format!("invalid type: {kind}, expected a string");
+        assert_eq!(
+            read_both_ways::<ChatMessage>(input),
+            [Err(expected.clone()), Err(expected)]
+        );
+    }
+}
+
+/// serde's derived reader would also take a message written as an array of its fields, by
+/// position; a caller passing that has a bug, so it is refused.
+#[test]
+fn a_message_written_as_an_array_is_refused() {
+    for input in [r#"["user", "hi"]"#, "[]"] {
+        let [from_text, from_value] = read_both_ways::<ChatMessage>(input);
+        assert_eq!(
+            from_text,
+            Err("invalid type: sequence, expected struct ChatMessage".to_owned())
+        );
+        assert_eq!(from_value, from_text, "{input}");
+    }
 }
 
 /// Derived twins of the enums read by name (`core::wire_enum`), with the attributes they had.

@@ -4,11 +4,11 @@
 //! next turn: DeepSeek's `reasoning_content`, Anthropic thinking blocks with their signatures, and
 //! Gemini thought signatures on tool calls.
 
-use serde::de::{Error as _, Unexpected};
+use serde::de::{Error, Unexpected};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
-use crate::core::wire_enum::deserialize_by_name;
+use crate::core::wire_enum::{deserialize_by_name, value_named};
 
 /// Who wrote a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -20,18 +20,17 @@ pub enum Role {
     Tool,
 }
 
+const ROLE_NAMES: &[&str] = &["system", "user", "assistant", "tool"];
+const ROLES: [Role; 4] = [Role::System, Role::User, Role::Assistant, Role::Tool];
+
 impl<'de> Deserialize<'de> for Role {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserialize_by_name(
-            deserializer,
-            &["system", "user", "assistant", "tool"],
-            &[Role::System, Role::User, Role::Assistant, Role::Tool],
-        )
+        deserialize_by_name(deserializer, ROLE_NAMES, &ROLES)
     }
 }
 
 /// One chat message. Unknown fields are dropped on input.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ChatMessage {
     pub role: Role,
     /// A string, or an array of OpenAI content parts (`text`, `image_url`); `None` for an
@@ -116,10 +115,10 @@ pub struct ImageUrl {
 }
 
 /// A tool call inside an assistant message.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MessageToolCall {
     pub id: String,
-    #[serde(rename = "type", default = "function_type")]
+    #[serde(rename = "type")]
     pub call_type: String,
     pub function: FunctionCall,
     /// Gemini's thought signature for this call, echoed on the next turn.
@@ -127,12 +126,8 @@ pub struct MessageToolCall {
     pub thought_signature: Option<String>,
 }
 
-fn function_type() -> String {
-    "function".to_owned()
-}
-
 /// The function name and its arguments as a JSON text, as OpenAI sends them.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FunctionCall {
     pub name: String,
     pub arguments: String,
@@ -146,24 +141,132 @@ pub enum ThinkingBlock {
     RedactedThinking { data: String },
 }
 
-// The three tagged or untagged types below are read by hand through `Value`: a derived reader
-// buffers its input in serde's private `Content` type, whose code is instantiated once per input
-// format and costs the shipped wasm several KB, while `Value`'s reader is there anyway. The errors
-// read as the derived ones do.
+// Messages are read by hand through `Value`, whose reader is in the wasm anyway: serde's derived
+// readers cost several KB of wasm per type (the tagged and untagged ones also buffer their input
+// in serde's private `Content` type). The errors read as the derived ones do, field by field in
+// the order the fields come (tests/message_readers.rs compares them with derived twins); a
+// message written as an array of its fields, which a derived reader would take by position, is
+// refused.
+
+impl<'de> Deserialize<'de> for ChatMessage {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        chat_message(Value::deserialize(deserializer)?)
+    }
+}
+
+fn chat_message<E: Error>(value: Value) -> Result<ChatMessage, E> {
+    let fields = object(value, "struct ChatMessage")?;
+    let mut role = None;
+    let (mut content, mut tool_calls, mut tool_call_id) = (None, None, None);
+    let (mut name, mut reasoning_content, mut thinking_blocks) = (None, None, None);
+    for (key, value) in fields {
+        match key.as_str() {
+            "role" => role = Some(role_named(value)?),
+            "content" => content = optional(value, message_content)?,
+            "tool_calls" => tool_calls = optional(value, |calls| list(calls, tool_call))?,
+            "tool_call_id" => tool_call_id = optional(value, string)?,
+            "name" => name = optional(value, string)?,
+            "reasoning_content" => reasoning_content = optional(value, string)?,
+            "thinking_blocks" => {
+                thinking_blocks = optional(value, |blocks| list(blocks, thinking_block))?;
+            }
+            _ => {}
+        }
+    }
+    Ok(ChatMessage {
+        role: role.ok_or_else(|| E::missing_field("role"))?,
+        content,
+        tool_calls,
+        tool_call_id,
+        name,
+        reasoning_content,
+        thinking_blocks,
+    })
+}
+
+fn role_named<E: Error>(value: Value) -> Result<Role, E> {
+    value_named(&string::<E>(value)?, ROLE_NAMES, &ROLES)
+}
+
+fn tool_call<E: Error>(value: Value) -> Result<MessageToolCall, E> {
+    let fields = object(value, "struct MessageToolCall")?;
+    let (mut id, mut call_type, mut function, mut thought_signature) = (None, None, None, None);
+    for (key, value) in fields {
+        match key.as_str() {
+            "id" => id = Some(string(value)?),
+            "type" => call_type = Some(string(value)?),
+            "function" => function = Some(function_call(value)?),
+            "thought_signature" => thought_signature = optional(value, string)?,
+            _ => {}
+        }
+    }
+    Ok(MessageToolCall {
+        id: id.ok_or_else(|| E::missing_field("id"))?,
+        call_type: call_type.unwrap_or_else(|| "function".to_owned()),
+        function: function.ok_or_else(|| E::missing_field("function"))?,
+        thought_signature,
+    })
+}
+
+fn function_call<E: Error>(value: Value) -> Result<FunctionCall, E> {
+    let fields = object(value, "struct FunctionCall")?;
+    let (mut name, mut arguments) = (None, None);
+    for (key, value) in fields {
+        match key.as_str() {
+            "name" => name = Some(string(value)?),
+            "arguments" => arguments = Some(string(value)?),
+            _ => {}
+        }
+    }
+    Ok(FunctionCall {
+        name: name.ok_or_else(|| E::missing_field("name"))?,
+        arguments: arguments.ok_or_else(|| E::missing_field("arguments"))?,
+    })
+}
+
+fn object<E: Error>(value: Value, expected: &'static str) -> Result<Map<String, Value>, E> {
+    match value {
+        Value::Object(fields) => Ok(fields),
+        other => Err(E::invalid_type(unexpected(&other), &expected)),
+    }
+}
+
+fn string<E: Error>(value: Value) -> Result<String, E> {
+    match value {
+        Value::String(text) => Ok(text),
+        other => Err(E::invalid_type(unexpected(&other), &"a string")),
+    }
+}
+
+/// `None` for null, as serde reads an `Option`.
+fn optional<T, E: Error>(
+    value: Value,
+    read: impl FnOnce(Value) -> Result<T, E>,
+) -> Result<Option<T>, E> {
+    match value {
+        Value::Null => Ok(None),
+        value => read(value).map(Some),
+    }
+}
+
+fn list<T, E: Error>(value: Value, read: fn(Value) -> Result<T, E>) -> Result<Vec<T>, E> {
+    match value {
+        Value::Array(items) => items.into_iter().map(read).collect(),
+        other => Err(E::invalid_type(unexpected(&other), &"a sequence")),
+    }
+}
 
 const UNTAGGED_CONTENT: &str = "data did not match any variant of untagged enum MessageContent";
 
-impl<'de> Deserialize<'de> for MessageContent {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let parts = match Value::deserialize(deserializer)? {
-            Value::String(text) => return Ok(MessageContent::Text(text)),
-            Value::Array(items) => items.into_iter().map(content_part).collect(),
-            _ => None,
-        };
-        parts
-            .map(MessageContent::Parts)
-            .ok_or_else(|| D::Error::custom(UNTAGGED_CONTENT))
-    }
+fn message_content<E: Error>(value: Value) -> Result<MessageContent, E> {
+    let parts = match value {
+        Value::String(text) => return Ok(MessageContent::Text(text)),
+        Value::Array(items) => items.into_iter().map(content_part).collect(),
+        _ => None,
+    };
+    parts
+        .map(MessageContent::Parts)
+        .ok_or_else(|| E::custom(UNTAGGED_CONTENT))
 }
 
 /// One content part, or `None` when it is not one (the untagged content error names no detail).
@@ -200,34 +303,26 @@ fn take_string(fields: &mut Map<String, Value>, key: &str) -> Result<Option<Stri
     }
 }
 
-impl<'de> Deserialize<'de> for ThinkingBlock {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let value = Value::deserialize(deserializer)?;
-        let Value::Object(mut fields) = value else {
-            return Err(D::Error::invalid_type(
-                unexpected(&value),
-                &"internally tagged enum ThinkingBlock",
-            ));
-        };
-        let mut required = |key: &'static str, expected: &'static str| match fields.remove(key) {
-            None => Err(D::Error::missing_field(key)),
-            Some(Value::String(text)) => Ok(text),
-            Some(other) => Err(D::Error::invalid_type(unexpected(&other), &expected)),
-        };
-        let tag = required("type", "variant identifier")?;
-        match tag.as_str() {
-            "thinking" => Ok(ThinkingBlock::Thinking {
-                thinking: required("thinking", "a string")?,
-                signature: required("signature", "a string")?,
-            }),
-            "redacted_thinking" => Ok(ThinkingBlock::RedactedThinking {
-                data: required("data", "a string")?,
-            }),
-            other => Err(D::Error::unknown_variant(
-                other,
-                &["thinking", "redacted_thinking"],
-            )),
-        }
+fn thinking_block<E: Error>(value: Value) -> Result<ThinkingBlock, E> {
+    let mut fields = object(value, "internally tagged enum ThinkingBlock")?;
+    let mut required = |key: &'static str, expected: &'static str| match fields.remove(key) {
+        None => Err(E::missing_field(key)),
+        Some(Value::String(text)) => Ok(text),
+        Some(other) => Err(E::invalid_type(unexpected(&other), &expected)),
+    };
+    let tag = required("type", "variant identifier")?;
+    match tag.as_str() {
+        "thinking" => Ok(ThinkingBlock::Thinking {
+            thinking: required("thinking", "a string")?,
+            signature: required("signature", "a string")?,
+        }),
+        "redacted_thinking" => Ok(ThinkingBlock::RedactedThinking {
+            data: required("data", "a string")?,
+        }),
+        other => Err(E::unknown_variant(
+            other,
+            &["thinking", "redacted_thinking"],
+        )),
     }
 }
 

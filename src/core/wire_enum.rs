@@ -17,10 +17,19 @@ where
     D: Deserializer<'de>,
     T: Copy,
 {
-    let name = String::deserialize(deserializer)?;
+    value_named(&String::deserialize(deserializer)?, names, values)
+}
+
+/// The value at the position of `name` in `names` (`values` in the same order), or serde's
+/// "unknown variant" error.
+pub fn value_named<T: Copy, E: Error>(
+    name: &str,
+    names: &'static [&'static str],
+    values: &[T],
+) -> Result<T, E> {
     names
         .iter()
         .position(|known| *known == name)
         .and_then(|index| values.get(index).copied())
-        .ok_or_else(|| D::Error::unknown_variant(&name, names))
+        .ok_or_else(|| E::unknown_variant(name, names))
 }
