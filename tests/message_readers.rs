@@ -238,7 +238,7 @@ fn a_message_written_as_an_array_is_refused() {
     }
 }
 
-/// Derived twins of the enums read by name (`core::wire_enum`), with the attributes they had.
+/// Derived twins of the enums read by name (`core::json_read`), with the attributes they had.
 mod derived_names {
     use serde::{Deserialize, Serialize};
 

@@ -4,11 +4,13 @@
 //! next turn: DeepSeek's `reasoning_content`, Anthropic thinking blocks with their signatures, and
 //! Gemini thought signatures on tool calls.
 
-use serde::de::{Error, Unexpected};
+use serde::de::Error;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
-use crate::core::wire_enum::{deserialize_by_name, value_named};
+use crate::core::json_read::{
+    deserialize_named, list, named, object, optional, string, unexpected,
+};
 
 /// Who wrote a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -25,7 +27,7 @@ const ROLES: [Role; 4] = [Role::System, Role::User, Role::Assistant, Role::Tool]
 
 impl<'de> Deserialize<'de> for Role {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserialize_by_name(deserializer, ROLE_NAMES, &ROLES)
+        deserialize_named(deserializer, ROLE_NAMES, &ROLES)
     }
 }
 
@@ -161,7 +163,7 @@ fn chat_message<E: Error>(value: Value) -> Result<ChatMessage, E> {
     let (mut name, mut reasoning_content, mut thinking_blocks) = (None, None, None);
     for (key, value) in fields {
         match key.as_str() {
-            "role" => role = Some(role_named(value)?),
+            "role" => role = Some(named(value, ROLE_NAMES, &ROLES)?),
             "content" => content = optional(value, message_content)?,
             "tool_calls" => tool_calls = optional(value, |calls| list(calls, tool_call))?,
             "tool_call_id" => tool_call_id = optional(value, string)?,
@@ -182,10 +184,6 @@ fn chat_message<E: Error>(value: Value) -> Result<ChatMessage, E> {
         reasoning_content,
         thinking_blocks,
     })
-}
-
-fn role_named<E: Error>(value: Value) -> Result<Role, E> {
-    value_named(&string::<E>(value)?, ROLE_NAMES, &ROLES)
 }
 
 fn tool_call<E: Error>(value: Value) -> Result<MessageToolCall, E> {
@@ -222,38 +220,6 @@ fn function_call<E: Error>(value: Value) -> Result<FunctionCall, E> {
         name: name.ok_or_else(|| E::missing_field("name"))?,
         arguments: arguments.ok_or_else(|| E::missing_field("arguments"))?,
     })
-}
-
-fn object<E: Error>(value: Value, expected: &'static str) -> Result<Map<String, Value>, E> {
-    match value {
-        Value::Object(fields) => Ok(fields),
-        other => Err(E::invalid_type(unexpected(&other), &expected)),
-    }
-}
-
-fn string<E: Error>(value: Value) -> Result<String, E> {
-    match value {
-        Value::String(text) => Ok(text),
-        other => Err(E::invalid_type(unexpected(&other), &"a string")),
-    }
-}
-
-/// `None` for null, as serde reads an `Option`.
-fn optional<T, E: Error>(
-    value: Value,
-    read: impl FnOnce(Value) -> Result<T, E>,
-) -> Result<Option<T>, E> {
-    match value {
-        Value::Null => Ok(None),
-        value => read(value).map(Some),
-    }
-}
-
-fn list<T, E: Error>(value: Value, read: fn(Value) -> Result<T, E>) -> Result<Vec<T>, E> {
-    match value {
-        Value::Array(items) => items.into_iter().map(read).collect(),
-        other => Err(E::invalid_type(unexpected(&other), &"a sequence")),
-    }
 }
 
 const UNTAGGED_CONTENT: &str = "data did not match any variant of untagged enum MessageContent";
@@ -323,21 +289,5 @@ fn thinking_block<E: Error>(value: Value) -> Result<ThinkingBlock, E> {
             other,
             &["thinking", "redacted_thinking"],
         )),
-    }
-}
-
-/// How serde names a value of the wrong type in an error.
-fn unexpected(value: &Value) -> Unexpected<'_> {
-    match value {
-        Value::Null => Unexpected::Unit,
-        Value::Bool(flag) => Unexpected::Bool(*flag),
-        Value::Number(number) => match (number.as_u64(), number.as_i64()) {
-            (Some(unsigned), _) => Unexpected::Unsigned(unsigned),
-            (None, Some(signed)) => Unexpected::Signed(signed),
-            _ => Unexpected::Float(number.as_f64().unwrap_or(f64::NAN)),
-        },
-        Value::String(text) => Unexpected::Str(text),
-        Value::Array(_) => Unexpected::Seq,
-        Value::Object(_) => Unexpected::Map,
     }
 }

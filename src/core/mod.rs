@@ -2,6 +2,7 @@
 
 pub mod agent_loop;
 pub mod assembler;
+pub mod json_read;
 pub mod json_text;
 pub mod mcp;
 pub mod message;
@@ -13,4 +14,3 @@ pub mod stream;
 pub mod think_split;
 pub mod tools;
 pub mod url_policy;
-pub mod wire_enum;

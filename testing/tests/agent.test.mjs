@@ -262,6 +262,9 @@ test("a bad config, bad messages or bad client options throw at once with a code
       messagesNotArray: attempt(() => agent.run({ role: "user", content: "hi" })),
       messageWithoutRole: attempt(() => agent.run([{ content: "hi" }])),
       clientWithoutUrl: attempt(() => new McpClient({ headers: {} })),
+      clientUnknownTransport: attempt(() => new McpClient({ url: "https://example.com/mcp", transport: "ftp" })),
+      clientFlagNotBoolean: attempt(() => new McpClient({ url: "https://example.com/mcp", allowInsecureLocalUrls: "yes" })),
+      clientHeadersNotObject: attempt(() => new McpClient({ url: "https://example.com/mcp", headers: ["x-a"] })),
       // A lone surrogate (half an emoji) is read as U+FFFD, as a TextEncoder reads it, not refused.
       loneSurrogate: attempt(() => validateToolArguments({ type: "object" }, { s: "cut \ud83d" })),
       cyclicSchema: attempt(() => {
@@ -288,5 +291,8 @@ test("a bad config, bad messages or bad client options throw at once with a code
   expect("messagesNotArray", "invalid_messages", /invalid messages: invalid type: map, expected a sequence/);
   expect("messageWithoutRole", "invalid_messages", /role/);
   expect("clientWithoutUrl", "mcp_invalid_options", /missing field `url`/);
+  expect("clientUnknownTransport", "mcp_invalid_options", /unknown variant `ftp`, expected one of `auto`, `streamable-http`, `sse`/);
+  expect("clientFlagNotBoolean", "mcp_invalid_options", /invalid type: string "yes", expected a boolean/);
+  expect("clientHeadersNotObject", "mcp_invalid_options", /invalid type: sequence, expected a map/);
   expect("cyclicSchema", "invalid_argument", /invalid schema: not JSON data \(.*circular/i);
 });

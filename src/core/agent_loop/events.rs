@@ -4,9 +4,9 @@
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
+use crate::core::json_read::deserialize_named;
 use crate::core::message::ChatMessage;
 use crate::core::model_event::Usage;
-use crate::core::wire_enum::deserialize_by_name;
 
 /// How the loop works around calls that arrived without an id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -21,16 +21,18 @@ pub enum MissingIdStrategy {
     ReRequestWithoutStreaming,
 }
 
+impl MissingIdStrategy {
+    /// The names JSON writes, in the order of [`MissingIdStrategy::ALL`].
+    pub const NAMES: &'static [&'static str] = &["synthesize", "reRequestWithoutStreaming"];
+    pub const ALL: [MissingIdStrategy; 2] = [
+        MissingIdStrategy::Synthesize,
+        MissingIdStrategy::ReRequestWithoutStreaming,
+    ];
+}
+
 impl<'de> Deserialize<'de> for MissingIdStrategy {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserialize_by_name(
-            deserializer,
-            &["synthesize", "reRequestWithoutStreaming"],
-            &[
-                MissingIdStrategy::Synthesize,
-                MissingIdStrategy::ReRequestWithoutStreaming,
-            ],
-        )
+        deserialize_named(deserializer, Self::NAMES, &Self::ALL)
     }
 }
 

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 use super::jsonrpc::{self, OutgoingRequest};
 use super::McpError;
-use crate::core::wire_enum::deserialize_by_name;
+use crate::core::json_read::deserialize_named;
 
 /// The version offered in `initialize`.
 pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";
@@ -39,17 +39,19 @@ pub enum TransportMode {
     Sse,
 }
 
+impl TransportMode {
+    /// The names JSON writes, in the order of [`TransportMode::ALL`].
+    pub const NAMES: &'static [&'static str] = &["auto", "streamable-http", "sse"];
+    pub const ALL: [TransportMode; 3] = [
+        TransportMode::Auto,
+        TransportMode::StreamableHttp,
+        TransportMode::Sse,
+    ];
+}
+
 impl<'de> Deserialize<'de> for TransportMode {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserialize_by_name(
-            deserializer,
-            &["auto", "streamable-http", "sse"],
-            &[
-                TransportMode::Auto,
-                TransportMode::StreamableHttp,
-                TransportMode::Sse,
-            ],
-        )
+        deserialize_named(deserializer, Self::NAMES, &Self::ALL)
     }
 }
 

@@ -3,42 +3,69 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::Deserialize;
+use serde::de::Error;
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
 
 use super::error::ProviderError;
 use super::table::{find_provider, Endpoint, KeyRequirement, ProviderSpec};
+use crate::core::json_read::{float, object, optional, string, string_map, unsigned};
 
-/// What a caller passes per model call (`{ id, apiKey?, model?, baseUrl?, … }` from JS).
-#[derive(Clone, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+/// What a caller passes per model call (`{ id, apiKey?, model?, baseUrl?, … }` from JS, in
+/// camelCase). Other members are ignored.
+#[derive(Clone, Default, PartialEq)]
 pub struct ProviderConfig {
     pub id: String,
-    #[serde(default)]
     pub api_key: Option<String>,
-    #[serde(default)]
     pub model: Option<String>,
-    #[serde(default)]
     pub base_url: Option<String>,
-    #[serde(default)]
     pub temperature: Option<f64>,
-    #[serde(default)]
     pub max_tokens: Option<u32>,
     /// Extra request headers; they replace built-in headers of the same name.
-    #[serde(default)]
     pub headers: Option<BTreeMap<String, String>>,
     /// watsonx: the project the call is billed to.
-    #[serde(default)]
     pub project_id: Option<String>,
     /// Azure `api-version` / watsonx `version` query value, overriding the built-in date.
-    #[serde(default)]
     pub api_version: Option<String>,
     /// Turns reasoning on where it is opt-in: Anthropic `thinking.budget_tokens`, Gemini
     /// `thinkingBudget` with thoughts included, Ollama `think: true`.
-    #[serde(default)]
     pub thinking_budget: Option<u32>,
     /// watsonx: the IAM token endpoint (the test server stands in for IBM's).
-    #[serde(default)]
     pub iam_url: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for ProviderConfig {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        ProviderConfig::from_json(Value::deserialize(deserializer)?)
+    }
+}
+
+impl ProviderConfig {
+    /// Reads the caller's settings by hand (`core::json_read`), with serde's error texts.
+    pub fn from_json<E: Error>(value: Value) -> Result<Self, E> {
+        let mut config = ProviderConfig::default();
+        let mut id = None;
+        for (key, value) in object::<E>(value, "struct ProviderConfig")? {
+            match key.as_str() {
+                "id" => id = Some(string(value)?),
+                "apiKey" => config.api_key = optional(value, string)?,
+                "model" => config.model = optional(value, string)?,
+                "baseUrl" => config.base_url = optional(value, string)?,
+                "temperature" => config.temperature = optional(value, float)?,
+                "maxTokens" => config.max_tokens = optional(value, |n| unsigned(n, "u32"))?,
+                "headers" => config.headers = optional(value, string_map)?,
+                "projectId" => config.project_id = optional(value, string)?,
+                "apiVersion" => config.api_version = optional(value, string)?,
+                "thinkingBudget" => {
+                    config.thinking_budget = optional(value, |n| unsigned(n, "u32"))?;
+                }
+                "iamUrl" => config.iam_url = optional(value, string)?,
+                _ => {}
+            }
+        }
+        config.id = id.ok_or_else(|| E::missing_field("id"))?;
+        Ok(config)
+    }
 }
 
 /// The key is never printed, not even in debug output.

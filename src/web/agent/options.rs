@@ -2,9 +2,14 @@
 
 use std::collections::BTreeMap;
 
-use serde::Deserialize;
+use serde::de::Error;
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
 
 use crate::core::agent_loop::MissingIdStrategy;
+use crate::core::json_read::{
+    boolean, known_member, list, named, object, optional, string, string_map, unsigned,
+};
 use crate::core::mcp::session::TransportMode;
 use crate::core::provider::ProviderConfig;
 
@@ -17,73 +22,131 @@ const DEFAULT_IDLE_TIMEOUT_MS: u64 = 60_000;
 /// Characters of one tool result the model sees (about 25k tokens); the UI gets everything.
 const DEFAULT_MAX_TOOL_RESULT_CHARS: usize = 100_000;
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+/// The options as `new Agent(options)` takes them (camelCase in JS). Unknown members are refused,
+/// so that a misspelt option is not silently ignored.
 pub struct AgentOptions {
     pub provider: ProviderConfig,
-    #[serde(default)]
     pub mcp_servers: Vec<ServerOptions>,
-    #[serde(default = "default_max_rounds")]
     pub max_rounds: u32,
-    #[serde(default)]
     pub system_prompt: Option<String>,
-    #[serde(default = "enabled")]
     pub tool_prompt: bool,
-    #[serde(default)]
     pub allow_insecure_local_urls: bool,
-    #[serde(default = "default_tool_timeout_ms")]
     pub tool_timeout_ms: u64,
     /// Longest silence on a model stream before the run fails with `provider_idle_timeout`.
-    #[serde(default = "default_idle_timeout_ms")]
     pub idle_timeout_ms: u64,
     /// Longer tool results are cut to this many characters for the model, with a note.
-    #[serde(default = "default_max_tool_result_chars")]
     pub max_tool_result_chars: usize,
     /// An IANA zone for the tool prompt's date; the browser's own when absent.
-    #[serde(default)]
     pub time_zone: Option<String>,
     /// At most this many tool calls of a round run at once; no limit when absent.
-    #[serde(default)]
     pub max_concurrent_tools: Option<usize>,
     /// For models without native function calling: tools described in the system prompt.
-    #[serde(default)]
     pub prompt_tool_mode: bool,
     /// False for a model that cannot take `tools`: plain generation.
-    #[serde(default = "enabled")]
     pub tools_supported: bool,
-    #[serde(default)]
     pub missing_id_strategy: MissingIdStrategy,
 }
 
-/// One MCP server.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+const AGENT_OPTIONS: &[&str] = &[
+    "provider",
+    "mcpServers",
+    "maxRounds",
+    "systemPrompt",
+    "toolPrompt",
+    "allowInsecureLocalUrls",
+    "toolTimeoutMs",
+    "idleTimeoutMs",
+    "maxToolResultChars",
+    "timeZone",
+    "maxConcurrentTools",
+    "promptToolMode",
+    "toolsSupported",
+    "missingIdStrategy",
+];
+
+impl<'de> Deserialize<'de> for AgentOptions {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        agent_options(Value::deserialize(deserializer)?)
+    }
+}
+
+/// Read by hand (`core::json_read`), with serde's error texts.
+fn agent_options<E: Error>(value: Value) -> Result<AgentOptions, E> {
+    let mut provider = None;
+    let mut options = AgentOptions {
+        provider: ProviderConfig::default(),
+        mcp_servers: Vec::new(),
+        max_rounds: DEFAULT_MAX_ROUNDS,
+        system_prompt: None,
+        tool_prompt: true,
+        allow_insecure_local_urls: false,
+        tool_timeout_ms: DEFAULT_TOOL_TIMEOUT_MS,
+        idle_timeout_ms: DEFAULT_IDLE_TIMEOUT_MS,
+        max_tool_result_chars: DEFAULT_MAX_TOOL_RESULT_CHARS,
+        time_zone: None,
+        max_concurrent_tools: None,
+        prompt_tool_mode: false,
+        tools_supported: true,
+        missing_id_strategy: MissingIdStrategy::default(),
+    };
+    for (key, value) in object::<E>(value, "struct AgentOptions")? {
+        known_member::<E>(&key, AGENT_OPTIONS)?;
+        match key.as_str() {
+            "provider" => provider = Some(ProviderConfig::from_json(value)?),
+            "mcpServers" => options.mcp_servers = list(value, server_options)?,
+            "maxRounds" => options.max_rounds = unsigned(value, "u32")?,
+            "systemPrompt" => options.system_prompt = optional(value, string)?,
+            "toolPrompt" => options.tool_prompt = boolean(value)?,
+            "allowInsecureLocalUrls" => options.allow_insecure_local_urls = boolean(value)?,
+            "toolTimeoutMs" => options.tool_timeout_ms = unsigned(value, "u64")?,
+            "idleTimeoutMs" => options.idle_timeout_ms = unsigned(value, "u64")?,
+            "maxToolResultChars" => options.max_tool_result_chars = unsigned(value, "usize")?,
+            "timeZone" => options.time_zone = optional(value, string)?,
+            "maxConcurrentTools" => {
+                options.max_concurrent_tools = optional(value, |n| unsigned(n, "usize"))?;
+            }
+            "promptToolMode" => options.prompt_tool_mode = boolean(value)?,
+            "toolsSupported" => options.tools_supported = boolean(value)?,
+            "missingIdStrategy" => {
+                options.missing_id_strategy =
+                    named(value, MissingIdStrategy::NAMES, &MissingIdStrategy::ALL)?;
+            }
+            _ => {} // refused by `known_member` above
+        }
+    }
+    options.provider = provider.ok_or_else(|| E::missing_field("provider"))?;
+    Ok(options)
+}
+
+/// One MCP server. Unknown members are refused.
 pub struct ServerOptions {
     pub name: String,
     pub url: String,
     /// Sent to this server only.
-    #[serde(default)]
     pub headers: BTreeMap<String, String>,
-    #[serde(default)]
     pub transport: TransportMode,
 }
 
-fn default_max_rounds() -> u32 {
-    DEFAULT_MAX_ROUNDS
-}
+const SERVER_OPTIONS: &[&str] = &["name", "url", "headers", "transport"];
 
-fn default_tool_timeout_ms() -> u64 {
-    DEFAULT_TOOL_TIMEOUT_MS
-}
-
-fn default_idle_timeout_ms() -> u64 {
-    DEFAULT_IDLE_TIMEOUT_MS
-}
-
-fn default_max_tool_result_chars() -> usize {
-    DEFAULT_MAX_TOOL_RESULT_CHARS
-}
-
-fn enabled() -> bool {
-    true
+fn server_options<E: Error>(value: Value) -> Result<ServerOptions, E> {
+    let (mut name, mut url, mut headers, mut transport) = (None, None, None, None);
+    for (key, value) in object::<E>(value, "struct ServerOptions")? {
+        known_member::<E>(&key, SERVER_OPTIONS)?;
+        match key.as_str() {
+            "name" => name = Some(string(value)?),
+            "url" => url = Some(string(value)?),
+            "headers" => headers = Some(string_map(value)?),
+            "transport" => {
+                transport = Some(named(value, TransportMode::NAMES, &TransportMode::ALL)?);
+            }
+            _ => {} // refused by `known_member` above
+        }
+    }
+    Ok(ServerOptions {
+        name: name.ok_or_else(|| E::missing_field("name"))?,
+        url: url.ok_or_else(|| E::missing_field("url"))?,
+        headers: headers.unwrap_or_default(),
+        transport: transport.unwrap_or_default(),
+    })
 }

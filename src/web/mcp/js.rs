@@ -1,12 +1,14 @@
 //! The MCP client as a JS class, for pages that talk to one server directly (listing a server's
 //! tools in a settings screen) and for the conformance harness's Node entry.
 
-use serde::Deserialize;
+use std::collections::BTreeMap;
+
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
 
 use super::{McpClient, McpServerConfig};
+use crate::core::json_read::{boolean, named, object, string, string_map};
 use crate::core::mcp::jsonrpc::Progress;
 use crate::core::mcp::session::TransportMode;
 use crate::web::error::js_error;
@@ -29,18 +31,30 @@ export interface McpCallOptions {
 }
 "#;
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ClientOptions {
-    url: String,
-    #[serde(default)]
-    headers: std::collections::BTreeMap<String, String>,
-    #[serde(default)]
-    transport: TransportMode,
-    #[serde(default)]
-    allow_insecure_local_urls: bool,
-    #[serde(default)]
-    accept_elicitation_defaults: bool,
+/// `new McpClient(options)` read by hand (`core::json_read`), with serde's error texts; other
+/// members are ignored.
+fn client_options(value: Value) -> Result<McpServerConfig, serde_json::Error> {
+    let mut url = None;
+    let mut headers = BTreeMap::new();
+    let mut transport = TransportMode::default();
+    let (mut allow_insecure_local_urls, mut accept_elicitation_defaults) = (false, false);
+    for (key, value) in object(value, "struct ClientOptions")? {
+        match key.as_str() {
+            "url" => url = Some(string(value)?),
+            "headers" => headers = string_map(value)?,
+            "transport" => transport = named(value, TransportMode::NAMES, &TransportMode::ALL)?,
+            "allowInsecureLocalUrls" => allow_insecure_local_urls = boolean(value)?,
+            "acceptElicitationDefaults" => accept_elicitation_defaults = boolean(value)?,
+            _ => {}
+        }
+    }
+    Ok(McpServerConfig {
+        url: url.ok_or_else(|| serde::de::Error::missing_field("url"))?,
+        headers: headers.into_iter().collect(),
+        transport,
+        allow_insecure_local_urls,
+        accept_elicitation_defaults,
+    })
 }
 
 fn options_error(error: impl std::fmt::Display) -> JsValue {
@@ -60,14 +74,8 @@ impl JsMcpClient {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "McpClientOptions")] options: JsValue,
     ) -> Result<JsMcpClient, JsValue> {
-        let options: ClientOptions = from_js(&options).map_err(options_error)?;
-        let client = McpClient::new(McpServerConfig {
-            url: options.url,
-            headers: options.headers.into_iter().collect(),
-            transport: options.transport,
-            allow_insecure_local_urls: options.allow_insecure_local_urls,
-            accept_elicitation_defaults: options.accept_elicitation_defaults,
-        })?;
+        let options: Value = from_js(&options).map_err(options_error)?;
+        let client = McpClient::new(client_options(options).map_err(options_error)?)?;
         Ok(JsMcpClient { client })
     }
 

@@ -1,0 +1,135 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! The hand-written reader of a provider's settings (`ProviderConfig::from_json`, written to keep
+//! serde's derived reader out of the shipped wasm) against a derived twin with the attributes the
+//! type had: the same settings or the same error text, read from JSON text and from a `Value`.
+
+use std::collections::BTreeMap;
+
+use mcp_agent_wasm::core::provider::ProviderConfig;
+use serde::Deserialize;
+use serde_json::Value;
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Twin {
+    id: String,
+    #[serde(default)]
+    api_key: Option<String>,
+    #[serde(default)]
+    model: Option<String>,
+    #[serde(default)]
+    base_url: Option<String>,
+    #[serde(default)]
+    temperature: Option<f64>,
+    #[serde(default)]
+    max_tokens: Option<u32>,
+    #[serde(default)]
+    headers: Option<BTreeMap<String, String>>,
+    #[serde(default)]
+    project_id: Option<String>,
+    #[serde(default)]
+    api_version: Option<String>,
+    #[serde(default)]
+    thinking_budget: Option<u32>,
+    #[serde(default)]
+    iam_url: Option<String>,
+}
+
+impl From<Twin> for ProviderConfig {
+    fn from(twin: Twin) -> Self {
+        ProviderConfig {
+            id: twin.id,
+            api_key: twin.api_key,
+            model: twin.model,
+            base_url: twin.base_url,
+            temperature: twin.temperature,
+            max_tokens: twin.max_tokens,
+            headers: twin.headers,
+            project_id: twin.project_id,
+            api_version: twin.api_version,
+            thinking_budget: twin.thinking_budget,
+            iam_url: twin.iam_url,
+        }
+    }
+}
+
+fn without_position(error: serde_json::Error) -> String {
+    let text = error.to_string();
+    match text.rfind(" at line ") {
+        Some(position) => text[..position].to_owned(),
+        None => text,
+    }
+}
+
+/// From JSON text and from a `Value`: the settings, or the error without its position.
+fn read_both_ways<T: for<'de> Deserialize<'de> + Into<ProviderConfig>>(
+    input: &str,
+) -> [Result<ProviderConfig, String>; 2] {
+    let value: Value = serde_json::from_str(input).expect("test inputs are JSON");
+    [
+        serde_json::from_str::<T>(input)
+            .map(Into::into)
+            .map_err(without_position),
+        serde_json::from_value::<T>(value)
+            .map(Into::into)
+            .map_err(without_position),
+    ]
+}
+
+#[test]
+fn provider_settings_read_as_the_derived_reader_read_them() {
+    let inputs = [
+        r#"{"id": "openai"}"#,
+        r#"{"id": "openai", "apiKey": "k", "model": "gpt-4o-mini", "baseUrl": "https://example.com/v1"}"#,
+        r#"{"id": "openai", "temperature": 0.2, "maxTokens": 512, "thinkingBudget": 1024}"#,
+        r#"{"id": "openai", "temperature": 1, "maxTokens": 0}"#,
+        r#"{"id": "watsonx", "projectId": "p", "apiVersion": "2024-05-01", "iamUrl": "https://iam"}"#,
+        r#"{"id": "openai", "headers": {"x-a": "1", "x-b": "2"}}"#,
+        r#"{"id": "openai", "apiKey": null, "model": null, "headers": null, "temperature": null}"#,
+        r#"{"id": "openai", "unknown": [1, 2], "also": {"x": 1}}"#,
+        r#"{"apiKey": "k"}"#,
+        r#"{}"#,
+        r#"{"id": 5}"#,
+        r#"{"id": null}"#,
+        r#"{"id": "openai", "apiKey": 5}"#,
+        r#"{"id": "openai", "model": ["m"]}"#,
+        r#"{"id": "openai", "temperature": "hot"}"#,
+        r#"{"id": "openai", "temperature": true}"#,
+        r#"{"id": "openai", "maxTokens": -1}"#,
+        r#"{"id": "openai", "maxTokens": 4294967296}"#,
+        r#"{"id": "openai", "maxTokens": 1.5}"#,
+        r#"{"id": "openai", "maxTokens": "512"}"#,
+        r#"{"id": "openai", "thinkingBudget": {}}"#,
+        r#"{"id": "openai", "headers": {"x-a": 1}}"#,
+        r#"{"id": "openai", "headers": ["x-a"]}"#,
+        r#"{"id": "openai", "headers": "x-a: 1"}"#,
+        r#"{"model": 3, "id": "openai"}"#,
+        r#"{"maxTokens": -1, "apiKey": 5}"#,
+        r#"{"apiKey": 5, "maxTokens": -1}"#,
+        r#""openai""#,
+        r#"7"#,
+        r#"null"#,
+        r#"[]"#,
+    ];
+    let mut errors = 0;
+    for input in inputs {
+        let ours = read_both_ways::<ProviderConfig>(input);
+        let derived = read_both_ways::<Twin>(input);
+        if input == "[]" {
+            // A derived reader takes an array as the fields by position; a caller passing one has
+            // a bug, and it is refused.
+            assert_eq!(
+                derived[0],
+                Err("invalid length 0, expected struct Twin with 11 elements".to_owned())
+            );
+            let refused = Err("invalid type: sequence, expected struct ProviderConfig".to_owned());
+            assert_eq!(ours, [refused.clone(), refused]);
+            continue;
+        }
+        let renamed =
+            derived.map(|result| result.map_err(|error| error.replace("Twin", "ProviderConfig")));
+        assert_eq!(ours, renamed, "{input}");
+        errors += ours.iter().filter(|result| result.is_err()).count();
+    }
+    assert!(errors >= 40, "only {errors} error cases");
+}

@@ -1,0 +1,221 @@
+#![cfg(target_arch = "wasm32")]
+//! `new Agent(options)` reads its options by hand (`core::json_read`, written to keep serde's
+//! derived readers out of the shipped wasm). Against derived twins with the attributes the option
+//! types had: every input the twin refuses is refused with the twin's error text, and every input
+//! it takes gets past the reading (a later check may still refuse it, with another message).
+
+use std::collections::BTreeMap;
+
+use mcp_agent_wasm::web::agent::Agent;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[allow(dead_code)] // read only to compare errors
+struct AgentOptions {
+    provider: ProviderConfig,
+    #[serde(default)]
+    mcp_servers: Vec<ServerOptions>,
+    #[serde(default)]
+    max_rounds: u32,
+    #[serde(default)]
+    system_prompt: Option<String>,
+    #[serde(default)]
+    tool_prompt: bool,
+    #[serde(default)]
+    allow_insecure_local_urls: bool,
+    #[serde(default)]
+    tool_timeout_ms: u64,
+    #[serde(default)]
+    idle_timeout_ms: u64,
+    #[serde(default)]
+    max_tool_result_chars: usize,
+    #[serde(default)]
+    time_zone: Option<String>,
+    #[serde(default)]
+    max_concurrent_tools: Option<usize>,
+    #[serde(default)]
+    prompt_tool_mode: bool,
+    #[serde(default)]
+    tools_supported: bool,
+    #[serde(default)]
+    missing_id_strategy: MissingIdStrategy,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[allow(dead_code)]
+struct ServerOptions {
+    name: String,
+    url: String,
+    #[serde(default)]
+    headers: BTreeMap<String, String>,
+    #[serde(default)]
+    transport: TransportMode,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct ProviderConfig {
+    id: String,
+    #[serde(default)]
+    api_key: Option<String>,
+    #[serde(default)]
+    max_tokens: Option<u32>,
+    #[serde(default)]
+    headers: Option<BTreeMap<String, String>>,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[allow(dead_code)]
+enum TransportMode {
+    #[default]
+    Auto,
+    StreamableHttp,
+    Sse,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+enum MissingIdStrategy {
+    #[default]
+    Synthesize,
+    ReRequestWithoutStreaming,
+}
+
+fn to_js(value: &Value) -> JsValue {
+    js_sys::JSON::parse(&value.to_string()).expect("JSON.parse")
+}
+
+fn with(member: &str, value: Value) -> Value {
+    let mut config =
+        json!({"provider": {"id": "openai", "apiKey": "k"}, "allowInsecureLocalUrls": true});
+    config[member] = value;
+    config
+}
+
+#[wasm_bindgen_test]
+fn options_are_refused_as_the_derived_readers_refused_them() {
+    let server = |extra: Value| {
+        let mut server = json!({"name": "s", "url": "http://127.0.0.1:9/mcp"});
+        for (key, value) in extra.as_object().expect("an object") {
+            server[key] = value.clone();
+        }
+        json!([server])
+    };
+    let inputs = [
+        with("maxRounds", json!(3)),
+        with("maxRounds", json!("three")),
+        with("maxRounds", json!(-1)),
+        with("maxRounds", json!(4294967296u64)),
+        with("maxRounds", json!(2.5)),
+        with("maxRounds", json!(null)),
+        with("toolPrompt", json!(false)),
+        with("toolPrompt", json!("no")),
+        with("toolTimeoutMs", json!(1000)),
+        with("toolTimeoutMs", json!(-5)),
+        with("idleTimeoutMs", json!([])),
+        with("maxToolResultChars", json!(4294967296u64)),
+        with("maxConcurrentTools", json!(null)),
+        with("maxConcurrentTools", json!(2)),
+        with("maxConcurrentTools", json!("2")),
+        with("systemPrompt", json!("be brief")),
+        with("systemPrompt", json!(1)),
+        with("timeZone", json!(false)),
+        with("promptToolMode", json!(1)),
+        with("toolsSupported", json!(null)),
+        with("missingIdStrategy", json!("reRequestWithoutStreaming")),
+        with("missingIdStrategy", json!("retry")),
+        with("maxRoundz", json!(3)),
+        with("mcpServers", json!({})),
+        with("mcpServers", json!(null)),
+        with("mcpServers", json!([5])),
+        with("mcpServers", server(json!({}))),
+        with(
+            "mcpServers",
+            server(json!({"transport": "sse", "headers": {"x-a": "1"}})),
+        ),
+        with("mcpServers", server(json!({"transport": "ftp"}))),
+        with("mcpServers", server(json!({"headers": {"x-a": 1}}))),
+        with("mcpServers", server(json!({"headers": []}))),
+        with("mcpServers", server(json!({"url": 9}))),
+        with("mcpServers", server(json!({"extra": 1}))),
+        with("mcpServers", json!([{"name": "s"}])),
+        with("mcpServers", json!([{"url": "http://127.0.0.1:9/mcp"}])),
+        with("provider", json!({"id": 5})),
+        with("provider", json!({"apiKey": "k"})),
+        with(
+            "provider",
+            json!({"id": "openai", "apiKey": "k", "maxTokens": -3}),
+        ),
+        with(
+            "provider",
+            json!({"id": "openai", "apiKey": "k", "headers": {"a": true}}),
+        ),
+        with("provider", json!("openai")),
+        json!({"maxRoundz": 1, "provider": {"id": "openai"}, "maxRounds": "x"}),
+        json!({"maxRounds": "x", "maxRoundz": 1, "provider": {"id": "openai"}}),
+        json!({"maxRounds": 3}),
+        json!({"maxRounds": "x"}),
+        json!({}),
+    ];
+    let mut refused = 0;
+    for input in inputs {
+        let twin = serde_json::from_value::<AgentOptions>(input.clone())
+            .map_err(|error| error.to_string());
+        let ours = Agent::new(to_js(&input)).err().map(|error| {
+            let message: String = error.unchecked_ref::<js_sys::Error>().message().into();
+            let code = js_sys::Reflect::get(&error, &"code".into())
+                .ok()
+                .and_then(|code| code.as_string())
+                .unwrap_or_default();
+            (code, message)
+        });
+        match twin {
+            Err(expected) => {
+                refused += 1;
+                assert_eq!(
+                    ours,
+                    Some((
+                        "invalid_config".to_owned(),
+                        format!("invalid Agent config: {expected}")
+                    )),
+                    "{input}"
+                );
+            }
+            Ok(_) => {
+                let reading_failed = ours
+                    .as_ref()
+                    .is_some_and(|(_, message)| message.starts_with("invalid Agent config:"));
+                assert!(!reading_failed, "{input}: {ours:?}");
+            }
+        }
+    }
+    assert!(refused >= 30, "only {refused} refusals compared");
+}
+
+/// A name that is not a string: the derived enum readers said "expected value" (from JSON text)
+/// or "expected string or map"; the names are read as strings, and the error says so.
+#[wasm_bindgen_test]
+fn a_name_that_is_not_a_string_is_refused_as_such() {
+    let server = json!([{"name": "s", "url": "http://127.0.0.1:9/mcp", "transport": null}]);
+    for (input, kind) in [
+        (with("missingIdStrategy", json!(3)), "integer `3`"),
+        (with("mcpServers", server), "null"),
+    ] {
+        let error = Agent::new(to_js(&input)).err().expect("refused");
+        let message: String = error.unchecked_ref::<js_sys::Error>().message().into();
+        assert_eq!(
+            message,
+            format!("invalid Agent config: invalid type: {kind}, expected a string")
+        );
+    }
+}
