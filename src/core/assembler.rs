@@ -9,6 +9,7 @@
 
 use serde_json::{Map, Value};
 
+use super::json_read::json_kind;
 use super::model_event::{ArgumentsDelta, ToolCallDelta};
 
 /// A tool call assembled at the end of a model round.
@@ -217,16 +218,5 @@ fn into_arguments_object(value: Value) -> Result<Value, String> {
             "arguments are not a JSON object: {}",
             json_kind(&other)
         )),
-    }
-}
-
-fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }

@@ -28,6 +28,18 @@ pub fn unexpected(value: &Value) -> Unexpected<'_> {
     }
 }
 
+/// The kind of a value in plain words ("a number"), for messages of our own wording.
+pub fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 /// The members of an object; `expected` names it in the error (`"struct ChatMessage"`).
 pub fn object<E: Error>(value: Value, expected: &'static str) -> Result<Map<String, Value>, E> {
     match value {

@@ -14,6 +14,8 @@ use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::core::json_read::json_kind;
+
 pub use names::{
     build_tool_names, sanitize_function_name, ToolName, FALLBACK_FUNCTION_NAME,
     MAX_FUNCTION_NAME_LENGTH,
@@ -216,18 +218,6 @@ impl McpTool {
             output_schema: kept("outputSchema"),
             annotations: kept("annotations"),
         })
-    }
-}
-
-/// The kind of a JSON value, for messages.
-fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
