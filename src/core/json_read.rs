@@ -129,12 +129,7 @@ pub fn named<T: Copy, E: Error>(
     names: &'static [&'static str],
     values: &[T],
 ) -> Result<T, E> {
-    let name = string::<E>(value)?;
-    names
-        .iter()
-        .position(|known| *known == name)
-        .and_then(|index| values.get(index).copied())
-        .ok_or_else(|| E::unknown_variant(&name, names))
+    by_name(&string::<E>(value)?, names, values)
 }
 
 /// [`named`] for a `Deserialize` impl.
@@ -147,9 +142,17 @@ where
     D: Deserializer<'de>,
     T: Copy,
 {
-    named(
-        Value::String(String::deserialize(deserializer)?),
-        names,
-        values,
-    )
+    by_name(&String::deserialize(deserializer)?, names, values)
+}
+
+fn by_name<T: Copy, E: Error>(
+    name: &str,
+    names: &'static [&'static str],
+    values: &[T],
+) -> Result<T, E> {
+    names
+        .iter()
+        .position(|known| *known == name)
+        .and_then(|index| values.get(index).copied())
+        .ok_or_else(|| E::unknown_variant(name, names))
 }
