@@ -64,6 +64,12 @@ struct ToolDurations {
     mean_ms: f64,
 }
 
+impl ToolDurations {
+    fn are_of(&self, server: &str, tool: &str) -> bool {
+        self.server == server && self.tool == tool
+    }
+}
+
 /// The tool table built from the servers' listings, and lazily its provider wire shape. The
 /// tools cache hands out the same listings until one changes or expires, so a run that finds
 /// the listings of the run before reuses both instead of copying and sanitizing every schema
@@ -133,7 +139,7 @@ impl AgentShared {
         self.durations
             .borrow()
             .iter()
-            .find(|durations| durations.server == server && durations.tool == tool)
+            .find(|durations| durations.are_of(server, tool))
             .map(|durations| durations.mean_ms.round() as u64)
     }
 
@@ -141,7 +147,7 @@ impl AgentShared {
         let mut all = self.durations.borrow_mut();
         let index = match all
             .iter()
-            .position(|durations| durations.server == server && durations.tool == tool)
+            .position(|durations| durations.are_of(server, tool))
         {
             Some(index) => index,
             None => {
