@@ -62,7 +62,7 @@ export function addEvent(summary, event) {
   }
 }
 
-/** An empty final answer, for the loop's closing model call after a round with tool calls. */
+/** An empty final answer, for the loop's last model call after a round with tool calls. */
 const EMPTY_ANSWER = new TextEncoder().encode(
   'data: {"choices":[{"index":0,"delta":{"content":""},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n',
 );
@@ -71,22 +71,28 @@ const EMPTY_ANSWER = new TextEncoder().encode(
  * This package as a stream consumer: one Agent, reused by every run, with one MCP server whose
  * single tool (`sleep`) makes the Agent offer tools, so that the model's calls are assembled and
  * announced (`toolCall`). The streams call other tool names, so each call is answered at once with
- * an "unknown tool" error and nothing runs; the round cap of 1 then closes the loop with one last
- * model call without tools, which gets an empty answer. No MCP traffic happens during runs: the
- * tool listing is fetched once, here.
+ * an "unknown tool" error and nothing runs. The round cap is 1 and, by default, the run ends with
+ * that round (`answerAfterMaxRounds: false`): one model round, as the AI SDK's `streamText` makes
+ * one step. With `lastAnswer`, the loop makes its last model call without tools after a round with
+ * calls, as an Agent does by default; that call gets an empty answer. No MCP traffic happens during
+ * runs: the tool listing is fetched once, here.
  */
-export async function oursConsumer(module) {
+export async function oursConsumer(module, { lastAnswer = false } = {}) {
   const server = await startSleepServer({ delayMs: 0 });
-  const agent = newAgent(module, { maxRounds: 1, mcpServers: [{ name: "bench", url: server.url }] });
+  const agent = newAgent(module, {
+    maxRounds: 1,
+    answerAfterMaxRounds: lastAnswer,
+    mcpServers: [{ name: "bench", url: server.url }],
+  });
   await agent.listTools();
-  const closingCall = replayFetch(EMPTY_ANSWER);
+  const lastCall = replayFetch(EMPTY_ANSWER);
   return {
     async run(bytes) {
       const firstRound = replayFetch(bytes);
       let requests = 0;
       const restore = installFetch((input, init) => {
         requests += 1;
-        return requests === 1 ? firstRound(input, init) : closingCall(input, init);
+        return requests === 1 ? firstRound(input, init) : lastCall(input, init);
       });
       const summary = emptySummary();
       try {
@@ -96,6 +102,7 @@ export async function oursConsumer(module) {
       } finally {
         restore();
       }
+      summary.modelCalls = requests;
       return summary;
     },
     async close() {

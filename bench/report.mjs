@@ -24,6 +24,7 @@ const native = [...load("core_stream.json", []), ...load("core_sanitize.json", [
 const callgrind = load("callgrind.json", []);
 
 const OURS = "this package";
+const OURS_LAST_ANSWER = "this package, run with its last answer";
 const AI_SDK = "AI SDK (@ai-sdk/openai)";
 const AI_SDK_COMPATIBLE = "AI SDK (@ai-sdk/openai-compatible)";
 const PLAIN = "plain JS (eventsource-parser)";
@@ -38,8 +39,8 @@ const bodies = [...new Set(stream.results.map((row) => row.body))];
 const rowFor = (body, consumer) => stream.results.find((row) => row.body === body && row.consumer === consumer);
 
 /** Ours ÷ a peer, in throughput; for reasoning bodies the AI SDK peer is the slower, complete one. */
-function ratio(body, peer) {
-  const ours = rowFor(body, OURS);
+function ratio(body, peer, oursName = OURS) {
+  const ours = rowFor(body, oursName);
   const other = peer === AI_SDK ? (rowFor(body, AI_SDK_COMPATIBLE) ?? rowFor(body, AI_SDK)) : rowFor(body, peer);
   return ours && other ? ours.megabytesPerSecond / other.megabytesPerSecond : NaN;
 }
@@ -53,7 +54,7 @@ function streamSection() {
   for (const body of bodies) {
     const ours = rowFor(body, OURS);
     for (const row of stream.results.filter((entry) => entry.body === body)) {
-      const versus = ours && row.consumer !== OURS ? `${fixed(ours.megabytesPerSecond / row.megabytesPerSecond)}×` : "";
+      const versus = ours && !row.consumer.startsWith(OURS) ? `${fixed(ours.megabytesPerSecond / row.megabytesPerSecond)}×` : "";
       const note = row.reasoningDropped ? " (drops reasoning)" : "";
       lines.push(
         `| ${body} | ${row.consumer}${note} | ${fixed(row.megabytesPerSecond)} | ${Math.round(row.chunksPerSecond)} | ${versus} |`,
@@ -117,6 +118,10 @@ function nativeSection() {
 function goalRows() {
   const aiSdkRatios = bodies.map((body) => ratio(body, AI_SDK)).filter(Number.isFinite);
   const plainRatios = bodies.map((body) => ratio(body, PLAIN)).filter(Number.isFinite);
+  const lastAnswerRatios = bodies.map((body) => ratio(body, PLAIN, OURS_LAST_ANSWER)).filter(Number.isFinite);
+  const lastAnswerNote = lastAnswerRatios.length
+    ? `; runs with their last answer (tool-call bodies): ${lastAnswerRatios.map((value) => `${fixed(value)}×`).join(", ")}`
+    : "";
   const shipped = size.rows.find((row) => row.total);
   const atEight = parallel.results.find((row) => row.calls === 8);
   const parallelRuntimes = [["node", "Node"], ["chromium-h2", "Chromium HTTP/2"]].filter(([runtime]) => parallelClients(runtime).length);
@@ -132,7 +137,7 @@ function goalRows() {
   const lowest = (values) => Math.min(...values);
   return [
     ["stream throughput ≥ 5× the AI SDK", aiSdkRatios.length ? `${fixed(lowest(aiSdkRatios))}× (lowest), ${fixed(geometricMean(aiSdkRatios))}× (geometric mean)` : "–", verdict(lowest(aiSdkRatios), lowest(aiSdkRatios) >= GOALS.aiSdk)],
-    ["stream throughput ≥ 0.5× plain JS", plainRatios.length ? `${fixed(lowest(plainRatios))}× (lowest), ${fixed(geometricMean(plainRatios))}× (geometric mean)` : "–", verdict(lowest(plainRatios), lowest(plainRatios) >= GOALS.plain)],
+    ["stream throughput ≥ 0.5× plain JS", plainRatios.length ? `${fixed(lowest(plainRatios))}× (lowest), ${fixed(geometricMean(plainRatios))}× (geometric mean)${lastAnswerNote}` : "–", verdict(lowest(plainRatios), lowest(plainRatios) >= GOALS.plain)],
     ["shipped wasm + glue ≤ 130 KB gzip", shipped ? kilobytes(shipped.gzip) : "–", verdict(shipped?.gzip ?? NaN, shipped && shipped.gzip <= GOALS.gzipBytes)],
     ["8 parallel tool calls ≤ 1.05 × L", atEight ? parallelMeasured : "–", verdict(atEight ? Math.max(...parallelOurs) : NaN, parallelOurs.every((value) => value <= GOALS.parallelAt8))],
   ];
@@ -141,7 +146,7 @@ function goalRows() {
 // ---- chart: stream throughput per body (log scale) and shipped size, one SVG, no library ----
 
 const escapeXml = (text) => String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-const COLORS = { [OURS]: "#d9480f", [AI_SDK]: "#5c7cfa", [AI_SDK_COMPATIBLE]: "#91a7ff", [PLAIN]: "#868e96" };
+const COLORS = { [OURS]: "#d9480f", [OURS_LAST_ANSWER]: "#f08c00", [AI_SDK]: "#5c7cfa", [AI_SDK_COMPATIBLE]: "#91a7ff", [PLAIN]: "#868e96" };
 
 function chart() {
   const width = 900;
@@ -230,8 +235,12 @@ network. Consumers: **this package**, one model round through the public \`Agent
 provider parser → tool-call assembler → events into JS). One Agent serves every run; it knows one MCP
 tool, so tools are offered and the model's calls are assembled and announced as \`toolCall\` events,
 but the streams call other names, so nothing runs (each call gets an "unknown tool" error); the round
-cap of 1 then closes the run with one more, empty, model answer (bench/ours.mjs); the pieces of
-text one read brings come as one \`text\` event (as in a page); the **Vercel AI SDK**
+cap is 1 and \`answerAfterMaxRounds: false\` ends the run with that round, as \`streamText\` ends after
+one step (bench/ours.mjs); the pieces of text one read brings come as one \`text\` event (as in a
+page). For the bodies with tool calls, **this package, run with its last answer** is the same Agent
+with \`answerAfterMaxRounds\` left at its default: after the round, the loop makes its last model call
+without tools (answered with one empty chunk), as a conversation does; it does more work than the
+peers and is shown for that reason, not compared; the **Vercel AI SDK**
 (\`streamText\`, its full part stream \`stream\`, tools declared without \`execute\`) with \`@ai-sdk/openai\`'s
 chat model, and for reasoning streams also \`@ai-sdk/openai-compatible\` (the \`@ai-sdk/openai\` chat model
 ignores \`reasoning_content\` and so does less work); **plain JS**: \`eventsource-parser\`, \`JSON.parse\`

@@ -22,8 +22,14 @@ const WARM_UP_MS = 3000;
 
 const agentModule = loadPackage(packageDir);
 const agentConsumer = agentModule && (await oursConsumer(agentModule));
+const lastAnswerConsumer = agentModule && (await oursConsumer(agentModule, { lastAnswer: true }));
 const consumers = [
   agentConsumer && { name: "this package", run: (body) => agentConsumer.run(body.bytes) },
+  lastAnswerConsumer && {
+    name: "this package, run with its last answer",
+    run: (body) => lastAnswerConsumer.run(body.bytes),
+    toolCallsOnly: true,
+  },
   { name: "AI SDK (@ai-sdk/openai)", run: aiSdkOpenAi, dropsReasoning: true },
   { name: "AI SDK (@ai-sdk/openai-compatible)", run: aiSdkOpenAiCompatible, reasoningOnly: true },
   { name: "plain JS (eventsource-parser)", run: (body) => plainJs(body.bytes) },
@@ -84,6 +90,7 @@ for (const body of bodies) {
   const perConsumer = new Map();
   for (const consumer of consumers) {
     if (consumer.reasoningOnly && !body.reasoning) continue;
+    if (consumer.toolCallsOnly && !baseline.toolCalls.length) continue;
     const summary = await consumer.run(body);
     const withReasoning = !consumer.dropsReasoning;
     if (fingerprint(summary, withReasoning) !== fingerprint(baseline, withReasoning)) {
@@ -119,6 +126,7 @@ for (const body of bodies) {
 }
 
 await agentConsumer?.close();
+await lastAnswerConsumer?.close();
 writeFileSync(
   outputPath,
   JSON.stringify({ node: process.version, pieceBytes: PIECE_BYTES, consumers: consumers.map((c) => c.name), results }, null, 2),

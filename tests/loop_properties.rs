@@ -141,21 +141,25 @@ fn loop_config() -> impl Strategy<Value = (LoopConfig, bool)> {
         0u8..20,
         any::<bool>(),
         0u8..20,
+        any::<bool>(),
     )
-        .prop_map(|(max_rounds, mode, re_request, tool_table_choice)| {
-            let config = LoopConfig {
-                max_rounds,
-                system_prompt: Some("Be brief.".to_owned()),
-                tools_supported: mode != 0,
-                prompt_tool_mode: mode == 1,
-                missing_id_strategy: if re_request {
-                    MissingIdStrategy::ReRequestWithoutStreaming
-                } else {
-                    MissingIdStrategy::Synthesize
-                },
-            };
-            (config, tool_table_choice != 0)
-        })
+        .prop_map(
+            |(max_rounds, mode, re_request, tool_table_choice, answer_after_max_rounds)| {
+                let config = LoopConfig {
+                    max_rounds,
+                    answer_after_max_rounds,
+                    system_prompt: Some("Be brief.".to_owned()),
+                    tools_supported: mode != 0,
+                    prompt_tool_mode: mode == 1,
+                    missing_id_strategy: if re_request {
+                        MissingIdStrategy::ReRequestWithoutStreaming
+                    } else {
+                        MissingIdStrategy::Synthesize
+                    },
+                };
+                (config, tool_table_choice != 0)
+            },
+        )
 }
 
 /// Records what a run hands out and checks the invariants on every action.

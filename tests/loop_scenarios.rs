@@ -890,6 +890,128 @@ fn round_cap_reached_makes_one_last_call_without_tools() {
 }
 
 #[test]
+fn round_cap_without_a_last_answer_ends_with_the_results() {
+    let config = LoopConfig {
+        max_rounds: 1,
+        answer_after_max_rounds: false,
+        ..config()
+    };
+    let agent = AgentLoop::new(config, vec![user("Dig deep")], tool_table());
+    let run = Simulation::new(
+        agent,
+        vec![ModelTurn::Respond(tool_round(&[
+            (0, "call_1", "web_search", r#"{"query":"a"}"#),
+            (1, "call_2", "stock_price", r#"{"ticker":"ACME"}"#),
+        ]))],
+        vec![vec![ToolStep::Complete {
+            id: "call_1",
+            outcome: success("a"),
+        }]],
+    )
+    .drive();
+
+    let unknown =
+        "unknown tool `stock_price`; the available tools are: web_search, weather_forecast";
+    let messages = vec![
+        user("Dig deep"),
+        assistant_calls(
+            None,
+            &[
+                ("call_1", "web_search", r#"{"query":"a"}"#),
+                ("call_2", "stock_price", r#"{"ticker":"ACME"}"#),
+            ],
+        ),
+        tool_message("call_1", "a"),
+        tool_message("call_2", &format!("Error: {unknown}")),
+    ];
+    assert_eq!(run.requests.len(), 1, "no last call after the capped round");
+    assert_eq!(
+        run.events,
+        vec![
+            round(1),
+            tool_call_event(
+                "call_1",
+                "web_search",
+                "web",
+                "search",
+                json!({"query": "a"})
+            ),
+            tool_call_event(
+                "call_2",
+                "stock_price",
+                "",
+                "stock_price",
+                json!({"ticker": "ACME"})
+            ),
+            tool_error_event("call_2", unknown),
+            tool_result_event("call_1", "a"),
+            final_event("", FinalReason::Exhausted, &messages),
+        ]
+    );
+    assert_eq!(run.outcome.reason, OutcomeReason::Exhausted);
+    assert_eq!(run.outcome.messages, messages, "every call has its result");
+}
+
+#[test]
+fn round_cap_without_a_last_answer_after_a_round_of_unknown_tools() {
+    let config = LoopConfig {
+        max_rounds: 1,
+        answer_after_max_rounds: false,
+        ..config()
+    };
+    let agent = AgentLoop::new(config, vec![user("Price?")], tool_table());
+    let run = Simulation::new(
+        agent,
+        vec![ModelTurn::Respond(tool_round(&[(
+            0,
+            "call_s",
+            "stock_price",
+            r#"{"ticker":"ACME"}"#,
+        )]))],
+        vec![],
+    )
+    .drive();
+
+    assert_eq!(run.requests.len(), 1);
+    assert!(run.tool_batches.is_empty(), "nothing reaches a server");
+    assert_eq!(run.outcome.reason, OutcomeReason::Exhausted);
+    assert_eq!(run.outcome.text, "");
+    assert_eq!(run.outcome.messages.len(), 3, "user, calls, error result");
+}
+
+#[test]
+fn answer_after_max_rounds_off_changes_nothing_before_the_cap() {
+    let config = LoopConfig {
+        max_rounds: 2,
+        answer_after_max_rounds: false,
+        ..config()
+    };
+    let agent = AgentLoop::new(config, vec![user("Dig")], tool_table());
+    let run = Simulation::new(
+        agent,
+        vec![
+            ModelTurn::Respond(tool_round(&[(
+                0,
+                "call_1",
+                "web_search",
+                r#"{"query":"a"}"#,
+            )])),
+            answer("Found it."),
+        ],
+        vec![vec![ToolStep::Complete {
+            id: "call_1",
+            outcome: success("a"),
+        }]],
+    )
+    .drive();
+
+    assert_eq!(run.requests.len(), 2);
+    assert!(run.requests[1].with_tools, "round 2 still offers tools");
+    assert_eq!(run.outcome.reason, OutcomeReason::Completed);
+    assert_eq!(run.outcome.text, "Found it.");
+}
+
+#[test]
 fn abort_during_the_stream() {
     let agent = AgentLoop::new(config(), vec![user("Tell a story")], tool_table());
     let run = Simulation::new(

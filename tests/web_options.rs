@@ -24,6 +24,8 @@ struct AgentOptions {
     #[serde(default)]
     max_rounds: u32,
     #[serde(default)]
+    answer_after_max_rounds: bool,
+    #[serde(default)]
     system_prompt: Option<String>,
     #[serde(default)]
     tool_prompt: bool,
@@ -118,6 +120,8 @@ fn options_are_refused_as_the_derived_readers_refused_them() {
         with("maxRounds", json!(4294967296u64)),
         with("maxRounds", json!(2.5)),
         with("maxRounds", json!(null)),
+        with("answerAfterMaxRounds", json!(false)),
+        with("answerAfterMaxRounds", json!("no")),
         with("toolPrompt", json!(false)),
         with("toolPrompt", json!("no")),
         with("toolTimeoutMs", json!(1000)),

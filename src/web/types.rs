@@ -42,6 +42,12 @@ export interface AgentConfig {
   mcpServers?: McpServerConfig[];
   /** Tool rounds before one last answer without tools. Default 10. */
   maxRounds?: number;
+  /**
+   * False: a run that reaches `maxRounds` ends with that round's tool results, without the last
+   * answer (`final` has `reason: "exhausted"` and no text), as the AI SDK's `stopWhen:
+   * stepCountIs(n)` does. Default true.
+   */
+  answerAfterMaxRounds?: boolean;
   systemPrompt?: string;
   /** Prepend the tool-use preamble (tool names, date, guidance). Default true. */
   toolPrompt?: boolean;

@@ -120,6 +120,26 @@ test("the round cap makes one last call without tools and ends exhausted", async
   assert.equal(requests[1].json.tools, undefined, "the last call has no tools");
 });
 
+test("answerAfterMaxRounds: false ends at the round cap with the results, without a last call", async () => {
+  await scriptProvider([
+    { toolCalls: [{ id: "call_1", name: "echo", arguments: { message: "one" } }] },
+    { text: "never asked for" },
+  ]);
+  const run = await runInPage(page, agentConfig({ maxRounds: 1, answerAfterMaxRounds: false }), question);
+  const final = run.events.at(-1);
+  assert.equal(final.type, "final");
+  assert.equal(final.reason, "exhausted");
+  assert.equal(final.text, "");
+  const result = run.events.find((event) => event.type === "toolResult");
+  assert.equal(result?.id, "call_1", "the round's tool ran");
+  assert.deepEqual(
+    final.messages.map((message) => message.role),
+    ["user", "assistant", "tool"],
+    "the conversation ends with the result",
+  );
+  assert.equal((await providerRequests()).length, 1, "no last model call");
+});
+
 test("an auth failure errors the stream with a code and the conversation", async () => {
   const config = agentConfig({
     provider: { id: "openai_compatible", apiKey: "wrong-key", model: "m", baseUrl: providerBaseUrl({ status: "401" }) },

@@ -43,6 +43,9 @@ pub struct LoopConfig {
     /// Tool rounds allowed before one last call without tools (which ends as `exhausted`).
     /// 0 offers no tools at all: the run is a plain generation.
     pub max_rounds: u32,
+    /// False: the run ends after its last allowed tool round, with the results and without the
+    /// last call (as the AI SDK's `stopWhen: stepCountIs(n)`), reason `exhausted`, no text.
+    pub answer_after_max_rounds: bool,
     /// The system prompt as composed by the caller (tool preamble included).
     pub system_prompt: Option<String>,
     /// False for a model marked as not supporting native function calling.
@@ -57,6 +60,7 @@ impl Default for LoopConfig {
     fn default() -> Self {
         LoopConfig {
             max_rounds: 10,
+            answer_after_max_rounds: true,
             system_prompt: None,
             tools_supported: true,
             prompt_tool_mode: false,
@@ -134,7 +138,8 @@ pub struct ModelFailure {
 pub enum FinalReason {
     /// The model answered without calling tools.
     Completed,
-    /// The round cap was reached; the answer comes from one last call without tools.
+    /// The round cap was reached; the answer comes from one last call without tools, or there
+    /// is none (`answer_after_max_rounds: false`).
     Exhausted,
     /// The user aborted.
     Aborted,

@@ -346,8 +346,7 @@ impl AgentLoop {
         if all_done {
             if let Phase::Tools(batch) = mem::replace(&mut self.phase, Phase::Finished) {
                 self.commit_batch(batch);
-                self.round = self.round.saturating_add(1);
-                self.start_round();
+                self.next_round();
             }
         }
     }
@@ -430,6 +429,16 @@ impl AgentLoop {
 
     fn emit(&mut self, event: AgentEvent) {
         self.actions.push_back(Action::Emit(event));
+    }
+
+    /// After a round's results: the next round, unless the cap is reached and no last answer
+    /// is wanted.
+    fn next_round(&mut self) {
+        if self.tool_rounds >= self.config.max_rounds && !self.config.answer_after_max_rounds {
+            return self.finish(OutcomeReason::Exhausted, String::new());
+        }
+        self.round = self.round.saturating_add(1);
+        self.start_round();
     }
 
     fn start_round(&mut self) {
@@ -700,8 +709,7 @@ impl AgentLoop {
         };
         if invocations.is_empty() {
             self.commit_batch(batch);
-            self.round = self.round.saturating_add(1);
-            self.start_round();
+            self.next_round();
         } else {
             self.actions.push_back(Action::CallTools(invocations));
             self.phase = Phase::Tools(batch);

@@ -39,6 +39,7 @@ pub(crate) struct AgentShared {
     servers: Vec<(String, McpClient)>,
     retry_policy: RetryPolicy,
     max_rounds: u32,
+    answer_after_max_rounds: bool,
     system_prompt: Option<String>,
     tool_prompt: bool,
     tool_timeout_ms: u64,
@@ -105,6 +106,7 @@ impl AgentShared {
     fn loop_config(&self, system_prompt: Option<String>) -> LoopConfig {
         LoopConfig {
             max_rounds: self.max_rounds,
+            answer_after_max_rounds: self.answer_after_max_rounds,
             system_prompt,
             tools_supported: self.tools_supported,
             prompt_tool_mode: self.prompt_tool_mode,
@@ -222,6 +224,7 @@ impl Agent {
                 servers,
                 retry_policy: RetryPolicy::default(),
                 max_rounds: options.max_rounds,
+                answer_after_max_rounds: options.answer_after_max_rounds,
                 system_prompt: options.system_prompt,
                 tool_prompt: options.tool_prompt,
                 tool_timeout_ms: options.tool_timeout_ms,

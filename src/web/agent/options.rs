@@ -28,6 +28,9 @@ pub struct AgentOptions {
     pub provider: ProviderConfig,
     pub mcp_servers: Vec<ServerOptions>,
     pub max_rounds: u32,
+    /// False: a run that reaches `max_rounds` ends with the last round's results, without the
+    /// last call without tools.
+    pub answer_after_max_rounds: bool,
     pub system_prompt: Option<String>,
     pub tool_prompt: bool,
     pub allow_insecure_local_urls: bool,
@@ -51,6 +54,7 @@ const AGENT_OPTIONS: &[&str] = &[
     "provider",
     "mcpServers",
     "maxRounds",
+    "answerAfterMaxRounds",
     "systemPrompt",
     "toolPrompt",
     "allowInsecureLocalUrls",
@@ -77,6 +81,7 @@ fn agent_options<E: Error>(value: Value) -> Result<AgentOptions, E> {
         provider: ProviderConfig::default(),
         mcp_servers: Vec::new(),
         max_rounds: DEFAULT_MAX_ROUNDS,
+        answer_after_max_rounds: true,
         system_prompt: None,
         tool_prompt: true,
         allow_insecure_local_urls: false,
@@ -95,6 +100,7 @@ fn agent_options<E: Error>(value: Value) -> Result<AgentOptions, E> {
             "provider" => provider = Some(ProviderConfig::from_json(value)?),
             "mcpServers" => options.mcp_servers = list(value, server_options)?,
             "maxRounds" => options.max_rounds = unsigned(value, "u32")?,
+            "answerAfterMaxRounds" => options.answer_after_max_rounds = boolean(value)?,
             "systemPrompt" => options.system_prompt = optional(value, string)?,
             "toolPrompt" => options.tool_prompt = boolean(value)?,
             "allowInsecureLocalUrls" => options.allow_insecure_local_urls = boolean(value)?,
