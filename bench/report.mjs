@@ -120,7 +120,7 @@ function goalRows() {
   const plainRatios = bodies.map((body) => ratio(body, PLAIN)).filter(Number.isFinite);
   const lastAnswerRatios = bodies.map((body) => ratio(body, PLAIN, OURS_LAST_ANSWER)).filter(Number.isFinite);
   const lastAnswerNote = lastAnswerRatios.length
-    ? `; runs with their last answer (tool-call bodies): ${lastAnswerRatios.map((value) => `${fixed(value)}×`).join(", ")}`
+    ? `; runs that also make their last answer (bodies with tool calls): ${fixed(Math.min(...lastAnswerRatios))}× (lowest)`
     : "";
   const shipped = size.rows.find((row) => row.total);
   const atEight = parallel.results.find((row) => row.calls === 8);
