@@ -10,6 +10,7 @@
 use serde_json::{Map, Value};
 
 use super::json_read::json_kind;
+use super::json_text::to_json_text;
 use super::model_event::{ArgumentsDelta, ToolCallDelta};
 
 /// A tool call assembled at the end of a model round.
@@ -177,7 +178,7 @@ fn finish_arguments(
     let raw = match &received {
         ReceivedArguments::Nothing => String::new(),
         ReceivedArguments::Text(text) => text.clone(),
-        ReceivedArguments::Value(value) => value.to_string(),
+        ReceivedArguments::Value(value) => to_json_text(value),
     };
     if truncated {
         return (

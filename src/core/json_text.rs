@@ -6,6 +6,8 @@
 
 use std::borrow::Cow;
 
+use serde_json::Value;
+
 /// `json` with every escaped lone surrogate replaced by `\ufffd`; borrowed when there is none.
 pub fn replace_lone_surrogate_escapes(json: &str) -> Cow<'_, str> {
     if !json.contains("\\u") {
@@ -54,4 +56,11 @@ fn escaped_unit(bytes: &[u8], at: usize) -> Option<u32> {
     }
     let digits = std::str::from_utf8(bytes.get(at + 2..at + 6)?).ok()?;
     u32::from_str_radix(digits, 16).ok()
+}
+
+/// `value` as compact JSON text. `Value`'s `Display` would do the same, but brings a second
+/// writer (and a pretty one) into the wasm next to the one every request already uses.
+pub fn to_json_text(value: &Value) -> String {
+    // A `Value` always serializes: its map keys are strings.
+    serde_json::to_string(value).unwrap_or_default()
 }

@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 
+use crate::core::json_text::to_json_text;
 use crate::core::tools::{sanitize_schema, SchemaDialect, ToolTable};
 
 const FENCE: &str = "```";
@@ -27,7 +28,7 @@ pub fn tool_prompt(tools: &ToolTable) -> String {
             prompt.push_str(description);
         }
         prompt.push_str("\n  parameters: ");
-        prompt.push_str(&parameters.to_string());
+        prompt.push_str(&to_json_text(&parameters));
     }
     prompt
 }
@@ -136,7 +137,7 @@ fn call_in_value(value: Value) -> Option<PromptCall> {
     };
     Some(PromptCall {
         name,
-        raw_arguments: arguments.to_string(),
+        raw_arguments: to_json_text(&arguments),
         arguments: Ok(arguments),
     })
 }

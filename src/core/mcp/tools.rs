@@ -5,6 +5,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::McpError;
+use crate::core::json_text::to_json_text;
 use crate::core::tools::McpTool;
 
 /// Collects every page of `tools/list`, following `nextCursor` until the server sends none.
@@ -124,7 +125,7 @@ fn model_text(blocks: &[Value], structured_content: Option<&Value>) -> String {
         .any(|block| block.get("type").and_then(Value::as_str) == Some("text"));
     let mut parts: Vec<String> = Vec::new();
     if let (false, Some(structured)) = (has_text, structured_content) {
-        parts.push(structured.to_string());
+        parts.push(to_json_text(structured));
     }
     parts.extend(
         blocks

@@ -11,6 +11,7 @@ use super::error::ProviderError;
 use super::request::{
     arguments_object, named_tool, parse_data_url, sanitized_schema, ResponseMode,
 };
+use crate::core::json_text::to_json_text;
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role, ThinkingBlock};
 use crate::core::model_event::{
     ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta, Usage,
@@ -215,7 +216,7 @@ pub(super) fn response_events(body: &Value) -> Result<Vec<ModelEvent>, String> {
                 .and_then(|error| error.get("type"))
                 .and_then(Value::as_str)
                 .map(str::to_owned),
-            message: super::retry::error_message(body).unwrap_or_else(|| body.to_string()),
+            message: super::retry::error_message(body).unwrap_or_else(|| to_json_text(body)),
         })]);
     }
     let blocks = body

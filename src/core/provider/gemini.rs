@@ -12,6 +12,7 @@ use super::request::{
     arguments_object, function_name_for_result, named_tool, parse_data_url, sanitized_schema,
     ResponseMode,
 };
+use crate::core::json_text::to_json_text;
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role};
 use crate::core::model_event::{
     ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta, Usage,
@@ -189,7 +190,7 @@ pub(super) fn response_events(body: &Value) -> Result<Vec<ModelEvent>, String> {
                 .get("status")
                 .and_then(Value::as_str)
                 .map(str::to_owned),
-            message: super::retry::error_message(body).unwrap_or_else(|| error.to_string()),
+            message: super::retry::error_message(body).unwrap_or_else(|| to_json_text(error)),
         })]);
     }
     let candidate = body

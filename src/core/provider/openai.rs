@@ -7,6 +7,7 @@ use super::config::ResolvedProvider;
 use super::error::ProviderError;
 use super::request::{named_tool, ResponseMode};
 use super::table::{Endpoint, MaxTokensField, Reasoning};
+use crate::core::json_text::to_json_text;
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role};
 use crate::core::model_event::{
     ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta, Usage,
@@ -223,9 +224,9 @@ pub(super) fn response_events(body: &Value) -> Result<Vec<ModelEvent>, String> {
                 .filter(|code| !code.is_null())
                 .map(|code| {
                     code.as_str()
-                        .map_or_else(|| code.to_string(), str::to_owned)
+                        .map_or_else(|| to_json_text(code), str::to_owned)
                 }),
-            message: super::retry::error_message(body).unwrap_or_else(|| error.to_string()),
+            message: super::retry::error_message(body).unwrap_or_else(|| to_json_text(error)),
         }));
         return Ok(events);
     }

@@ -9,6 +9,7 @@ use super::config::ResolvedProvider;
 use super::error::ProviderError;
 use super::table::Endpoint;
 use super::{anthropic, gemini, ollama, openai, watsonx};
+use crate::core::json_text::to_json_text;
 use crate::core::message::{ChatMessage, MessageToolCall};
 use crate::core::tools::{sanitize_schema, SchemaDialect, ToolEntry};
 
@@ -112,7 +113,7 @@ pub(super) fn named_tool(entry: &ToolEntry) -> Map<String, Value> {
 /// `object`'s JSON text with `members` (JSON text too: `"key":value,…`) added at its end.
 fn object_text_with(object: Map<String, Value>, members: Option<&str>) -> String {
     let had_members = !object.is_empty();
-    let mut text = Value::Object(object).to_string();
+    let mut text = to_json_text(&Value::Object(object));
     if let Some(members) = members {
         text.pop();
         if had_members {
@@ -158,7 +159,7 @@ impl ResolvedProvider {
         if let Some(choice) = tool_choice {
             members.insert("tool_choice".to_owned(), choice);
         }
-        let text = Value::Object(members).to_string();
+        let text = to_json_text(&Value::Object(members));
         ProviderTools {
             members: Some(text[1..text.len() - 1].to_owned()),
             warnings,

@@ -21,6 +21,7 @@ mod openai_chat;
 
 use serde_json::Value;
 
+use super::json_text::to_json_text;
 use super::model_event::{FinishReason, ModelEvent, ProviderStreamError};
 use super::ndjson::NdjsonDecoder;
 use super::sse::{SseDecoder, SseEventRef};
@@ -291,7 +292,7 @@ fn provider_error(error: &Value) -> ModelEvent {
             .get("message")
             .and_then(Value::as_str)
             .map(str::to_owned)
-            .unwrap_or_else(|| error.to_string()),
+            .unwrap_or_else(|| to_json_text(error)),
     };
     ModelEvent::Error(ProviderStreamError { code, message })
 }

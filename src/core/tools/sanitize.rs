@@ -16,6 +16,7 @@ use serde_json::{json, Map, Value};
 
 use super::refs::{resolve_ref, RefTarget};
 use super::{SanitizedSchema, SchemaDialect};
+use crate::core::json_text::to_json_text;
 
 const TYPE_NAMES: [&str; 7] = [
     "string", "number", "integer", "boolean", "object", "array", "null",
@@ -471,7 +472,7 @@ impl Sanitizer<'_> {
                                 types.push(name.to_owned());
                             }
                         }
-                        _ => dropped.push(listed_type.to_string()),
+                        _ => dropped.push(to_json_text(listed_type)),
                     }
                 }
                 if !dropped.is_empty() {
@@ -1102,7 +1103,7 @@ impl Sanitizer<'_> {
         }
         let listed = non_null
             .iter()
-            .map(Value::to_string)
+            .map(to_json_text)
             .collect::<Vec<_>>()
             .join(", ");
         let note = format!("Allowed values: {listed}.");

@@ -22,6 +22,7 @@ use serde_json::{Map, Value};
 use super::format::format_violation;
 use super::pattern::Pattern;
 use super::refs::{resolve_ref, RefTarget};
+use crate::core::json_text::to_json_text;
 
 /// One reason the arguments do not fit the schema.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -169,7 +170,7 @@ fn list_values(values: &[Value]) -> String {
     let mut listed: Vec<String> = values
         .iter()
         .take(MAX_LISTED_VALUES)
-        .map(Value::to_string)
+        .map(to_json_text)
         .collect();
     if values.len() > MAX_LISTED_VALUES {
         listed.push("…".to_owned());
@@ -195,9 +196,10 @@ fn json_equal(left: &Value, right: &Value) -> bool {
 
 /// A numeric keyword's value, and its text as the schema wrote it (for messages; this avoids
 /// pulling float formatting into the wasm build).
-fn number_keyword<'v>(schema: &'v Map<String, Value>, keyword: &str) -> Option<(f64, &'v Value)> {
+/// A numeric keyword's value, and its JSON text for messages.
+fn number_keyword(schema: &Map<String, Value>, keyword: &str) -> Option<(f64, String)> {
     let value = schema.get(keyword)?;
-    Some((value.as_f64()?, value))
+    Some((value.as_f64()?, to_json_text(value)))
 }
 
 fn count_keyword(schema: &Map<String, Value>, keyword: &str) -> Option<usize> {
@@ -284,7 +286,10 @@ impl<'s> Validator<'s> {
         }
         if let Some(expected) = schema.get("const") {
             if !json_equal(expected, value) {
-                findings.push(Finding::new(path, format!("must be {expected}")));
+                findings.push(Finding::new(
+                    path,
+                    format!("must be {}", to_json_text(expected)),
+                ));
             }
         }
         match value {

@@ -15,6 +15,7 @@ use serde_json::Value;
 use wasm_bindgen::JsValue;
 use web_sys::AbortSignal;
 
+use crate::core::json_text::to_json_text;
 use crate::core::mcp::cache::{CacheKey, ToolsCache};
 use crate::core::mcp::jsonrpc::{
     cancelled_notification, parse_incoming, progress_of, IncomingMessage, OutgoingRequest, Progress,
@@ -367,7 +368,7 @@ impl McpClient {
                     state.session.session_id().is_some(),
                 )
             };
-            let body = request.body.to_string();
+            let body = to_json_text(&request.body);
             let response = send("POST", &url, &headers, Some(&body)).await?;
             if response.ok() {
                 return self.read_reply(response, request.id, context).await;
@@ -408,7 +409,7 @@ impl McpClient {
             deadline: &deadline,
             on_progress: None,
         };
-        let response = send("POST", &url, &headers, Some(&request.body.to_string())).await?;
+        let response = send("POST", &url, &headers, Some(&to_json_text(&request.body))).await?;
         if !response.ok() {
             let status = response.status();
             let text = response.text().await.unwrap_or_default();
@@ -497,7 +498,7 @@ impl McpClient {
                 state.session.session_id().is_some(),
             )
         };
-        let response = send("POST", &url, &headers, Some(&message.to_string())).await?;
+        let response = send("POST", &url, &headers, Some(&to_json_text(message))).await?;
         Ok((response, carried_session_id))
     }
 
