@@ -387,6 +387,33 @@ fn image_message(url: &str) -> Vec<ChatMessage> {
     vec![message]
 }
 
+/// The OpenAI wire carries content parts as the message type's own `Serialize` writes them,
+/// member order included.
+#[test]
+fn openai_content_parts_are_written_as_the_message_writes_them() {
+    let mut messages = image_message(PNG);
+    if let Some(MessageContent::Parts(parts)) = &mut messages[0].content {
+        parts.push(ContentPart::ImageUrl {
+            image_url: ImageUrl {
+                url: HTTPS_IMAGE.into(),
+                detail: Some("low".into()),
+            },
+        });
+    }
+    let body = body(&provider("openai"), &messages, ResponseMode::Streaming);
+    let Some(MessageContent::Parts(parts)) = &messages[0].content else {
+        unreachable!("the message was built with parts");
+    };
+    assert_eq!(
+        serde_json::to_string(&body["messages"][0]["content"]).unwrap(),
+        serde_json::to_string(parts).unwrap()
+    );
+    assert_eq!(
+        body["messages"][0]["content"][2]["image_url"]["detail"],
+        "low"
+    );
+}
+
 const PNG: &str = "data:image/png;base64,iVBORw0KGgo=";
 const HTTPS_IMAGE: &str = "https://127.0.0.1/cat.png";
 

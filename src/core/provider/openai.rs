@@ -187,9 +187,31 @@ fn user_content(
             {
                 provider.check_images_accepted()?;
             }
-            Ok(serde_json::to_value(parts).unwrap_or(Value::Null))
+            Ok(Value::Array(parts.iter().map(part_value).collect()))
         }
     }
+}
+
+/// A content part as its `Serialize` writes it, built directly: a serde serializer into `Value`
+/// for this one use would add its own copy of every part type's writer to the wasm.
+fn part_value(part: &ContentPart) -> Value {
+    let mut object = Map::new();
+    match part {
+        ContentPart::Text { text } => {
+            object.insert("type".to_owned(), Value::from("text"));
+            object.insert("text".to_owned(), Value::from(text.as_str()));
+        }
+        ContentPart::ImageUrl { image_url } => {
+            let mut url = Map::new();
+            url.insert("url".to_owned(), Value::from(image_url.url.as_str()));
+            if let Some(detail) = &image_url.detail {
+                url.insert("detail".to_owned(), Value::from(detail.as_str()));
+            }
+            object.insert("type".to_owned(), Value::from("image_url"));
+            object.insert("image_url".to_owned(), Value::Object(url));
+        }
+    }
+    Value::Object(object)
 }
 
 pub(super) fn finish_reason(reason: &str) -> FinishReason {
