@@ -3,6 +3,8 @@
 //! rightly refuses: no Rust string can hold it. The web layer reads every value the caller passes
 //! through that text, so such a string would fail a whole call; instead it becomes U+FFFD, as a
 //! `TextEncoder` would make it.
+//!
+//! And JSON text as this crate writes a value: one compact writer for every use.
 
 use std::borrow::Cow;
 
