@@ -194,12 +194,17 @@ fn json_equal(left: &Value, right: &Value) -> bool {
     }
 }
 
-/// A numeric keyword's value, and its text as the schema wrote it (for messages; this avoids
-/// pulling float formatting into the wasm build).
-/// A numeric keyword's value, and its JSON text for messages.
-fn number_keyword(schema: &Map<String, Value>, keyword: &str) -> Option<(f64, String)> {
+/// A numeric keyword's value, and the keyword itself, which messages write as the schema did
+/// (this avoids pulling float formatting into the wasm build).
+fn number_keyword<'v>(schema: &'v Map<String, Value>, keyword: &str) -> Option<(f64, &'v Value)> {
     let value = schema.get(keyword)?;
-    Some((value.as_f64()?, to_json_text(value)))
+    Some((value.as_f64()?, value))
+}
+
+/// "must be {relation} {bound}", the bound written as the schema has it; only a failed check
+/// pays for the text.
+fn bound_finding(path: &str, relation: &str, bound: &Value) -> Finding {
+    Finding::new(path, format!("must be {relation} {}", to_json_text(bound)))
 }
 
 fn count_keyword(schema: &Map<String, Value>, keyword: &str) -> Option<usize> {
@@ -390,26 +395,26 @@ impl<'s> Validator<'s> {
         let draft4_exclusive = |keyword| schema.get(keyword) == Some(&Value::Bool(true));
         if let Some((minimum, shown)) = number_keyword(schema, "minimum") {
             if draft4_exclusive("exclusiveMinimum") && number <= minimum {
-                findings.push(Finding::new(path, format!("must be greater than {shown}")));
+                findings.push(bound_finding(path, "greater than", shown));
             } else if number < minimum {
-                findings.push(Finding::new(path, format!("must be at least {shown}")));
+                findings.push(bound_finding(path, "at least", shown));
             }
         }
         if let Some((maximum, shown)) = number_keyword(schema, "maximum") {
             if draft4_exclusive("exclusiveMaximum") && number >= maximum {
-                findings.push(Finding::new(path, format!("must be less than {shown}")));
+                findings.push(bound_finding(path, "less than", shown));
             } else if number > maximum {
-                findings.push(Finding::new(path, format!("must be at most {shown}")));
+                findings.push(bound_finding(path, "at most", shown));
             }
         }
         if let Some((bound, shown)) = number_keyword(schema, "exclusiveMinimum") {
             if number <= bound {
-                findings.push(Finding::new(path, format!("must be greater than {shown}")));
+                findings.push(bound_finding(path, "greater than", shown));
             }
         }
         if let Some((bound, shown)) = number_keyword(schema, "exclusiveMaximum") {
             if number >= bound {
-                findings.push(Finding::new(path, format!("must be less than {shown}")));
+                findings.push(bound_finding(path, "less than", shown));
             }
         }
         if let Some((divisor, shown)) =
@@ -417,7 +422,7 @@ impl<'s> Validator<'s> {
         {
             let quotient = number / divisor;
             if (quotient - quotient.round()).abs() > 1e-9 {
-                findings.push(Finding::new(path, format!("must be a multiple of {shown}")));
+                findings.push(bound_finding(path, "a multiple of", shown));
             }
         }
     }
