@@ -102,7 +102,6 @@ export async function oursConsumer(module, { lastAnswer = false } = {}) {
       } finally {
         restore();
       }
-      summary.modelCalls = requests;
       return summary;
     },
     async close() {
