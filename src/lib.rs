@@ -14,3 +14,9 @@ pub mod core;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;
+
+/// Talc in place of std's dlmalloc: 1.1 KB gzip less in the shipped wasm, stream throughput the
+/// same within noise. `new_global` requires a single-threaded module, which this one is.
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: talc::TalckWasm = unsafe { talc::TalckWasm::new_global() };
