@@ -95,10 +95,10 @@ struct ArgumentCheck {
 )]
 pub fn validate_tool_arguments(
     #[wasm_bindgen(unchecked_param_type = "unknown")] schema: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "unknown")] arguments: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "unknown")] args: JsValue,
 ) -> Result<JsValue, JsValue> {
     let schema: Value = from_js(&schema, "schema")?;
-    let arguments: Value = from_js(&arguments, "arguments")?;
+    let arguments: Value = from_js(&args, "arguments")?;
     let errors: Vec<String> = validate_arguments(&schema, &empty_string_as_object(&arguments))
         .iter()
         .map(ToString::to_string)

@@ -259,6 +259,42 @@ test("listTools rejects at once when its signal aborts while a server is still a
   assert.ok(result.ms < 200, `rejected ${result.ms} ms after the abort`);
 });
 
+test("McpClient from JS on server-everything: listTools, callTool with and without args, bad args", async () => {
+  const outcome = await page.evaluate(async (url) => {
+    const client = new window.agentWasm.McpClient({ url, allowInsecureLocalUrls: true });
+    try {
+      const tools = await client.listTools();
+      const echo = await client.callTool("echo", { message: "from the page" }, { timeoutMs: 20000 });
+      const image = await client.callTool("get-tiny-image");
+      let badArgs;
+      try {
+        await client.callTool("echo", { message: 1n });
+      } catch (error) {
+        badArgs = { code: error.code, message: error.message };
+      }
+      return {
+        echoSchema: tools.find((tool) => tool.name === "echo")?.inputSchema,
+        echo,
+        imageTypes: image.blocks.map((block) => block.type),
+        imageText: image.modelText,
+        badArgs,
+      };
+    } finally {
+      await client.close();
+      client.free();
+    }
+  }, env.everythingUrl);
+  assert.equal(outcome.echoSchema?.type, "object", JSON.stringify(outcome.echoSchema));
+  assert.ok(outcome.echoSchema.properties.message, "the schema as the server listed it");
+  assert.equal(outcome.echo.isError, false);
+  assert.match(outcome.echo.modelText, /from the page/);
+  assert.equal(outcome.echo.blocks[0].type, "text");
+  assert.ok(outcome.imageTypes.includes("image"), JSON.stringify(outcome.imageTypes));
+  assert.doesNotMatch(outcome.imageText, /iVBOR/, "binary blocks are referenced, not inlined, for the model");
+  assert.equal(outcome.badArgs?.code, "mcp_invalid_options", JSON.stringify(outcome.badArgs));
+  assert.match(outcome.badArgs.message, /^invalid arguments: not JSON data/);
+});
+
 test("a bad config, bad messages or bad client options throw at once with a code and the field", async () => {
   const outcomes = await page.evaluate((config) => {
     const { Agent, McpClient, validateToolArguments } = window.agentWasm;

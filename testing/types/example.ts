@@ -1,7 +1,7 @@
 // Type-checked by `tsc --noEmit --strict` in testing/tests/package.test.mjs: a consumer that
 // handles every event type of the public API, with no `any`.
-import init, { Agent, listProviders, sanitizeJsonSchema, buildToolNames, validateToolArguments } from "mcp-agent-wasm";
-import type { AgentConfig, AgentError, AgentEvent, ChatMessage, ToolInfo } from "mcp-agent-wasm";
+import init, { Agent, McpClient, listProviders, sanitizeJsonSchema, buildToolNames, validateToolArguments } from "mcp-agent-wasm";
+import type { AgentConfig, AgentError, AgentEvent, ChatMessage, McpTool, McpToolResult, ToolInfo } from "mcp-agent-wasm";
 
 function describe(event: AgentEvent): string {
   switch (event.type) {
@@ -58,4 +58,17 @@ export async function main(signal: AbortSignal): Promise<ChatMessage[]> {
     agent.free();
   }
   return [];
+}
+
+/** The options arguments may be left out; one server's client used directly. */
+export async function direct(agent: Agent): Promise<string> {
+  const tools: ToolInfo[] = await agent.listTools();
+  for await (const event of agent.run([{ role: "user", content: "hi" }])) console.log(describe(event));
+  const client = new McpClient({ url: "https://example.invalid/mcp" });
+  const listed: McpTool[] = await client.listTools();
+  const first: McpToolResult = await client.callTool(listed[0]?.name ?? "echo");
+  const second: McpToolResult = await client.callTool("echo", { message: "hi" }, { timeoutMs: 1000 });
+  await client.close();
+  client.free();
+  return `${tools.length} ${first.modelText} ${second.blocks.length} ${second.isError}`;
 }

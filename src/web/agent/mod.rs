@@ -245,7 +245,7 @@ impl Agent {
     #[wasm_bindgen(js_name = listTools, unchecked_return_type = "Promise<ToolInfo[]>")]
     pub fn list_tools(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "RunOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RunOptions")] options: JsValue,
     ) -> Result<Promise, JsValue> {
         let signal = abort_signal_of(&options)?;
         let shared = self.shared.clone();
@@ -275,7 +275,7 @@ impl Agent {
     pub fn run(
         &self,
         #[wasm_bindgen(unchecked_param_type = "ChatMessage[]")] messages: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "RunOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RunOptions")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
         let messages: Vec<ChatMessage> = from_js(&messages)
             .map_err(|error| js_error("invalid_messages", &format!("invalid messages: {error}")))?;

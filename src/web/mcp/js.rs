@@ -24,6 +24,26 @@ export interface McpClientOptions {
   /** Accept form elicitations with the schema's defaults instead of refusing them. */
   acceptElicitationDefaults?: boolean;
 }
+/** A tool as its server listed it (`tools/list`, every page). */
+export interface McpTool {
+  name: string;
+  title?: string;
+  description?: string;
+  /** As the server sent it: a JSON Schema object, or null when the entry had none. */
+  inputSchema: JsonValue;
+  outputSchema?: JsonValue;
+  annotations?: JsonObject;
+}
+/** A `tools/call` result: what a model reads and what a UI shows. */
+export interface McpToolResult {
+  /** The text parts; structured content as JSON text when there is none; binary blocks by reference. */
+  modelText: string;
+  /** Every content block as the server sent it. */
+  blocks: ContentBlock[];
+  structuredContent?: JsonValue;
+  /** The tool reported failure (the result is still a result, not a thrown error). */
+  isError: boolean;
+}
 export interface McpCallOptions {
   onProgress?: (progress: { progressToken: unknown; progress: number; total?: number; message?: string }) => void;
   signal?: AbortSignal;
@@ -83,23 +103,29 @@ impl JsMcpClient {
         Ok(self.client.connect().await?)
     }
 
-    #[wasm_bindgen(js_name = listTools, unchecked_return_type = "Array<object>")]
+    #[wasm_bindgen(js_name = listTools, unchecked_return_type = "McpTool[]")]
     pub async fn list_tools(&self) -> Result<JsValue, JsValue> {
         to_js(&self.client.list_tools().await?)
     }
 
-    /// Resolves to `{ modelText, blocks, structuredContent?, isError }`.
-    #[wasm_bindgen(js_name = callTool, unchecked_return_type = "object")]
+    /// Calls `name` with `args` (`{}` when left out). A tool's own failure resolves with
+    /// `isError: true`; a protocol, network or timeout failure rejects with a coded error.
+    #[wasm_bindgen(js_name = callTool, unchecked_return_type = "McpToolResult")]
     pub async fn call_tool(
         &self,
         name: String,
-        #[wasm_bindgen(unchecked_param_type = "object")] arguments: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "McpCallOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "JsonObject")] args: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "McpCallOptions")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let arguments: Value = if arguments.is_undefined() || arguments.is_null() {
+        let arguments: Value = if args.is_undefined() || args.is_null() {
             Value::Object(Default::default())
         } else {
-            from_js(&arguments).map_err(options_error)?
+            from_js(&args).map_err(|error| {
+                js_error(
+                    "mcp_invalid_options",
+                    &format!("invalid arguments: {error}"),
+                )
+            })?
         };
         let field = |name: &str| {
             (!options.is_undefined() && !options.is_null())
