@@ -149,6 +149,21 @@ fn the_rows_cover_every_provider_in_the_table() {
     assert_eq!(PROVIDERS.len(), 17);
 }
 
+/// The hand-written TypeScript `ProviderId` (src/web/types.rs) names every id of the table and
+/// nothing else: `tsc` then catches a misspelt provider, and a new provider cannot be forgotten.
+#[test]
+fn the_typescript_provider_id_union_is_the_table() {
+    let types = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/web/types.rs"))
+        .expect("src/web/types.rs");
+    let start = types
+        .find("export type ProviderId =")
+        .expect("ProviderId in types.rs");
+    let union = &types[start..start + types[start..].find(';').expect("end of the union")];
+    let declared: BTreeSet<&str> = union.split('"').skip(1).step_by(2).collect();
+    let table: BTreeSet<&str> = PROVIDERS.iter().map(|spec| spec.id).collect();
+    assert_eq!(declared, table);
+}
+
 #[test]
 fn each_provider_builds_its_url_and_auth_header() {
     for row in rows() {

@@ -27,7 +27,7 @@ use crate::core::stream::ModelStreamDecoder;
 const PROVIDER_INFO_TS: &str = r#"
 /** One supported LLM provider, as `listProviders()` describes it. */
 export interface ProviderInfo {
-  id: string;
+  id: ProviderId;
   displayName: string;
   wire: "openAiChat" | "anthropicMessages" | "gemini" | "ollamaNdjson";
   defaultBaseUrl: string | null;

@@ -27,7 +27,7 @@ fn from_js<T: DeserializeOwned>(value: &JsValue, what: &str) -> Result<T, JsValu
 )]
 pub fn sanitize_json_schema(
     #[wasm_bindgen(unchecked_param_type = "unknown")] schema: JsValue,
-    dialect: Option<String>,
+    #[wasm_bindgen(unchecked_optional_param_type = "SchemaDialect")] dialect: Option<String>,
 ) -> Result<JsValue, JsValue> {
     let schema: Value = from_js(&schema, "schema")?;
     let dialect = match dialect {

@@ -9,9 +9,15 @@ const TYPES: &str = r#"
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
+/** Every provider the package can call (`listProviders()` describes each). */
+export type ProviderId =
+  | "openai" | "anthropic" | "google" | "deepseek" | "ollama" | "grok" | "mistral" | "azure_openai"
+  | "alibaba" | "moonshot" | "ibm" | "siliconflow" | "modelscope" | "unbound" | "openrouter"
+  | "groq" | "openai_compatible";
+
 /** Which LLM to call. `apiKey` is sent only to this provider's origin. */
 export interface ProviderConfig {
-  id: string;
+  id: ProviderId;
   apiKey?: string;
   model?: string;
   baseUrl?: string;
@@ -70,6 +76,9 @@ export interface AgentConfig {
   /** Calls that arrive without ids: made-up ids (default) or a non-streaming re-request. */
   missingIdStrategy?: "synthesize" | "reRequestWithoutStreaming";
 }
+
+/** The JSON Schema subset `sanitizeJsonSchema` writes for. */
+export type SchemaDialect = "openai" | "openai-strict" | "gemini" | "anthropic";
 
 export interface RunOptions {
   signal?: AbortSignal;

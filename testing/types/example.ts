@@ -72,3 +72,11 @@ export async function direct(agent: Agent): Promise<string> {
   client.free();
   return `${tools.length} ${first.modelText} ${second.blocks.length} ${second.isError}`;
 }
+
+/** What the types refuse: each line must be a type error, or tsc fails on the unused directive. */
+export function typeErrors(): void {
+  // @ts-expect-error a misspelt provider id
+  new Agent({ provider: { id: "open-ai" } });
+  // @ts-expect-error an unknown schema dialect
+  sanitizeJsonSchema({ type: "object" }, "strict");
+}
