@@ -259,20 +259,26 @@ test("listTools rejects at once when its signal aborts while a server is still a
   assert.ok(result.ms < 200, `rejected ${result.ms} ms after the abort`);
 });
 
-test("McpClient from JS on server-everything: listTools, callTool with and without args, bad args", async () => {
+test("McpClient from JS on server-everything: listTools, callTool with and without args, bad args and options", async () => {
   const outcome = await page.evaluate(async (url) => {
     const client = new window.agentWasm.McpClient({ url, allowInsecureLocalUrls: true });
     try {
       const tools = await client.listTools();
       const echo = await client.callTool("echo", { message: "from the page" }, { timeoutMs: 20000 });
       const image = await client.callTool("get-tiny-image");
-      let badArgs;
-      try {
-        await client.callTool("echo", { message: 1n });
-      } catch (error) {
-        badArgs = { code: error.code, message: error.message };
-      }
+      const refusal = (call) =>
+        call.then(
+          () => ({ settled: "resolved" }),
+          (error) => ({ code: error.code, message: error.message }),
+        );
+      const badArgs = await refusal(client.callTool("echo", { message: 1n }));
+      const badOptions = {
+        signal: await refusal(client.callTool("echo", { message: "x" }, { signal: "stop" })),
+        onProgress: await refusal(client.callTool("echo", { message: "x" }, { onProgress: true })),
+        timeoutMs: await refusal(client.callTool("echo", { message: "x" }, { timeoutMs: -1 })),
+      };
       return {
+        badOptions,
         echoSchema: tools.find((tool) => tool.name === "echo")?.inputSchema,
         echo,
         imageTypes: image.blocks.map((block) => block.type),
@@ -293,6 +299,15 @@ test("McpClient from JS on server-everything: listTools, callTool with and witho
   assert.doesNotMatch(outcome.imageText, /iVBOR/, "binary blocks are referenced, not inlined, for the model");
   assert.equal(outcome.badArgs?.code, "mcp_invalid_options", JSON.stringify(outcome.badArgs));
   assert.match(outcome.badArgs.message, /^invalid arguments: not JSON data/);
+  for (const [option, pattern] of [
+    ["signal", /^invalid options: `signal` must be an AbortSignal$/],
+    ["onProgress", /^invalid options: `onProgress` must be a function$/],
+    ["timeoutMs", /^invalid options: `timeoutMs` must be a number of milliseconds, 0 or more$/],
+  ]) {
+    const refused = outcome.badOptions[option];
+    assert.equal(refused.code, "mcp_invalid_options", `${option}: ${JSON.stringify(refused)}`);
+    assert.match(refused.message, pattern, option);
+  }
 });
 
 test("a bad config, bad messages or bad client options throw at once with a code and the field", async () => {

@@ -47,6 +47,7 @@ export interface McpToolResult {
 export interface McpCallOptions {
   onProgress?: (progress: { progressToken: unknown; progress: number; total?: number; message?: string }) => void;
   signal?: AbortSignal;
+  /** Per call, restarted by each progress notification. Default 120000. */
   timeoutMs?: number;
 }
 "#;
@@ -133,12 +134,23 @@ impl JsMcpClient {
                 .flatten()
                 .filter(|value| !value.is_undefined() && !value.is_null())
         };
-        let on_progress =
-            field("onProgress").and_then(|value| value.dyn_into::<js_sys::Function>().ok());
-        let signal = field("signal").and_then(|value| value.dyn_into::<AbortSignal>().ok());
-        let timeout_ms = field("timeoutMs")
-            .and_then(|value| value.as_f64())
-            .map(|ms| ms as u64);
+        let on_progress = field("onProgress")
+            .map(|value| value.dyn_into::<js_sys::Function>())
+            .transpose()
+            .map_err(|_| options_error("`onProgress` must be a function"))?;
+        let signal = field("signal")
+            .map(|value| value.dyn_into::<AbortSignal>())
+            .transpose()
+            .map_err(|_| options_error("`signal` must be an AbortSignal"))?;
+        let timeout_ms = match field("timeoutMs").map(|value| value.as_f64()) {
+            None => None,
+            Some(Some(ms)) if ms.is_finite() && ms >= 0.0 => Some(ms as u64),
+            Some(_) => {
+                return Err(options_error(
+                    "`timeoutMs` must be a number of milliseconds, 0 or more",
+                ))
+            }
+        };
         let report = |progress: &Progress| {
             if let (Some(callback), Ok(progress)) = (&on_progress, to_js(progress)) {
                 let _ = callback.call1(&JsValue::NULL, &progress);
