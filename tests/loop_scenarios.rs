@@ -192,6 +192,11 @@ fn tool_round(calls: &[(u32, &str, &str, &str)]) -> Vec<ModelEvent> {
     events
 }
 
+/// A round in which the model makes one call (index 0).
+fn one_call_round(id: &str, name: &str, arguments: &str) -> ModelTurn {
+    ModelTurn::Respond(tool_round(&[(0, id, name, arguments)]))
+}
+
 fn answer(text_piece: &str) -> ModelTurn {
     ModelTurn::Respond(vec![text(text_piece), finish(FinishReason::Stop)])
 }
@@ -398,12 +403,7 @@ fn unknown_tool_is_answered_without_dispatch() {
     let run = Simulation::new(
         agent,
         vec![
-            ModelTurn::Respond(tool_round(&[(
-                0,
-                "call_s",
-                "stock_price",
-                r#"{"ticker":"ACME"}"#,
-            )])),
+            one_call_round("call_s", "stock_price", r#"{"ticker":"ACME"}"#),
             answer("I cannot look up prices."),
         ],
         vec![],
@@ -465,14 +465,9 @@ fn invalid_arguments_then_a_repaired_call() {
     let run = Simulation::new(
         agent,
         vec![
-            ModelTurn::Respond(tool_round(&[(0, "call_1", "web_search", not_json)])),
-            ModelTurn::Respond(tool_round(&[(0, "call_2", "web_search", missing_query)])),
-            ModelTurn::Respond(tool_round(&[(
-                0,
-                "call_3",
-                "web_search",
-                r#"{"query":"rust"}"#,
-            )])),
+            one_call_round("call_1", "web_search", not_json),
+            one_call_round("call_2", "web_search", missing_query),
+            one_call_round("call_3", "web_search", r#"{"query":"rust"}"#),
             answer("Found it."),
         ],
         vec![vec![ToolStep::Complete {
@@ -812,18 +807,8 @@ fn round_cap_reached_makes_one_last_call_without_tools() {
     let run = Simulation::new(
         agent,
         vec![
-            ModelTurn::Respond(tool_round(&[(
-                0,
-                "call_1",
-                "web_search",
-                r#"{"query":"a"}"#,
-            )])),
-            ModelTurn::Respond(tool_round(&[(
-                0,
-                "call_2",
-                "web_search",
-                r#"{"query":"b"}"#,
-            )])),
+            one_call_round("call_1", "web_search", r#"{"query":"a"}"#),
+            one_call_round("call_2", "web_search", r#"{"query":"b"}"#),
             ModelTurn::Respond(last_turn),
         ],
         vec![
@@ -962,12 +947,11 @@ fn round_cap_without_a_last_answer_after_a_round_of_unknown_tools() {
     let agent = AgentLoop::new(config, vec![user("Price?")], tool_table());
     let run = Simulation::new(
         agent,
-        vec![ModelTurn::Respond(tool_round(&[(
-            0,
+        vec![one_call_round(
             "call_s",
             "stock_price",
             r#"{"ticker":"ACME"}"#,
-        )]))],
+        )],
         vec![],
     )
     .drive();
@@ -990,12 +974,7 @@ fn answer_after_max_rounds_off_changes_nothing_before_the_cap() {
     let run = Simulation::new(
         agent,
         vec![
-            ModelTurn::Respond(tool_round(&[(
-                0,
-                "call_1",
-                "web_search",
-                r#"{"query":"a"}"#,
-            )])),
+            one_call_round("call_1", "web_search", r#"{"query":"a"}"#),
             answer("Found it."),
         ],
         vec![vec![ToolStep::Complete {
@@ -1123,12 +1102,11 @@ fn abort_between_rounds() {
     let agent = AgentLoop::new(config(), vec![user("Rust?")], tool_table());
     let run = Simulation::new(
         agent,
-        vec![ModelTurn::Respond(tool_round(&[(
-            0,
+        vec![one_call_round(
             "call_a",
             "web_search",
             r#"{"query":"rust"}"#,
-        )]))],
+        )],
         vec![vec![ToolStep::Complete {
             id: "call_a",
             outcome: success("rust 2.0"),
@@ -1479,12 +1457,7 @@ fn model_failure_keeps_the_messages() {
     let run = Simulation::new(
         agent,
         vec![
-            ModelTurn::Respond(tool_round(&[(
-                0,
-                "call_a",
-                "web_search",
-                r#"{"query":"rust"}"#,
-            )])),
+            one_call_round("call_a", "web_search", r#"{"query":"rust"}"#),
             ModelTurn::Fail(ModelFailure {
                 code: "http_status".to_owned(),
                 message: "503 service unavailable".to_owned(),
