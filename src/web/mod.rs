@@ -13,6 +13,16 @@ mod types;
 
 use wasm_bindgen::prelude::*;
 
+/// Member `name` of an options object the caller may leave out; `undefined` and `null` count as
+/// absent, for the object and for the member.
+pub(crate) fn option_member(options: &JsValue, name: &str) -> Result<Option<JsValue>, JsValue> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(None);
+    }
+    let member = js_sys::Reflect::get(options, &JsValue::from_str(name))?;
+    Ok((!member.is_undefined() && !member.is_null()).then_some(member))
+}
+
 /// The package version, as built.
 #[wasm_bindgen]
 pub fn version() -> String {

@@ -28,6 +28,7 @@ use crate::web::error::js_error;
 use crate::web::join::join_every;
 use crate::web::json::{from_js, to_js};
 use crate::web::mcp::{McpClient, McpServerConfig};
+use crate::web::option_member;
 use crate::web::timer::aborted;
 
 use driver::list_all_tools;
@@ -329,16 +330,9 @@ fn tool_infos(table: &ToolTable) -> Result<JsValue, JsValue> {
 }
 
 fn abort_signal_of(options: &JsValue) -> Result<Option<AbortSignal>, JsValue> {
-    if options.is_undefined() || options.is_null() {
-        return Ok(None);
-    }
-    let signal = Reflect::get(options, &JsValue::from_str("signal"))?;
-    if signal.is_undefined() || signal.is_null() {
-        return Ok(None);
-    }
-    signal
-        .dyn_into::<AbortSignal>()
-        .map(Some)
+    option_member(options, "signal")?
+        .map(JsCast::dyn_into::<AbortSignal>)
+        .transpose()
         .map_err(|_| js_error("invalid_options", "options.signal must be an AbortSignal").into())
 }
 

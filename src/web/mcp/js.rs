@@ -13,6 +13,7 @@ use crate::core::mcp::jsonrpc::Progress;
 use crate::core::mcp::session::TransportMode;
 use crate::web::error::js_error;
 use crate::web::json::{from_js, to_js};
+use crate::web::option_member;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPESCRIPT: &str = r#"
@@ -128,12 +129,8 @@ impl JsMcpClient {
                 )
             })?
         };
-        let field = |name: &str| {
-            (!options.is_undefined() && !options.is_null())
-                .then(|| js_sys::Reflect::get(&options, &name.into()).ok())
-                .flatten()
-                .filter(|value| !value.is_undefined() && !value.is_null())
-        };
+        // A member whose getter throws counts as absent.
+        let field = |name: &str| option_member(&options, name).ok().flatten();
         let on_progress = field("onProgress")
             .map(|value| value.dyn_into::<js_sys::Function>())
             .transpose()
