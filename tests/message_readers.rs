@@ -309,3 +309,68 @@ fn enums_read_by_name_agree_with_the_derived_ones() {
         "reRequestWithoutStreaming",
     ]);
 }
+
+/// `Agent.run` reads its list through `chat_messages`, not serde's sequence reader: the same
+/// messages, or the same error text, as `Vec<ChatMessage>`'s own reader.
+#[test]
+fn the_message_list_reader_agrees_with_serdes() {
+    use mcp_agent_wasm::core::message::chat_messages;
+
+    let inputs = [
+        r#"[]"#,
+        r#"[{"role": "user", "content": "hi"}, {"role": "assistant", "content": null}]"#,
+        r#"[{"role": "user", "content": "hi"}, 7]"#,
+        r#"[{"role": "robot"}]"#,
+        r#""hello""#,
+        r#"{"role": "user", "content": "not in a list"}"#,
+        r#"null"#,
+        r#"12"#,
+    ];
+    for input in inputs {
+        let value: Value = serde_json::from_str(input).expect("JSON");
+        let ours = chat_messages::<serde_json::Error>(value.clone()).map_err(|e| e.to_string());
+        let serdes = serde_json::from_value::<Vec<ChatMessage>>(value).map_err(|e| e.to_string());
+        assert_eq!(ours, serdes, "{input}");
+    }
+}
+
+/// The readers quote a string of the wrong type themselves, as JSON, since the shipped build
+/// compiles `Debug` formatting out: the same text as serde's (`Unexpected::Str`, quoted by
+/// `str`'s `Debug`) for strings of printable characters, JSON escapes for control characters.
+#[test]
+fn a_string_of_the_wrong_type_is_quoted_as_serde_quotes_it() {
+    use mcp_agent_wasm::core::json_read::invalid_type;
+    use serde::de::{Error, Unexpected};
+
+    let texts = [
+        "three",
+        "",
+        "it's \"quoted\" \\ here",
+        "tab\tnew line\ncarriage\r",
+        "emoji 🦀, CJK 漢字, accents é",
+    ];
+    for text in texts {
+        let ours: serde_json::Error = invalid_type(&Value::String(text.to_owned()), &"u32");
+        let serdes = serde_json::Error::invalid_type(Unexpected::Str(text), &"u32");
+        assert_eq!(ours.to_string(), serdes.to_string());
+    }
+    let control = invalid_type::<serde_json::Error>(&Value::String("a\0b\u{7}".into()), &"u32");
+    assert_eq!(
+        control.to_string(),
+        r#"invalid type: string "a\u0000b\u0007", expected u32"#
+    );
+}
+
+proptest::proptest! {
+    #[test]
+    fn any_printable_string_of_the_wrong_type_is_quoted_as_serde_quotes_it(
+        text in "[ -~éü漢字🦀]*"
+    ) {
+        use mcp_agent_wasm::core::json_read::invalid_type;
+        use serde::de::{Error, Unexpected};
+
+        let ours: serde_json::Error = invalid_type(&Value::String(text.clone()), &"a boolean");
+        let serdes = serde_json::Error::invalid_type(Unexpected::Str(&text), &"a boolean");
+        proptest::prop_assert_eq!(ours.to_string(), serdes.to_string());
+    }
+}

@@ -121,3 +121,26 @@ fn no_large_tables_for_small_uses() {
         found.join("\n")
     );
 }
+
+/// The shipped build compiles `Debug` formatting out (`-Zfmt-debug=none` in wasm-pack.toml,
+/// 3.6 KB gzip): a `{:?}` placeholder prints nothing there, so no message a user can see may use
+/// one. Test modules, which run natively with full `Debug`, are exempt.
+#[test]
+fn shipped_code_formats_nothing_with_debug() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut found = Vec::new();
+    for file in rust_files(&root) {
+        let text = std::fs::read_to_string(&file).expect("readable source file");
+        let shipped = text.split("#[cfg(test)]").next().unwrap_or_default();
+        for (number, line) in code_lines(shipped) {
+            if line.contains(":?}") || line.contains(":#?}") {
+                found.push(format!("{}:{number}", file.display()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "`Debug` formatting outside tests prints nothing in the shipped build:\n{}",
+        found.join("\n")
+    );
+}

@@ -134,3 +134,26 @@ async fn join_every_runs_futures_together_and_keeps_their_order() {
         .await
         .is_empty());
 }
+
+/// A thrown value wrapped in one of our errors keeps what it said: an `Error`'s message, a
+/// string, any other value as JSON, and by its type what JSON cannot write.
+#[wasm_bindgen_test]
+fn thrown_values_are_described_by_message_json_or_type() {
+    use js_sys::{BigInt, Error, Object, Reflect};
+    use mcp_agent_wasm::web::error::js_error_message;
+    use wasm_bindgen::JsValue;
+
+    let object = Object::new();
+    Reflect::set(&object, &"code".into(), &JsValue::from(1)).expect("set");
+    let cases: [(JsValue, &str); 6] = [
+        (Error::new("boom").into(), "boom"),
+        (JsValue::from_str("plain text"), "plain text"),
+        (JsValue::from(42), "42"),
+        (object.into(), r#"{"code":1}"#),
+        (JsValue::UNDEFINED, "undefined"),
+        (BigInt::from(7u32).into(), "bigint"),
+    ];
+    for (thrown, expected) in cases {
+        assert_eq!(js_error_message(&thrown), expected);
+    }
+}

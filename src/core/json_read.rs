@@ -9,12 +9,25 @@
 
 use std::collections::BTreeMap;
 
-use serde::de::{Deserialize, Deserializer, Error, Unexpected};
+use serde::de::{Deserialize, Deserializer, Error, Expected, Unexpected};
 use serde_json::{Map, Value};
 
-/// How serde names a value of the wrong type in an error.
-pub fn unexpected(value: &Value) -> Unexpected<'_> {
-    match value {
+use crate::core::json_text::to_json_text;
+
+/// serde's "invalid type" error for `value`, worded as serde words it, but for a string quoted as
+/// JSON: serde's `Unexpected::Str` quotes with `Debug` formatting, which the shipped build
+/// compiles out (`-Zfmt-debug=none` in wasm-pack.toml; it would print `string , expected …`), and
+/// `str`'s own quoting would bring Unicode's tables back (3.0 KB gzip). The two quotings differ
+/// only on control and invisible characters (`\u0007` for `\u{7}`, U+200B as is), and JSON's is
+/// the one a caller passing JS values knows.
+pub fn invalid_type<E: Error>(value: &Value, expected: &dyn Expected) -> E {
+    let unexpected = match value {
+        Value::String(_) => {
+            return E::custom(format_args!(
+                "invalid type: string {}, expected {expected}",
+                to_json_text(value)
+            ))
+        }
         Value::Null => Unexpected::Unit,
         Value::Bool(flag) => Unexpected::Bool(*flag),
         Value::Number(number) => match (number.as_u64(), number.as_i64()) {
@@ -22,10 +35,10 @@ pub fn unexpected(value: &Value) -> Unexpected<'_> {
             (None, Some(signed)) => Unexpected::Signed(signed),
             _ => Unexpected::Float(number.as_f64().unwrap_or(f64::NAN)),
         },
-        Value::String(text) => Unexpected::Str(text),
         Value::Array(_) => Unexpected::Seq,
         Value::Object(_) => Unexpected::Map,
-    }
+    };
+    E::invalid_type(unexpected, expected)
 }
 
 /// The kind of a value in plain words ("a number"), for messages of our own wording.
@@ -44,7 +57,7 @@ pub fn json_kind(value: &Value) -> &'static str {
 pub fn object<E: Error>(value: Value, expected: &'static str) -> Result<Map<String, Value>, E> {
     match value {
         Value::Object(fields) => Ok(fields),
-        other => Err(E::invalid_type(unexpected(&other), &expected)),
+        other => Err(invalid_type(&other, &expected)),
     }
 }
 
@@ -60,36 +73,34 @@ pub fn known_member<E: Error>(key: &str, known: &'static [&'static str]) -> Resu
 pub fn string<E: Error>(value: Value) -> Result<String, E> {
     match value {
         Value::String(text) => Ok(text),
-        other => Err(E::invalid_type(unexpected(&other), &"a string")),
+        other => Err(invalid_type(&other, &"a string")),
     }
 }
 
 pub fn boolean<E: Error>(value: Value) -> Result<bool, E> {
     match value {
         Value::Bool(flag) => Ok(flag),
-        other => Err(E::invalid_type(unexpected(&other), &"a boolean")),
+        other => Err(invalid_type(&other, &"a boolean")),
     }
 }
 
 /// An unsigned integer of type `T`, named `expected` (`"u32"`) in errors.
 pub fn unsigned<T: TryFrom<u64>, E: Error>(value: Value, expected: &'static str) -> Result<T, E> {
     let Value::Number(number) = &value else {
-        return Err(E::invalid_type(unexpected(&value), &expected));
+        return Err(invalid_type(&value, &expected));
     };
     match (number.as_u64(), number.as_i64()) {
         (Some(unsigned), _) => T::try_from(unsigned)
             .map_err(|_| E::invalid_value(Unexpected::Unsigned(unsigned), &expected)),
         (None, Some(signed)) => Err(E::invalid_value(Unexpected::Signed(signed), &expected)),
-        _ => Err(E::invalid_type(unexpected(&value), &expected)),
+        _ => Err(invalid_type(&value, &expected)),
     }
 }
 
 pub fn float<E: Error>(value: Value) -> Result<f64, E> {
     match &value {
-        Value::Number(number) => number
-            .as_f64()
-            .ok_or_else(|| E::invalid_type(unexpected(&value), &"f64")),
-        other => Err(E::invalid_type(unexpected(other), &"f64")),
+        Value::Number(number) => number.as_f64().ok_or_else(|| invalid_type(&value, &"f64")),
+        other => Err(invalid_type(other, &"f64")),
     }
 }
 
@@ -107,7 +118,7 @@ pub fn optional<T, E: Error>(
 pub fn list<T, E: Error>(value: Value, read: fn(Value) -> Result<T, E>) -> Result<Vec<T>, E> {
     match value {
         Value::Array(items) => items.into_iter().map(read).collect(),
-        other => Err(E::invalid_type(unexpected(&other), &"a sequence")),
+        other => Err(invalid_type(&other, &"a sequence")),
     }
 }
 
@@ -118,7 +129,7 @@ pub fn string_map<E: Error>(value: Value) -> Result<BTreeMap<String, String>, E>
             .into_iter()
             .map(|(key, value)| Ok((key, string(value)?)))
             .collect(),
-        other => Err(E::invalid_type(unexpected(&other), &"a map")),
+        other => Err(invalid_type(&other, &"a map")),
     }
 }
 

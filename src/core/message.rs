@@ -9,7 +9,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
 use crate::core::json_read::{
-    deserialize_named, list, named, object, optional, string, unexpected,
+    deserialize_named, invalid_type, list, named, object, optional, string,
 };
 
 /// Who wrote a message.
@@ -156,6 +156,12 @@ impl<'de> Deserialize<'de> for ChatMessage {
     }
 }
 
+/// A list of chat messages, read from parsed JSON as `Vec<ChatMessage>`'s `Deserialize` reads it
+/// (same values, same error texts), without serde's sequence reader in the shipped wasm.
+pub fn chat_messages<E: Error>(value: Value) -> Result<Vec<ChatMessage>, E> {
+    list(value, chat_message)
+}
+
 fn chat_message<E: Error>(value: Value) -> Result<ChatMessage, E> {
     let fields = object(value, "struct ChatMessage")?;
     let mut role = None;
@@ -274,7 +280,7 @@ fn thinking_block<E: Error>(value: Value) -> Result<ThinkingBlock, E> {
     let mut required = |key: &'static str, expected: &'static str| match fields.remove(key) {
         None => Err(E::missing_field(key)),
         Some(Value::String(text)) => Ok(text),
-        Some(other) => Err(E::invalid_type(unexpected(&other), &expected)),
+        Some(other) => Err(invalid_type(&other, &expected)),
     };
     let tag = required("type", "variant identifier")?;
     match tag.as_str() {

@@ -27,11 +27,17 @@ pub fn js_error_name(value: &JsValue) -> Option<String> {
         })
 }
 
-/// The message of a thrown JS value, for wrapping it in one of our errors.
+/// The message of a thrown JS value, for wrapping it in one of our errors: an `Error`'s message,
+/// a string, other values as JSON (`42`, `{"code":1}`), and what JSON cannot write by its type.
 pub fn js_error_message(value: &JsValue) -> String {
     value
         .dyn_ref::<js_sys::Error>()
         .map(|error| String::from(error.message()))
         .or_else(|| value.as_string())
-        .unwrap_or_else(|| format!("{value:?}"))
+        .or_else(|| {
+            js_sys::JSON::stringify(value)
+                .ok()
+                .and_then(|text| text.as_string())
+        })
+        .unwrap_or_else(|| value.js_typeof().as_string().unwrap_or_default())
 }

@@ -16,12 +16,13 @@ use std::rc::Rc;
 use futures::future::{select, Either};
 use js_sys::{Promise, Reflect};
 use serde::Serialize;
+use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::AbortSignal;
 
 use crate::core::agent_loop::{LoopConfig, MissingIdStrategy};
-use crate::core::message::ChatMessage;
+use crate::core::message::chat_messages;
 use crate::core::provider::{ProviderTools, ResolvedProvider, RetryPolicy};
 use crate::core::tools::{build_tool_table, sanitize_schema, McpTool, SchemaDialect, ToolTable};
 use crate::web::error::js_error;
@@ -278,7 +279,10 @@ impl Agent {
         #[wasm_bindgen(unchecked_param_type = "ChatMessage[]")] messages: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RunOptions")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let messages: Vec<ChatMessage> = from_js(&messages)
+        let messages = from_js::<Value>(&messages)
+            .and_then(|value| {
+                chat_messages::<serde_json::Error>(value).map_err(|error| error.to_string())
+            })
             .map_err(|error| js_error("invalid_messages", &format!("invalid messages: {error}")))?;
         let signal = abort_signal_of(&options)?;
         stream::start_run(self.shared.clone(), messages, signal).map(JsValue::from)
