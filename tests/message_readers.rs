@@ -374,3 +374,35 @@ proptest::proptest! {
         proptest::prop_assert_eq!(ours.to_string(), serdes.to_string());
     }
 }
+
+/// Every kind of value is named in errors as serde_json's own readers name it (the readers word
+/// these errors themselves: serde's wording needs `Debug` and core's float printing).
+#[test]
+fn values_of_every_kind_are_named_as_serde_names_them() {
+    use mcp_agent_wasm::core::json_read::unsigned;
+    use serde_json::json;
+
+    let values = [
+        json!(null),
+        json!(true),
+        json!(false),
+        json!(7),
+        json!(300),
+        json!(-1),
+        json!(u64::MAX),
+        json!(i64::MIN),
+        json!(1.5),
+        json!(2.0),
+        json!(-0.25),
+        json!(1e300),
+        json!("seven"),
+        json!([7]),
+        json!({"n": 7}),
+    ];
+    for value in values {
+        let ours =
+            unsigned::<u8, serde_json::Error>(value.clone(), "u8").map_err(|e| e.to_string());
+        let serdes = serde_json::from_value::<u8>(value.clone()).map_err(|e| e.to_string());
+        assert_eq!(ours, serdes, "{value}");
+    }
+}

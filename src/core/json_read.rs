@@ -8,37 +8,52 @@
 //! twins (tests/message_readers.rs, tests/config_readers.rs, tests/web_options.rs).
 
 use std::collections::BTreeMap;
+use std::fmt;
 
-use serde::de::{Deserialize, Deserializer, Error, Expected, Unexpected};
+use serde::de::{Deserialize, Deserializer, Error, Expected};
 use serde_json::{Map, Value};
 
 use crate::core::json_text::to_json_text;
 
-/// serde's "invalid type" error for `value`, worded as serde words it, but for a string quoted as
-/// JSON: serde's `Unexpected::Str` quotes with `Debug` formatting, which the shipped build
-/// compiles out (`-Zfmt-debug=none` in wasm-pack.toml; it would print `string , expected …`), and
-/// `str`'s own quoting would bring Unicode's tables back (3.0 KB gzip). The two quotings differ
-/// only on control and invisible characters (`\u0007` for `\u{7}`, U+200B as is), and JSON's is
-/// the one a caller passing JS values knows.
+/// serde's "invalid type" error for `value`, in serde_json's words (``invalid type: integer `5`,
+/// expected a string``), written here rather than by serde's `Unexpected`: its `Display` quotes a
+/// string with `Debug` formatting, which the shipped build compiles out (`-Zfmt-debug=none` in
+/// wasm-pack.toml), and holds core's float printing, which nothing else in the wasm uses.
 pub fn invalid_type<E: Error>(value: &Value, expected: &dyn Expected) -> E {
-    let unexpected = match value {
-        Value::String(_) => {
-            return E::custom(format_args!(
-                "invalid type: string {}, expected {expected}",
-                to_json_text(value)
-            ))
+    E::custom(format_args!(
+        "invalid type: {}, expected {expected}",
+        Described(value)
+    ))
+}
+
+/// serde's "invalid value" error, for a number out of the expected range.
+fn invalid_value<E: Error>(value: &Value, expected: &dyn Expected) -> E {
+    E::custom(format_args!(
+        "invalid value: {}, expected {expected}",
+        Described(value)
+    ))
+}
+
+/// A value as serde_json's errors name it: `null`, ``boolean `true` ``, ``integer `5` ``,
+/// ``floating point `1.5` ``, `string "text"`, `sequence`, `map`. The string is quoted as JSON,
+/// which is serde's quoting but for control and invisible characters (`\u0007` where `Debug`
+/// writes `\u{7}`, U+200B as is): the form a caller passing JS values knows.
+struct Described<'a>(&'a Value);
+
+impl fmt::Display for Described<'_> {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Value::Null => formatter.write_str("null"),
+            Value::Bool(flag) => write!(formatter, "boolean `{flag}`"),
+            Value::Number(number) if number.is_f64() => {
+                write!(formatter, "floating point `{number}`")
+            }
+            Value::Number(number) => write!(formatter, "integer `{number}`"),
+            Value::String(_) => write!(formatter, "string {}", to_json_text(self.0)),
+            Value::Array(_) => formatter.write_str("sequence"),
+            Value::Object(_) => formatter.write_str("map"),
         }
-        Value::Null => Unexpected::Unit,
-        Value::Bool(flag) => Unexpected::Bool(*flag),
-        Value::Number(number) => match (number.as_u64(), number.as_i64()) {
-            (Some(unsigned), _) => Unexpected::Unsigned(unsigned),
-            (None, Some(signed)) => Unexpected::Signed(signed),
-            _ => Unexpected::Float(number.as_f64().unwrap_or(f64::NAN)),
-        },
-        Value::Array(_) => Unexpected::Seq,
-        Value::Object(_) => Unexpected::Map,
-    };
-    E::invalid_type(unexpected, expected)
+    }
 }
 
 /// The kind of a value in plain words ("a number"), for messages of our own wording.
@@ -89,10 +104,9 @@ pub fn unsigned<T: TryFrom<u64>, E: Error>(value: Value, expected: &'static str)
     let Value::Number(number) = &value else {
         return Err(invalid_type(&value, &expected));
     };
-    match (number.as_u64(), number.as_i64()) {
-        (Some(unsigned), _) => T::try_from(unsigned)
-            .map_err(|_| E::invalid_value(Unexpected::Unsigned(unsigned), &expected)),
-        (None, Some(signed)) => Err(E::invalid_value(Unexpected::Signed(signed), &expected)),
+    match (number.as_u64(), number.is_i64()) {
+        (Some(unsigned), _) => T::try_from(unsigned).map_err(|_| invalid_value(&value, &expected)),
+        (None, true) => Err(invalid_value(&value, &expected)),
         _ => Err(invalid_type(&value, &expected)),
     }
 }
