@@ -44,7 +44,7 @@ impl From<Twin> for ProviderConfig {
             base_url: twin.base_url,
             temperature: twin.temperature,
             max_tokens: twin.max_tokens,
-            headers: twin.headers,
+            headers: twin.headers.map(|headers| headers.into_iter().collect()),
             project_id: twin.project_id,
             api_version: twin.api_version,
             thinking_budget: twin.thinking_budget,
@@ -132,4 +132,17 @@ fn provider_settings_read_as_the_derived_reader_read_them() {
         errors += ours.iter().filter(|result| result.is_err()).count();
     }
     assert!(errors >= 40, "only {errors} error cases");
+}
+
+/// Extra headers keep the order they were written in (a list, not a sorted map).
+#[test]
+fn headers_keep_their_written_order() {
+    let value = serde_json::json!({"id": "openai", "headers": {"x-b": "2", "X-A": "1", "x-c": ""}});
+    let config = ProviderConfig::from_json::<serde_json::Error>(value).expect("valid settings");
+    let pairs = [("x-b", "2"), ("X-A", "1"), ("x-c", "")];
+    let expected: Vec<(String, String)> = pairs
+        .iter()
+        .map(|(name, value)| (name.to_string(), value.to_string()))
+        .collect();
+    assert_eq!(config.headers, Some(expected));
 }

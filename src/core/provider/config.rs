@@ -1,6 +1,5 @@
 //! A caller's provider settings, checked against the table before anything is built or sent.
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::de::Error;
@@ -22,7 +21,7 @@ pub struct ProviderConfig {
     pub temperature: Option<f64>,
     pub max_tokens: Option<u32>,
     /// Extra request headers; they replace built-in headers of the same name.
-    pub headers: Option<BTreeMap<String, String>>,
+    pub headers: Option<Vec<(String, String)>>,
     /// watsonx: the project the call is billed to.
     pub project_id: Option<String>,
     /// Azure `api-version` / watsonx `version` query value, overriding the built-in date.

@@ -209,7 +209,7 @@ impl Agent {
             }
             let client = McpClient::new(McpServerConfig {
                 url: server.url,
-                headers: server.headers.into_iter().collect(),
+                headers: server.headers,
                 transport: server.transport,
                 allow_insecure_local_urls: options.allow_insecure_local_urls,
                 accept_elicitation_defaults: false,

@@ -1,7 +1,5 @@
 //! The `new Agent({...})` options, checked once so that a bad configuration throws at once.
 
-use std::collections::BTreeMap;
-
 use serde::de::Error;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
@@ -129,7 +127,7 @@ pub struct ServerOptions {
     pub name: String,
     pub url: String,
     /// Sent to this server only.
-    pub headers: BTreeMap<String, String>,
+    pub headers: Vec<(String, String)>,
     pub transport: TransportMode,
 }
 

@@ -1,8 +1,6 @@
 //! The MCP client as a JS class, for pages that talk to one server directly (listing a server's
 //! tools in a settings screen) and for the conformance harness's Node entry.
 
-use std::collections::BTreeMap;
-
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
@@ -57,7 +55,7 @@ export interface McpCallOptions {
 /// members are ignored.
 fn client_options(value: Value) -> Result<McpServerConfig, serde_json::Error> {
     let mut url = None;
-    let mut headers = BTreeMap::new();
+    let mut headers = Vec::new();
     let mut transport = TransportMode::default();
     let (mut allow_insecure_local_urls, mut accept_elicitation_defaults) = (false, false);
     for (key, value) in object(value, "struct ClientOptions")? {
@@ -72,7 +70,7 @@ fn client_options(value: Value) -> Result<McpServerConfig, serde_json::Error> {
     }
     Ok(McpServerConfig {
         url: url.ok_or_else(|| serde::de::Error::missing_field("url"))?,
-        headers: headers.into_iter().collect(),
+        headers,
         transport,
         allow_insecure_local_urls,
         accept_elicitation_defaults,
