@@ -99,9 +99,12 @@ fn web_layer_is_wasm_only() {
 }
 
 /// Calls that bring large tables into the shipped wasm for little use: core's float parser (its
-/// powers of five, 13.4 KB gzipped when `Retry-After` was read as `f64`) and Unicode's letter,
-/// number and case tables (1.9 KB for an email check). JSON numbers are read by serde_json's own
-/// parser, and the crate's text rules are ASCII ones. Catches the usual spellings only.
+/// powers of five, 13.4 KB gzipped when `Retry-After` was read as `f64`), Unicode's letter,
+/// number and case tables (1.9 KB for an email check), and std's collections: `HashMap` and
+/// `HashSet` bring std's own copy of the hash table serde_json's maps already use (2.1 KB for the
+/// tool-name sets), `BTreeMap` and `BTreeSet` a tree (2.3 KB for header maps). JSON numbers are
+/// read by serde_json's own parser, the crate's text rules are ASCII ones, and small collections
+/// are lists or serde_json maps. Catches the usual spellings only.
 #[test]
 fn no_large_tables_for_small_uses() {
     let forbidden = [
@@ -113,6 +116,10 @@ fn no_large_tables_for_small_uses() {
         ".is_numeric()",
         ".to_lowercase()",
         ".to_uppercase()",
+        "HashMap<",
+        "HashSet<",
+        "BTreeMap<",
+        "BTreeSet<",
     ];
     let found = violations("src", &forbidden);
     assert!(

@@ -1,8 +1,7 @@
 //! Function names the providers accept (`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`), unique across servers.
 
-use std::collections::HashSet;
-
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 /// The longest function name OpenAI, Anthropic and Gemini all accept.
 pub const MAX_FUNCTION_NAME_LENGTH: usize = 64;
@@ -62,8 +61,11 @@ pub fn build_tool_names<S: AsRef<str>, T: AsRef<str>>(tools: &[(S, T)]) -> Vec<T
         .iter()
         .map(|(_, tool)| sanitize_function_name(tool.as_ref()))
         .collect();
-    let reserved: HashSet<&str> = own_names.iter().map(String::as_str).collect();
-    let mut taken: HashSet<String> = HashSet::new();
+    let mut reserved = NameSet::default();
+    for name in &own_names {
+        reserved.insert(name.clone());
+    }
+    let mut taken = NameSet::default();
     let mut names = Vec::with_capacity(tools.len());
     for ((server, tool), own_name) in tools.iter().zip(&own_names) {
         let name = if taken.contains(own_name) {
@@ -81,16 +83,30 @@ pub fn build_tool_names<S: AsRef<str>, T: AsRef<str>>(tools: &[(S, T)]) -> Vec<T
     names
 }
 
+/// A set of names kept in a JSON object's map, whose hash table the wasm has anyway: std's
+/// `HashSet` would bring std's own copy of that table's code.
+#[derive(Default)]
+struct NameSet(Map<String, Value>);
+
+impl NameSet {
+    fn contains(&self, name: &str) -> bool {
+        self.0.contains_key(name)
+    }
+
+    fn insert(&mut self, name: String) {
+        self.0.insert(name, Value::Null);
+    }
+}
+
 fn unique_suffixed_name(
     own_name: &str,
     server: &str,
-    taken: &HashSet<String>,
-    reserved: &HashSet<&str>,
+    taken: &NameSet,
+    reserved: &NameSet,
 ) -> String {
     let mut server_part = sanitize_function_name(server);
     server_part.truncate(MAX_SERVER_SUFFIX_LENGTH);
-    let is_free =
-        |candidate: &String| !taken.contains(candidate) && !reserved.contains(candidate.as_str());
+    let is_free = |candidate: &String| !taken.contains(candidate) && !reserved.contains(candidate);
     let candidate = with_suffix(own_name, &format!("_{server_part}"));
     if is_free(&candidate) {
         return candidate;
