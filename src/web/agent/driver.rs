@@ -27,6 +27,7 @@ use crate::web::error::{js_error, set_property};
 use crate::web::join::join_every;
 use crate::web::json::to_js;
 use crate::web::provider::{stream_model_call, whole_model_call};
+use crate::web::spawn;
 
 /// What the background tasks of a run tell the driver.
 pub enum Input {
@@ -387,7 +388,7 @@ impl Run<'_> {
             _ => Rc::default(),
         };
         let inputs = self.inputs.clone();
-        wasm_bindgen_futures::spawn_local(async move {
+        spawn(async move {
             let call = model_call(&shared, &request.messages, &tools, request.stream, &inputs);
             // Cancelled on the loop's request: it wants nothing more from this call.
             let Ok(result) = Abortable::new(call, registration).await else {
@@ -430,7 +431,7 @@ impl Run<'_> {
         }
         let shared = self.shared.clone();
         let inputs = self.inputs.clone();
-        wasm_bindgen_futures::spawn_local(async move {
+        spawn(async move {
             let started = js_sys::Date::now();
             let outcome = tool_call(&shared, &invocation, &signal, &inputs).await;
             if outcome.is_ok() {

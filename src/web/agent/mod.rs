@@ -29,8 +29,8 @@ use crate::web::error::js_error;
 use crate::web::join::join_every;
 use crate::web::json::{from_js, to_js};
 use crate::web::mcp::{McpClient, McpServerConfig};
-use crate::web::option_member;
 use crate::web::timer::aborted;
+use crate::web::{option_member, promise_of};
 
 use driver::list_all_tools;
 use options::AgentOptions;
@@ -251,7 +251,7 @@ impl Agent {
     ) -> Result<Promise, JsValue> {
         let signal = abort_signal_of(&options)?;
         let shared = self.shared.clone();
-        Ok(wasm_bindgen_futures::future_to_promise(async move {
+        Ok(promise_of(async move {
             let listing = list_all_tools(&shared, signal.as_ref());
             // An abort ends the wait at once; dropping the listing cancels its fetches.
             let (tools, failures) = match &signal {
@@ -296,7 +296,7 @@ impl Agent {
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn close(&self) -> Promise {
         let shared = self.shared.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
+        promise_of(async move {
             join_every(shared.servers.iter().map(|(_, client)| client.close())).await;
             Ok(JsValue::UNDEFINED)
         })

@@ -9,7 +9,7 @@ use futures::StreamExt;
 use js_sys::{Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{
     AbortSignal, QueuingStrategy, ReadableStream, ReadableStreamDefaultController,
     ReadableStreamDefaultReader,
@@ -18,6 +18,7 @@ use web_sys::{
 use super::driver::{drive, Input, RunEnd};
 use super::AgentShared;
 use crate::core::message::ChatMessage;
+use crate::web::{promise_of, spawn};
 
 /// The receiving end of a run's events; taken out while a pull awaits it (a stream never pulls
 /// twice at once).
@@ -80,7 +81,7 @@ fn event_stream(events: Events, cancel: JsValue) -> Result<ReadableStream, JsVal
                     }
                 }
                 let events = events.clone();
-                Ok(future_to_promise(async move {
+                Ok(promise_of(async move {
                     let Some(mut source) = events.borrow_mut().take() else {
                         return Ok(JsValue::UNDEFINED);
                     };
@@ -120,7 +121,7 @@ fn reader_iterator(stream: ReadableStream) -> JsValue {
         let next = Closure::<dyn FnMut() -> Promise>::new(move || read_from.read());
         let finish = Closure::<dyn FnMut() -> Promise>::new(move || {
             let reader = reader.clone();
-            future_to_promise(async move {
+            promise_of(async move {
                 JsFuture::from(reader.cancel()).await?;
                 let done = Object::new();
                 Reflect::set(&done, &"done".into(), &JsValue::TRUE)?;
@@ -153,7 +154,7 @@ pub fn start_run(
         failure: None,
     };
     let stream = event_stream(Rc::new(RefCell::new(Some(source))), cancel.into_js_value())?;
-    wasm_bindgen_futures::spawn_local(async move {
+    spawn(async move {
         let end = drive(shared, messages, signal, inputs, input_receiver, &events).await;
         if let RunEnd::Failed(error) = end {
             let _ = events.unbounded_send(Err(error));

@@ -1,6 +1,7 @@
 //! The MCP client as a JS class, for pages that talk to one server directly (listing a server's
 //! tools in a settings screen) and for the conformance harness's Node entry.
 
+use js_sys::Promise;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
@@ -11,7 +12,7 @@ use crate::core::mcp::jsonrpc::Progress;
 use crate::core::mcp::session::TransportMode;
 use crate::web::error::js_error;
 use crate::web::json::{from_js, to_js};
-use crate::web::option_member;
+use crate::web::{option_member, promise_of};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPESCRIPT: &str = r#"
@@ -99,66 +100,87 @@ impl JsMcpClient {
         Ok(JsMcpClient { client })
     }
 
-    pub async fn connect(&self) -> Result<(), JsValue> {
-        Ok(self.client.connect().await?)
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+    pub fn connect(&self) -> Promise {
+        let client = self.client.clone();
+        promise_of(async move {
+            client.connect().await?;
+            Ok(JsValue::UNDEFINED)
+        })
     }
 
-    #[wasm_bindgen(js_name = listTools, unchecked_return_type = "McpTool[]")]
-    pub async fn list_tools(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.client.list_tools().await?)
+    #[wasm_bindgen(js_name = listTools, unchecked_return_type = "Promise<McpTool[]>")]
+    pub fn list_tools(&self) -> Promise {
+        let client = self.client.clone();
+        promise_of(async move { to_js(&client.list_tools().await?) })
     }
 
     /// Calls `name` with `args` (`{}` when left out). A tool's own failure resolves with
     /// `isError: true`; a protocol, network or timeout failure rejects with a coded error.
-    #[wasm_bindgen(js_name = callTool, unchecked_return_type = "McpToolResult")]
-    pub async fn call_tool(
+    #[wasm_bindgen(js_name = callTool, unchecked_return_type = "Promise<McpToolResult>")]
+    pub fn call_tool(
         &self,
         name: String,
         #[wasm_bindgen(unchecked_optional_param_type = "JsonObject")] args: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "McpCallOptions")] options: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        let arguments: Value = if args.is_undefined() || args.is_null() {
-            Value::Object(Default::default())
-        } else {
-            from_js(&args).map_err(|error| {
-                js_error(
-                    "mcp_invalid_options",
-                    &format!("invalid arguments: {error}"),
-                )
-            })?
-        };
-        // A member whose getter throws counts as absent.
-        let field = |name: &str| option_member(&options, name).ok().flatten();
-        let on_progress = field("onProgress")
-            .map(|value| value.dyn_into::<js_sys::Function>())
-            .transpose()
-            .map_err(|_| options_error("`onProgress` must be a function"))?;
-        let signal = field("signal")
-            .map(|value| value.dyn_into::<AbortSignal>())
-            .transpose()
-            .map_err(|_| options_error("`signal` must be an AbortSignal"))?;
-        let timeout_ms = match field("timeoutMs").map(|value| value.as_f64()) {
-            None => None,
-            Some(Some(ms)) if ms.is_finite() && ms >= 0.0 => Some(ms as u64),
-            Some(_) => {
-                return Err(options_error(
-                    "`timeoutMs` must be a number of milliseconds, 0 or more",
-                ))
-            }
-        };
-        let report = |progress: &Progress| {
-            if let (Some(callback), Ok(progress)) = (&on_progress, to_js(progress)) {
-                let _ = callback.call1(&JsValue::NULL, &progress);
-            }
-        };
-        let result = self
-            .client
-            .call_tool(&name, arguments, Some(&report), signal.as_ref(), timeout_ms)
-            .await?;
-        to_js(&result)
+    ) -> Promise {
+        let client = self.client.clone();
+        promise_of(async move { call_tool(&client, &name, &args, &options).await })
     }
 
-    pub async fn close(&self) {
-        self.client.close().await;
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+    pub fn close(&self) -> Promise {
+        let client = self.client.clone();
+        promise_of(async move {
+            client.close().await;
+            Ok(JsValue::UNDEFINED)
+        })
     }
+}
+
+/// `McpClient.callTool`: every failure, bad arguments and options included, rejects the promise.
+async fn call_tool(
+    client: &McpClient,
+    name: &str,
+    args: &JsValue,
+    options: &JsValue,
+) -> Result<JsValue, JsValue> {
+    let arguments: Value = if args.is_undefined() || args.is_null() {
+        Value::Object(Default::default())
+    } else {
+        from_js(args).map_err(|error| {
+            js_error(
+                "mcp_invalid_options",
+                &format!("invalid arguments: {error}"),
+            )
+        })?
+    };
+    // A member whose getter throws counts as absent.
+    let field = |name: &str| option_member(options, name).ok().flatten();
+    let on_progress = field("onProgress")
+        .map(|value| value.dyn_into::<js_sys::Function>())
+        .transpose()
+        .map_err(|_| options_error("`onProgress` must be a function"))?;
+    let signal = field("signal")
+        .map(|value| value.dyn_into::<AbortSignal>())
+        .transpose()
+        .map_err(|_| options_error("`signal` must be an AbortSignal"))?;
+    let timeout_ms = match field("timeoutMs").map(|value| value.as_f64()) {
+        None => None,
+        Some(Some(ms)) if ms.is_finite() && ms >= 0.0 => Some(ms as u64),
+        Some(_) => {
+            return Err(options_error(
+                "`timeoutMs` must be a number of milliseconds, 0 or more",
+            ))
+        }
+    };
+    let report = |progress: &Progress| {
+        if let (Some(callback), Ok(progress)) = (&on_progress, to_js(progress)) {
+            let _ = callback.call1(&JsValue::NULL, &progress);
+        }
+    };
+    let result = client
+        .call_tool(name, arguments, Some(&report), signal.as_ref(), timeout_ms)
+        .await?;
+    to_js(&result)
 }

@@ -29,6 +29,7 @@ use crate::core::mcp::McpError;
 use crate::core::tools::McpTool;
 use crate::core::url_policy::{check_legacy_endpoint, check_server_url, CheckedUrl};
 
+use crate::web::spawn;
 use crate::web::timer::{aborted, sleep};
 use http::{now_ms, send, Reply};
 
@@ -450,7 +451,7 @@ impl McpClient {
             (state.url.href(), headers)
         };
         let state = Rc::downgrade(&self.state);
-        wasm_bindgen_futures::spawn_local(async move {
+        spawn(async move {
             let Ok(response) = send("GET", &url, &headers, None).await else {
                 return;
             };
@@ -611,7 +612,7 @@ impl McpClient {
             .session
             .answer_server_request(id, method, params);
         let client = self.clone();
-        wasm_bindgen_futures::spawn_local(async move {
+        spawn(async move {
             // Best effort, like any notification: a lost answer is the server's timeout to handle.
             let _ = client.post_message(&answer).await;
         });
@@ -660,7 +661,7 @@ impl McpClient {
             routes: Rc::clone(&routes),
             _stop: stop,
         });
-        wasm_bindgen_futures::spawn_local(route_server_stream(
+        spawn(route_server_stream(
             events,
             stopped,
             Rc::downgrade(&self.state),
