@@ -29,7 +29,7 @@ pub(crate) fn option_member(options: &JsValue, name: &str) -> Result<Option<JsVa
 
 /// A JS promise for `future`. The future is boxed, so that wasm-bindgen-futures' task and
 /// promise code is compiled once for the crate, not once per future type (1.9 KB gzip for the
-/// 15 places that hand a future to JS).
+/// 14 places that hand a future to JS).
 pub(crate) fn promise_of(
     future: impl Future<Output = Result<JsValue, JsValue>> + 'static,
 ) -> Promise {
