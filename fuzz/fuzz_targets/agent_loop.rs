@@ -23,6 +23,7 @@ struct ConfigInput {
     tools_supported: bool,
     prompt_tool_mode: bool,
     re_request_without_streaming: bool,
+    answer_after_max_rounds: bool,
     with_tools: bool,
     history: Vec<String>,
 }
@@ -182,6 +183,7 @@ fuzz_target!(|run: Run| {
         } else {
             MissingIdStrategy::Synthesize
         },
+        answer_after_max_rounds: run.config.answer_after_max_rounds,
     };
     let history: Vec<ChatMessage> = run
         .config
