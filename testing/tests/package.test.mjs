@@ -1,5 +1,6 @@
 // The npm package as users get it: `npm pack`, installed into a fresh project, bundled with
-// esbuild and run in headless Chromium; imported in plain Node; its types checked with tsc.
+// esbuild and run in headless Chromium; imported in plain Node, and through its bundler entry as a
+// wasm ES module; its types checked with tsc.
 // Traffic: the scripted provider and server-everything on 127.0.0.1 only.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
@@ -90,13 +91,25 @@ test("bundled with esbuild from the installed tarball, a full loop runs in Chrom
   }
 });
 
-test("imported in plain Node from the installed tarball, a full loop runs", async () => {
-  await scriptProvider(twoRounds);
-  const script = `import init, * as agentWasm from "mcp-agent-wasm";\n${collectSource}\nawait init();\n` +
+/** Runs a full loop in a Node process of its own, importing the package by `specifier`. */
+function runInNode(specifier, nodeOptions = []) {
+  const script = `import init, * as agentWasm from "${specifier}";\n${collectSource}\nawait init();\n` +
     `process.stdout.write(JSON.stringify(await collect(agentWasm, ${JSON.stringify(agentConfig())}, ${JSON.stringify(question)})));\n`;
   fs.writeFileSync(path.join(project, "node-run.mjs"), script);
-  const output = execFileSync(process.execPath, ["node-run.mjs"], { cwd: project, encoding: "utf8", timeout: 60000 });
-  assertFullRun(JSON.parse(output));
+  const output = execFileSync(process.execPath, [...nodeOptions, "node-run.mjs"], { cwd: project, encoding: "utf8", timeout: 60000 });
+  return JSON.parse(output);
+}
+
+test("imported in plain Node from the installed tarball, a full loop runs", async () => {
+  await scriptProvider(twoRounds);
+  assertFullRun(runInNode("mcp-agent-wasm"));
+});
+
+// The bundler target imports its wasm as an ES module, as webpack and Vite's wasm plugins link it;
+// Node links it the same way behind a flag, which runs that target's glue for real.
+test("the bundler entry, linked as a wasm ES module, runs a full loop", async () => {
+  await scriptProvider(twoRounds);
+  assertFullRun(runInNode("mcp-agent-wasm/bundler", ["--experimental-wasm-modules", "--no-warnings"]));
 });
 
 test("a TypeScript consumer of every event type passes tsc --noEmit --strict", () => {

@@ -8,6 +8,7 @@
 //! - `fuzz [seconds]`: every cargo-fuzz target for that long (default 30), one after another.
 
 mod bench;
+mod binding_names;
 mod config;
 mod conformance;
 mod fuzz;

@@ -3,7 +3,8 @@
 
 use std::path::Path;
 
-const CRATE: &str = "mcp_agent_wasm";
+/// The crate name as wasm-pack writes it in file names.
+pub const CRATE: &str = "mcp_agent_wasm";
 
 /// Writes pkg/package.json, the Node and bundler entries, and the README.
 pub fn assemble(root: &Path) -> Result<(), String> {

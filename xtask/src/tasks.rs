@@ -97,6 +97,18 @@ fn wasm_pack_build(root: &Path, config: &Config, target: &str) -> Result<(), Str
     ]))
 }
 
+/// One target as it ships: wasm-pack's output with the bindings' names shortened.
+fn build_target(root: &Path, config: &Config, target: &str) -> Result<(), String> {
+    wasm_pack_build(root, config, target)?;
+    let shortened =
+        crate::binding_names::shorten(&root.join("pkg").join(target), crate::package::CRATE)?;
+    println!(
+        "  {target}: {} imports and {} exports renamed, wasm {} -> {} bytes",
+        shortened.imports, shortened.exports, shortened.bytes_before, shortened.bytes_after
+    );
+    Ok(())
+}
+
 pub fn build(root: &Path) -> Result<(), String> {
     let config = Config::load(root)?;
     ensure_tools(root, &config)?;
@@ -106,7 +118,7 @@ pub fn build(root: &Path) -> Result<(), String> {
 /// Every wasm-pack target of wasm-pack.toml, then the npm package around them in pkg/.
 fn build_package(root: &Path, config: &Config) -> Result<(), String> {
     for target in &config.build.targets {
-        wasm_pack_build(root, config, target)?;
+        build_target(root, config, target)?;
     }
     crate::package::assemble(root)
 }
@@ -308,7 +320,7 @@ const DEMO_SERVER_VARIABLES: &[&str] = &["MCP_EVERYTHING_URL", "DEMO_MODEL_URL"]
 pub fn demo(root: &Path) -> Result<(), String> {
     let config = Config::load(root)?;
     ensure_tools(root, &config)?;
-    wasm_pack_build(root, &config, "web")?;
+    build_target(root, &config, "web")?;
     let mut servers = Servers::default();
     let mut env = Vec::new();
     for spec in TEST_SERVERS
