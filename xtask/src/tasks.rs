@@ -231,6 +231,26 @@ pub fn test(root: &Path) -> Result<(), String> {
             ],
         )
     })?;
+    // The fuzz crate is a workspace of its own that only `cargo fuzz` builds, so a change to the
+    // core's API could break it unseen (it did once); stable checks it without libFuzzer running.
+    phases.run("fuzz targets (fmt, clippy)", || {
+        let manifest = root.join("fuzz/Cargo.toml");
+        let manifest = manifest.to_string_lossy();
+        cargo(root, &["fmt", "--manifest-path", &manifest, "--check"])?;
+        cargo(
+            root,
+            &[
+                "clippy",
+                "--manifest-path",
+                &manifest,
+                "--bins",
+                "--locked",
+                "--",
+                "-D",
+                "warnings",
+            ],
+        )
+    })?;
     phases.run("clippy (wasm32)", || {
         cargo(
             root,
