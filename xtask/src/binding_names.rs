@@ -5,7 +5,8 @@
 //! import or export section and in the glue, and the hashes do not compress. After wasm-pack (and
 //! wasm-opt) this renames them to one or two letters in the wasm and in every file of the target's
 //! folder: imports wherever the glue names them (only in the table of functions it hands the
-//! wasm), exports where the glue reads them (`wasm.<name>`) and where the declarations list them.
+//! wasm), exports only where the glue reads them (`wasm.<name>`) and where the declarations list
+//! them (`ExportSites`).
 //! `memory` keeps its name: it is the one export a user may reach, through `init()`'s result.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -63,10 +64,15 @@ pub fn shorten(dir: &Path, crate_name: &str) -> Result<Shortened, String> {
             dir.display()
         ));
     }
+    if let Some(both) = imports.keys().find(|name| exports.contains_key(*name)) {
+        return Err(format!(
+            "{both} is both an import and an export of the wasm"
+        ));
+    }
     let mut renamed_glue = Vec::with_capacity(glue.len());
     for (path, text) in &glue {
-        let declarations = path.to_string_lossy().ends_with(".d.ts");
-        let renamed = rename_in_glue(text, &imports, &exports, declarations);
+        let sites = ExportSites::of(&path.file_name().unwrap_or_default().to_string_lossy());
+        let renamed = rename_in_glue(text, &imports, &exports, sites);
         // An export read in any other way than `wasm.<name>` would be left pointing at nothing;
         // `exports.<name> = …` lines are the nodejs target's public CommonJS exports.
         let unrenamed = identifiers(&renamed).find(|&(start, token)| {
@@ -158,31 +164,63 @@ fn identifiers(text: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
-/// Renames imports wherever they appear, exports only where the glue reads them from the instance
-/// (`wasm.<name>`) or, in declaration files, where they are declared, since a public function
-/// (`version`, `buildToolNames`) may share an export's name.
+/// Where a glue file names the wasm's exports. A public function or type may share an export's
+/// name (`version`, `buildToolNames`), so exports are renamed only at these sites.
+#[derive(Clone, Copy)]
+enum ExportSites {
+    /// Scripts read them from the instance: `wasm.<name>`.
+    InstanceReads,
+    /// `<crate>_bg.wasm.d.ts` declares each: `export const <name>:`.
+    WasmDeclarations,
+    /// The public declarations list them as `readonly <name>:` in `interface InitOutput` (the
+    /// web target's `init()` result), and nowhere else.
+    InitOutput,
+}
+
+impl ExportSites {
+    fn of(file_name: &str) -> ExportSites {
+        if file_name.ends_with("_bg.wasm.d.ts") {
+            ExportSites::WasmDeclarations
+        } else if file_name.ends_with(".d.ts") {
+            ExportSites::InitOutput
+        } else {
+            ExportSites::InstanceReads
+        }
+    }
+}
+
+/// Renames imports wherever they appear and exports at `sites`.
 fn rename_in_glue(
     text: &str,
     imports: &BTreeMap<String, String>,
     exports: &BTreeMap<String, String>,
-    declarations: bool,
+    sites: ExportSites,
 ) -> String {
+    let init_output = text.find("export interface InitOutput {").map(|start| {
+        let end = text[start..]
+            .find("\n}")
+            .map_or(text.len(), |end| start + end);
+        start..end
+    });
     let mut renamed = String::with_capacity(text.len());
     let mut copied = 0;
     for (start, token) in identifiers(text) {
         let before = &text[..start];
-        let export_context = if declarations {
-            before.ends_with("export const ") || before.ends_with("readonly ")
-        } else {
-            before.ends_with("wasm.")
-                && !before[..before.len() - "wasm.".len()]
-                    .bytes()
-                    .next_back()
-                    .is_some_and(is_identifier_byte)
+        let export_site = match sites {
+            ExportSites::InstanceReads => before
+                .strip_suffix("wasm.")
+                .is_some_and(|object| !object.bytes().next_back().is_some_and(is_identifier_byte)),
+            ExportSites::WasmDeclarations => before.ends_with("export const "),
+            ExportSites::InitOutput => {
+                before.ends_with("readonly ")
+                    && init_output
+                        .as_ref()
+                        .is_some_and(|block| block.contains(&start))
+            }
         };
         let replacement = imports
             .get(token)
-            .or_else(|| export_context.then(|| exports.get(token)).flatten());
+            .or_else(|| export_site.then(|| exports.get(token)).flatten());
         if let Some(short) = replacement {
             renamed.push_str(&text[copied..start]);
             renamed.push_str(short);
@@ -487,15 +525,30 @@ mod tests {
                     const x = notwasm.version; wasm.agent_run(1);\n\
                     imports.wbg.__wbg_fetch_0123456789abcdef = function() {};\n";
         assert_eq!(
-            rename_in_glue(glue, &imports, &exports, false),
+            rename_in_glue(glue, &imports, &exports, ExportSites::of("x.js")),
             "export function version() { return wasm.v(); }\n\
              const x = notwasm.version; wasm.r(1);\n\
              imports.wbg.q = function() {};\n"
         );
-        let declarations = "export function version(): string;\nexport const version: () => void;\n    readonly agent_run: () => void;\n";
+        let wasm_declarations =
+            "export const version: () => void;\nexport function version(): string;\n";
         assert_eq!(
-            rename_in_glue(declarations, &imports, &exports, true),
-            "export function version(): string;\nexport const v: () => void;\n    readonly r: () => void;\n"
+            rename_in_glue(
+                wasm_declarations,
+                &imports,
+                &exports,
+                ExportSites::of("x_bg.wasm.d.ts")
+            ),
+            "export const v: () => void;\nexport function version(): string;\n"
+        );
+        let public = "export interface Info {\n    readonly version: string;\n}\n\
+                      export interface InitOutput {\n    readonly agent_run: () => void;\n}\n\
+                      export interface Later {\n    readonly version: string;\n}\n";
+        assert_eq!(
+            rename_in_glue(public, &imports, &exports, ExportSites::of("x.d.ts")),
+            "export interface Info {\n    readonly version: string;\n}\n\
+             export interface InitOutput {\n    readonly r: () => void;\n}\n\
+             export interface Later {\n    readonly version: string;\n}\n"
         );
     }
 
