@@ -135,18 +135,28 @@ async fn join_every_runs_futures_together_and_keeps_their_order() {
         .is_empty());
 }
 
-/// A thrown value wrapped in one of our errors keeps what it said: an `Error`'s message, a
-/// string, any other value as JSON, and by its type what JSON cannot write.
+/// A thrown value wrapped in one of our errors keeps what it said: an `Error`'s message (also one
+/// from another realm), a string, any other value as JSON, and by its type what JSON cannot write.
 #[wasm_bindgen_test]
 fn thrown_values_are_described_by_message_json_or_type() {
     use js_sys::{BigInt, Error, Object, Reflect};
     use mcp_agent_wasm::web::error::js_error_message;
-    use wasm_bindgen::JsValue;
+    use wasm_bindgen::{JsCast, JsValue};
 
     let object = Object::new();
     Reflect::set(&object, &"code".into(), &JsValue::from(1)).expect("set");
-    let cases: [(JsValue, &str); 6] = [
+    // An error made in an iframe is not `instanceof Error` in this page, and its message is not
+    // enumerable, so JSON would write it as `{}`.
+    let other_realm = js_sys::Function::new_no_args(
+        "const frame = document.createElement('iframe'); document.body.appendChild(frame); \
+         const error = new frame.contentWindow.TypeError('fetch failed'); frame.remove(); return error;",
+    )
+    .call0(&JsValue::UNDEFINED)
+    .expect("an iframe's error");
+    assert!(!other_realm.is_instance_of::<Error>());
+    let cases: [(JsValue, &str); 7] = [
         (Error::new("boom").into(), "boom"),
+        (other_realm, "fetch failed"),
         (JsValue::from_str("plain text"), "plain text"),
         (JsValue::from(42), "42"),
         (object.into(), r#"{"code":1}"#),

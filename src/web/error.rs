@@ -28,12 +28,21 @@ pub fn js_error_name(value: &JsValue) -> Option<String> {
 }
 
 /// The message of a thrown JS value, for wrapping it in one of our errors: an `Error`'s message,
-/// a string, other values as JSON (`42`, `{"code":1}`), and what JSON cannot write by its type.
+/// a string, the string `message` of an error from another realm (an iframe's, a test runner's
+/// `vm` context: not `instanceof Error` here, and JSON would write it as `{}`), other values as
+/// JSON (`42`, `{"code":1}`), and what JSON cannot write by its type.
 pub fn js_error_message(value: &JsValue) -> String {
     value
         .dyn_ref::<js_sys::Error>()
         .map(|error| String::from(error.message()))
         .or_else(|| value.as_string())
+        .or_else(|| {
+            value
+                .is_object()
+                .then(|| js_sys::Reflect::get(value, &JsValue::from_str("message")).ok())
+                .flatten()
+                .and_then(|message| message.as_string())
+        })
         .or_else(|| {
             js_sys::JSON::stringify(value)
                 .ok()
