@@ -146,3 +146,17 @@ fn headers_keep_their_written_order() {
         .collect();
     assert_eq!(config.headers, Some(expected));
 }
+
+/// A header name written again in another case counts once, with the value written last, wherever
+/// the two stood: HTTP names ignore case, and sending both would join their values.
+#[test]
+fn a_header_written_twice_in_different_cases_keeps_its_last_value() {
+    let headers = serde_json::json!({"authorization": "b", "X-A": "1", "Authorization": "a"});
+    let value = serde_json::json!({"id": "openai", "headers": headers});
+    let config = ProviderConfig::from_json::<serde_json::Error>(value).expect("valid settings");
+    let expected = vec![
+        ("X-A".to_owned(), "1".to_owned()),
+        ("Authorization".to_owned(), "a".to_owned()),
+    ];
+    assert_eq!(config.headers, Some(expected));
+}

@@ -359,9 +359,36 @@ fn a_string_of_the_wrong_type_is_quoted_as_serde_quotes_it() {
         control.to_string(),
         r#"invalid type: string "a\u0000b\u0007", expected u32"#
     );
+    // DEL, C1, bidi override, zero-width space, BOM, soft hyphen: shown, not hidden or obeyed.
+    let hidden = "a\u{7f}b\u{85}c\u{202e}d\u{200b}e\u{feff}f\u{ad}g";
+    let hidden = invalid_type::<serde_json::Error>(&Value::String(hidden.into()), &"u32");
+    assert_eq!(
+        hidden.to_string(),
+        r#"invalid type: string "a\u007fb\u0085c\u202ed\u200be\ufefff\u00adg", expected u32"#
+    );
 }
 
 proptest::proptest! {
+    /// Whatever a string holds, its quoted form in a message is JSON that reads back as it, with
+    /// no control or invisible character left in the message.
+    #[test]
+    fn any_string_of_the_wrong_type_is_quoted_as_json_that_reads_back(text in "(?s).*") {
+        use mcp_agent_wasm::core::json_read::invalid_type;
+
+        let message = invalid_type::<serde_json::Error>(&Value::String(text.clone()), &"u32").to_string();
+        let quoted = message
+            .strip_prefix("invalid type: string ")
+            .and_then(|rest| rest.strip_suffix(", expected u32"))
+            .expect("the message's shape");
+        proptest::prop_assert_eq!(serde_json::from_str::<String>(quoted).expect("JSON"), text);
+        let hidden = |c: char| {
+            c.is_control()
+                || matches!(c, '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+        };
+        let shows_everything = !quoted.chars().any(hidden);
+        proptest::prop_assert!(shows_everything);
+    }
+
     #[test]
     fn any_printable_string_of_the_wrong_type_is_quoted_as_serde_quotes_it(
         text in "[ -~éü漢字🦀]*"

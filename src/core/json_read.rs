@@ -7,12 +7,10 @@
 //! first bad one is reported, as a derived reader does; tests compare the texts with derived
 //! twins (tests/message_readers.rs, tests/config_readers.rs, tests/web_options.rs).
 
-use std::fmt;
+use std::fmt::{self, Write};
 
 use serde::de::{Deserialize, Deserializer, Error, Expected};
 use serde_json::{Map, Value};
-
-use crate::core::json_text::to_json_text;
 
 /// serde's "invalid type" error for `value`, in serde_json's words (``invalid type: integer `5`,
 /// expected a string``), written here rather than by serde's `Unexpected`: its `Display` quotes a
@@ -34,10 +32,49 @@ fn invalid_value<E: Error>(value: &Value, expected: &dyn Expected) -> E {
 }
 
 /// A value as serde_json's errors name it: `null`, ``boolean `true` ``, ``integer `5` ``,
-/// ``floating point `1.5` ``, `string "text"`, `sequence`, `map`. The string is quoted as JSON,
-/// which is serde's quoting but for control and invisible characters (`\u0007` where `Debug`
-/// writes `\u{7}`, U+200B as is): the form a caller passing JS values knows.
+/// ``floating point `1.5` ``, `string "text"`, `sequence`, `map`. The string is quoted as JSON
+/// (see [`write_quoted`]), which is serde's quoting but for the escapes' form (`\u0007` where
+/// `Debug` writes `\u{7}`): the form a caller passing JS values knows.
 struct Described<'a>(&'a Value);
+
+/// Writes `text` as a JSON string that also escapes, as `\uXXXX`, DEL, the C1 controls and the
+/// invisible format characters (soft hyphen, zero-width and bidi controls, the BOM): a message
+/// then shows what a string holds instead of hiding it or reordering the text around it. `Debug`
+/// escaped these too, with Unicode's tables of printable characters, which cost 3 KB of wasm.
+fn write_quoted(formatter: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    formatter.write_char('"')?;
+    for character in text.chars() {
+        match character {
+            '"' => formatter.write_str("\\\"")?,
+            '\\' => formatter.write_str("\\\\")?,
+            '\n' => formatter.write_str("\\n")?,
+            '\r' => formatter.write_str("\\r")?,
+            '\t' => formatter.write_str("\\t")?,
+            '\u{8}' => formatter.write_str("\\b")?,
+            '\u{c}' => formatter.write_str("\\f")?,
+            '\0'..='\u{1f}'
+            | '\u{7f}'..='\u{9f}'
+            | '\u{ad}'
+            | '\u{61c}'
+            | '\u{180e}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{2028}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{206f}'
+            | '\u{feff}'
+            | '\u{fff9}'..='\u{fffb}' => {
+                let code = character as u32;
+                formatter.write_str("\\u")?;
+                for shift in [12, 8, 4, 0] {
+                    formatter.write_char(char::from(HEX[(code >> shift) as usize & 0xf]))?;
+                }
+            }
+            other => formatter.write_char(other)?,
+        }
+    }
+    formatter.write_char('"')
+}
 
 impl fmt::Display for Described<'_> {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -48,7 +85,10 @@ impl fmt::Display for Described<'_> {
                 write!(formatter, "floating point `{number}`")
             }
             Value::Number(number) => write!(formatter, "integer `{number}`"),
-            Value::String(_) => write!(formatter, "string {}", to_json_text(self.0)),
+            Value::String(text) => {
+                formatter.write_str("string ")?;
+                write_quoted(formatter, text)
+            }
             Value::Array(_) => formatter.write_str("sequence"),
             Value::Object(_) => formatter.write_str("map"),
         }
@@ -135,14 +175,21 @@ pub fn list<T, E: Error>(value: Value, read: fn(Value) -> Result<T, E>) -> Resul
     }
 }
 
-/// An object of strings (header names to values), in the order written. A list rather than a
-/// map: its names are distinct already, and a `BTreeMap` costs the wasm 2.3 KB gzip.
-pub fn string_map<E: Error>(value: Value) -> Result<Vec<(String, String)>, E> {
+/// An object of strings (header names to values), in the order written. A name written again in
+/// another case (`authorization`, `Authorization`) counts once, with its last value: HTTP names
+/// ignore case, and `Headers.append` would send both values joined. A list rather than a map: a
+/// `BTreeMap` costs the wasm 2.3 KB gzip.
+pub fn header_list<E: Error>(value: Value) -> Result<Vec<(String, String)>, E> {
     match value {
-        Value::Object(fields) => fields
-            .into_iter()
-            .map(|(key, value)| Ok((key, string(value)?)))
-            .collect(),
+        Value::Object(fields) => {
+            let mut headers: Vec<(String, String)> = Vec::with_capacity(fields.len());
+            for (name, value) in fields {
+                let value = string(value)?;
+                headers.retain(|(written, _)| !written.eq_ignore_ascii_case(&name));
+                headers.push((name, value));
+            }
+            Ok(headers)
+        }
         other => Err(invalid_type(&other, &"a map")),
     }
 }

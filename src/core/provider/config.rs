@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::error::ProviderError;
 use super::table::{find_provider, Endpoint, KeyRequirement, ProviderSpec};
-use crate::core::json_read::{float, object, optional, string, string_map, unsigned};
+use crate::core::json_read::{float, header_list, object, optional, string, unsigned};
 
 /// What a caller passes per model call (`{ id, apiKey?, model?, baseUrl?, … }` from JS, in
 /// camelCase). Other members are ignored.
@@ -52,7 +52,7 @@ impl ProviderConfig {
                 "baseUrl" => config.base_url = optional(value, string)?,
                 "temperature" => config.temperature = optional(value, float)?,
                 "maxTokens" => config.max_tokens = optional(value, |n| unsigned(n, "u32"))?,
-                "headers" => config.headers = optional(value, string_map)?,
+                "headers" => config.headers = optional(value, header_list)?,
                 "projectId" => config.project_id = optional(value, string)?,
                 "apiVersion" => config.api_version = optional(value, string)?,
                 "thinkingBudget" => {

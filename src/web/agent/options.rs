@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::core::agent_loop::MissingIdStrategy;
 use crate::core::json_read::{
-    boolean, known_member, list, named, object, optional, string, string_map, unsigned,
+    boolean, header_list, known_member, list, named, object, optional, string, unsigned,
 };
 use crate::core::mcp::session::TransportMode;
 use crate::core::provider::ProviderConfig;
@@ -140,7 +140,7 @@ fn server_options<E: Error>(value: Value) -> Result<ServerOptions, E> {
         match key.as_str() {
             "name" => name = Some(string(value)?),
             "url" => url = Some(string(value)?),
-            "headers" => headers = Some(string_map(value)?),
+            "headers" => headers = Some(header_list(value)?),
             "transport" => {
                 transport = Some(named(value, TransportMode::NAMES, &TransportMode::ALL)?);
             }

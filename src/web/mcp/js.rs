@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
 
 use super::{McpClient, McpServerConfig};
-use crate::core::json_read::{boolean, named, object, string, string_map};
+use crate::core::json_read::{boolean, header_list, named, object, string};
 use crate::core::mcp::jsonrpc::Progress;
 use crate::core::mcp::session::TransportMode;
 use crate::web::error::js_error;
@@ -62,7 +62,7 @@ fn client_options(value: Value) -> Result<McpServerConfig, serde_json::Error> {
     for (key, value) in object(value, "struct ClientOptions")? {
         match key.as_str() {
             "url" => url = Some(string(value)?),
-            "headers" => headers = string_map(value)?,
+            "headers" => headers = header_list(value)?,
             "transport" => transport = named(value, TransportMode::NAMES, &TransportMode::ALL)?,
             "allowInsecureLocalUrls" => allow_insecure_local_urls = boolean(value)?,
             "acceptElicitationDefaults" => accept_elicitation_defaults = boolean(value)?,
