@@ -311,7 +311,9 @@ fn enums_read_by_name_agree_with_the_derived_ones() {
 }
 
 /// `Agent.run` reads its list through `chat_messages`, not serde's sequence reader: the same
-/// messages, or the same error text, as `Vec<ChatMessage>`'s own reader.
+/// messages, or the same error text, as `Vec<ChatMessage>`'s own reader. Both read each element
+/// with the same `chat_message` (compared with derived twins above), so what this compares is the
+/// list level: what is not a list, and an element's error passed on unchanged.
 #[test]
 fn the_message_list_reader_agrees_with_serdes() {
     use mcp_agent_wasm::core::message::chat_messages;
