@@ -6,8 +6,8 @@
 //! wasm-opt) this renames them to one or two letters in the wasm and in every file of the target's
 //! folder: imports wherever the glue names them (only in the table of functions it hands the
 //! wasm), exports only where the glue reads them (`wasm.<name>`) and where the declarations list
-//! them (`ExportSites`).
-//! `memory` keeps its name: it is the one export a user may reach, through `init()`'s result.
+//! them (`ExportSites`). `memory` keeps its name: of the exports `init()` hands back, it is the one
+//! a user has reason to read; the others are the glue's own plumbing.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
