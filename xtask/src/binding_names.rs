@@ -45,14 +45,18 @@ pub fn shorten(dir: &Path, crate_name: &str) -> Result<Shortened, String> {
             glue.push((path, text));
         }
     }
-    let bindings = Bindings::of(&wasm)?;
+    let module = Module::parse(&wasm)?;
     let mut taken: BTreeSet<String> = glue
         .iter()
         .flat_map(|(_, text)| identifiers(text).map(|(_, token)| token.to_owned()))
         .collect();
-    let imports = short_names(&bindings.imports, &mut taken);
+    let imports = short_names(module.imports.iter().map(|import| import.field), &mut taken);
     let exports = short_names(
-        bindings.exports.iter().filter(|name| *name != KEPT_EXPORT),
+        module
+            .exports
+            .iter()
+            .map(|export| export.name)
+            .filter(|name| *name != KEPT_EXPORT),
         &mut taken,
     );
     if let Some(missing) = imports
@@ -87,7 +91,7 @@ pub fn shorten(dir: &Path, crate_name: &str) -> Result<Shortened, String> {
         }
         renamed_glue.push((path, renamed));
     }
-    let shortened = renamed_module(&wasm, &imports, &exports)?;
+    let shortened = module.renamed(&imports, &exports);
     for (path, text) in renamed_glue {
         std::fs::write(path, text)
             .map_err(|error| format!("cannot write {}: {error}", path.display()))?;
@@ -104,7 +108,7 @@ pub fn shorten(dir: &Path, crate_name: &str) -> Result<Shortened, String> {
 
 /// Gives each name the next short identifier that no glue file uses and no earlier name took.
 fn short_names<'a>(
-    names: impl IntoIterator<Item = &'a String>,
+    names: impl IntoIterator<Item = &'a str>,
     taken: &mut BTreeSet<String>,
 ) -> BTreeMap<String, String> {
     let mut counter = 0;
@@ -118,7 +122,7 @@ fn short_names<'a>(
             }
         };
         taken.insert(short.clone());
-        renames.insert(name.clone(), short);
+        renames.insert(name.to_owned(), short);
     }
     renames
 }
@@ -231,79 +235,65 @@ fn rename_in_glue(
     renamed
 }
 
-/// The function import and export names of a wasm module, in section order.
-struct Bindings {
-    imports: Vec<String>,
-    exports: Vec<String>,
+/// A wasm module read once: its sections as they are, and the entries of its import and export
+/// sections, from which the renamed module is written.
+struct Module<'a> {
+    sections: Vec<(u8, &'a [u8])>,
+    imports: Vec<Import<'a>>,
+    exports: Vec<Export<'a>>,
 }
 
-impl Bindings {
-    fn of(wasm: &[u8]) -> Result<Bindings, String> {
-        let mut bindings = Bindings {
+impl<'a> Module<'a> {
+    fn parse(wasm: &'a [u8]) -> Result<Module<'a>, String> {
+        if wasm.len() < 8 || &wasm[..4] != b"\0asm" || wasm[4..8] != [1, 0, 0, 0] {
+            return Err("not a version 1 wasm module".to_owned());
+        }
+        let mut reader = Reader::new(&wasm[8..]);
+        let mut module = Module {
+            sections: Vec::new(),
             imports: Vec::new(),
             exports: Vec::new(),
         };
-        for (id, body) in sections(wasm)? {
+        while !reader.at_end() {
+            let id = reader.byte()?;
+            let length = reader.leb128()?;
+            let body = reader.take(length)?;
             match id {
-                IMPORT_SECTION => bindings.imports.extend(
-                    read_imports(body)?
-                        .into_iter()
-                        .map(|import| import.field.to_owned()),
-                ),
-                EXPORT_SECTION => bindings.exports.extend(
-                    read_exports(body)?
-                        .into_iter()
-                        .map(|export| export.name.to_owned()),
-                ),
+                IMPORT_SECTION => module.imports = read_entries(body, "import", Import::read)?,
+                EXPORT_SECTION => module.exports = read_entries(body, "export", Export::read)?,
                 _ => {}
             }
+            module.sections.push((id, body));
         }
-        Ok(bindings)
+        Ok(module)
     }
-}
 
-/// `wasm` with its import and export names replaced; every other byte as it was.
-fn renamed_module(
-    wasm: &[u8],
-    import_names: &BTreeMap<String, String>,
-    export_names: &BTreeMap<String, String>,
-) -> Result<Vec<u8>, String> {
-    let new_name = |renames: &BTreeMap<String, String>, name: &str| -> Vec<u8> {
-        renames
-            .get(name)
-            .map_or(name, String::as_str)
-            .as_bytes()
-            .to_vec()
-    };
-    let mut output = wasm[..8].to_vec();
-    for (id, body) in sections(wasm)? {
-        let body = match id {
-            IMPORT_SECTION => {
-                let entries = read_imports(body)?;
-                let mut section = leb128(entries.len());
-                for import in entries {
-                    push_name(&mut section, import.module.as_bytes());
-                    push_name(&mut section, &new_name(import_names, import.field));
+    /// The module with its import and export names replaced; every other byte as it was.
+    fn renamed(
+        &self,
+        import_names: &BTreeMap<String, String>,
+        export_names: &BTreeMap<String, String>,
+    ) -> Vec<u8> {
+        let mut output = b"\0asm\x01\0\0\0".to_vec();
+        for &(id, body) in &self.sections {
+            let body = match id {
+                IMPORT_SECTION => write_entries(&self.imports, |section, import| {
+                    push_name(section, import.module.as_bytes());
+                    push_name(section, new_name(import_names, import.field));
                     section.extend_from_slice(import.description);
-                }
-                section
-            }
-            EXPORT_SECTION => {
-                let entries = read_exports(body)?;
-                let mut section = leb128(entries.len());
-                for export in entries {
-                    push_name(&mut section, &new_name(export_names, export.name));
+                }),
+                EXPORT_SECTION => write_entries(&self.exports, |section, export| {
+                    push_name(section, new_name(export_names, export.name));
                     section.extend_from_slice(export.description);
-                }
-                section
-            }
-            _ => body.to_vec(),
-        };
-        output.push(id);
-        output.extend(leb128(body.len()));
-        output.extend(body);
+                }),
+                _ => body.to_vec(),
+            };
+            output.push(id);
+            output.extend(leb128(body.len()));
+            output.extend(body);
+        }
+        output
     }
-    Ok(output)
 }
 
 struct Import<'a> {
@@ -313,38 +303,8 @@ struct Import<'a> {
     description: &'a [u8],
 }
 
-struct Export<'a> {
-    name: &'a str,
-    /// The kind byte and the index, copied as they are.
-    description: &'a [u8],
-}
-
-/// The module's sections as (id, body), after checking the header.
-fn sections(wasm: &[u8]) -> Result<Vec<(u8, &[u8])>, String> {
-    if wasm.len() < 8 || &wasm[..4] != b"\0asm" || wasm[4..8] != [1, 0, 0, 0] {
-        return Err("not a version 1 wasm module".to_owned());
-    }
-    let mut reader = Reader {
-        bytes: wasm,
-        position: 8,
-    };
-    let mut sections = Vec::new();
-    while reader.position < wasm.len() {
-        let id = reader.byte()?;
-        let length = reader.leb128()?;
-        sections.push((id, reader.take(length)?));
-    }
-    Ok(sections)
-}
-
-fn read_imports(body: &[u8]) -> Result<Vec<Import<'_>>, String> {
-    let mut reader = Reader {
-        bytes: body,
-        position: 0,
-    };
-    let count = reader.leb128()?;
-    let mut imports = Vec::with_capacity(count);
-    for _ in 0..count {
+impl<'a> Import<'a> {
+    fn read(reader: &mut Reader<'a>) -> Result<Import<'a>, String> {
         let module = reader.name()?;
         let field = reader.name()?;
         let start = reader.position;
@@ -355,35 +315,64 @@ fn read_imports(body: &[u8]) -> Result<Vec<Import<'_>>, String> {
             ));
         }
         reader.leb128()?;
-        imports.push(Import {
+        Ok(Import {
             module,
             field,
-            description: &body[start..reader.position],
-        });
+            description: reader.since(start),
+        })
     }
-    reader.finished("import")?;
-    Ok(imports)
 }
 
-fn read_exports(body: &[u8]) -> Result<Vec<Export<'_>>, String> {
-    let mut reader = Reader {
-        bytes: body,
-        position: 0,
-    };
-    let count = reader.leb128()?;
-    let mut exports = Vec::with_capacity(count);
-    for _ in 0..count {
+struct Export<'a> {
+    name: &'a str,
+    /// The kind byte and the index, copied as they are.
+    description: &'a [u8],
+}
+
+impl<'a> Export<'a> {
+    fn read(reader: &mut Reader<'a>) -> Result<Export<'a>, String> {
         let name = reader.name()?;
         let start = reader.position;
         reader.byte()?;
         reader.leb128()?;
-        exports.push(Export {
+        Ok(Export {
             name,
-            description: &body[start..reader.position],
-        });
+            description: reader.since(start),
+        })
     }
-    reader.finished("export")?;
-    Ok(exports)
+}
+
+/// `name` as renamed, or as it was.
+fn new_name<'n>(renames: &'n BTreeMap<String, String>, name: &'n str) -> &'n [u8] {
+    renames.get(name).map_or(name, String::as_str).as_bytes()
+}
+
+/// A section's vector of entries: their count, then each as `read` reads it, and nothing after.
+fn read_entries<'a, T>(
+    body: &'a [u8],
+    section: &str,
+    read: fn(&mut Reader<'a>) -> Result<T, String>,
+) -> Result<Vec<T>, String> {
+    let mut reader = Reader::new(body);
+    let count = reader.leb128()?;
+    let entries = (0..count)
+        .map(|_| read(&mut reader))
+        .collect::<Result<Vec<T>, String>>()?;
+    if !reader.at_end() {
+        return Err(format!(
+            "the {section} section has bytes after its last entry"
+        ));
+    }
+    Ok(entries)
+}
+
+/// A section's vector of entries: their count, then each as `write` writes it.
+fn write_entries<T>(entries: &[T], write: impl Fn(&mut Vec<u8>, &T)) -> Vec<u8> {
+    let mut section = leb128(entries.len());
+    for entry in entries {
+        write(&mut section, entry);
+    }
+    section
 }
 
 struct Reader<'a> {
@@ -392,6 +381,19 @@ struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
+    fn new(bytes: &'a [u8]) -> Reader<'a> {
+        Reader { bytes, position: 0 }
+    }
+
+    fn at_end(&self) -> bool {
+        self.position == self.bytes.len()
+    }
+
+    /// The bytes read since `start`.
+    fn since(&self, start: usize) -> &'a [u8] {
+        &self.bytes[start..self.position]
+    }
+
     fn byte(&mut self) -> Result<u8, String> {
         Ok(self.take(1)?[0])
     }
@@ -424,16 +426,6 @@ impl<'a> Reader<'a> {
         let length = self.leb128()?;
         std::str::from_utf8(self.take(length)?)
             .map_err(|_| "a name in the wasm module is not UTF-8".to_owned())
-    }
-
-    fn finished(&self, section: &str) -> Result<(), String> {
-        if self.position == self.bytes.len() {
-            Ok(())
-        } else {
-            Err(format!(
-                "the {section} section has bytes after its last entry"
-            ))
-        }
     }
 }
 
@@ -507,7 +499,7 @@ mod tests {
     fn short_names_skip_what_the_glue_uses_and_reserved_words() {
         let mut taken: BTreeSet<String> = ["a", "b"].map(String::from).into();
         let names: Vec<String> = (0..60).map(|i| format!("long_{i}")).collect();
-        let renamed = short_names(&names, &mut taken);
+        let renamed = short_names(names.iter().map(String::as_str), &mut taken);
         assert_eq!(renamed["long_0"], "c");
         let shorts: BTreeSet<&String> = renamed.values().collect();
         assert_eq!(shorts.len(), 60);
@@ -561,33 +553,31 @@ mod tests {
         );
         let imports = renames(&[("__wbg_fetch_0123456789abcdef", "q")]);
         let exports = renames(&[("a_long_closure_shim", "s")]);
-        let renamed = renamed_module(&wasm, &imports, &exports).unwrap();
+        let parsed = Module::parse(&wasm).unwrap();
+        let renamed = parsed.renamed(&imports, &exports);
         assert_eq!(renamed, module("q", FUNCTION_IMPORT, "s"));
-        let bindings = Bindings::of(&renamed).unwrap();
+        let reread = Module::parse(&renamed).unwrap();
         assert_eq!(
-            (bindings.imports, bindings.exports),
-            (vec!["q".to_owned()], vec!["s".to_owned()])
+            (reread.imports[0].field, reread.exports[0].name),
+            ("q", "s")
         );
-        assert_eq!(
-            renamed_module(&wasm, &BTreeMap::new(), &BTreeMap::new()).unwrap(),
-            wasm
-        );
+        assert_eq!(parsed.renamed(&BTreeMap::new(), &BTreeMap::new()), wasm);
     }
 
     #[test]
     fn what_the_renaming_does_not_understand_is_refused() {
         let table_import = module("t", 1, "e");
-        assert!(Bindings::of(&table_import)
+        assert!(Module::parse(&table_import)
             .err()
             .unwrap()
             .contains("import wbg.t is of kind 1"));
         let wasm = module("f", FUNCTION_IMPORT, "e");
         assert_eq!(
-            Bindings::of(&wasm[..wasm.len() - 1]).err().unwrap(),
+            Module::parse(&wasm[..wasm.len() - 1]).err().unwrap(),
             "the wasm module ends early"
         );
         assert_eq!(
-            Bindings::of(b"\0asm\x02\0\0\0").err().unwrap(),
+            Module::parse(b"\0asm\x02\0\0\0").err().unwrap(),
             "not a version 1 wasm module"
         );
     }
