@@ -52,11 +52,21 @@ fn shipped_part(text: &str) -> &str {
         .map_or(text, |start| &text[..start])
 }
 
-fn violations(dir: &str, forbidden: &[&str]) -> Vec<String> {
+/// Every Rust file under `dir` (relative to the crate) with its text.
+fn sources(dir: &str) -> Vec<(PathBuf, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    rust_files(&root)
+        .into_iter()
+        .map(|file| {
+            let text = std::fs::read_to_string(&file).expect("readable source file");
+            (file, text)
+        })
+        .collect()
+}
+
+fn violations(dir: &str, forbidden: &[&str]) -> Vec<String> {
     let mut found = Vec::new();
-    for file in rust_files(&root) {
-        let text = std::fs::read_to_string(&file).expect("readable source file");
+    for (file, text) in sources(dir) {
         for (number, line) in code_lines(&text) {
             for word in forbidden {
                 if line.contains(word) {
@@ -159,10 +169,8 @@ fn no_large_tables_for_small_uses() {
 /// one. Test modules, which run natively with full `Debug`, are exempt.
 #[test]
 fn shipped_code_formats_nothing_with_debug() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut found = Vec::new();
-    for file in rust_files(&root) {
-        let text = std::fs::read_to_string(&file).expect("readable source file");
+    for (file, text) in sources("src") {
         for (number, line) in code_lines(shipped_part(&text)) {
             // Every `Debug` placeholder ends in `?}`: `{:?}`, `{:#?}`, `{name:?}`, `{:x?}`, `{:>8?}`.
             if line.contains("?}") {
@@ -182,10 +190,8 @@ fn shipped_code_formats_nothing_with_debug() {
 /// future type). An `async fn` in a `#[wasm_bindgen]` impl would get its own copy.
 #[test]
 fn futures_reach_js_through_the_boxed_helpers() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut found = Vec::new();
-    for file in rust_files(&root) {
-        let text = std::fs::read_to_string(&file).expect("readable source file");
+    for (file, text) in sources("src") {
         let helpers = file.ends_with("src/web/mod.rs");
         let mut in_bindings_impl = false;
         let mut previous = "";
