@@ -5,14 +5,14 @@
 //! it, and dropping the [`HttpResponse`] aborts the request, so a body that is no longer read
 //! never keeps a connection open (reqwest's wasm guard does the same).
 
-use js_sys::{Promise, Uint8Array};
+use js_sys::{Object, Promise, Reflect, Uint8Array};
 use thiserror::Error;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
     AbortController, AbortSignal, Headers, ReadableStreamDefaultReader, ReadableStreamReadResult,
-    RequestInit,
+    RequestInit, Response,
 };
 
 use super::error::{js_error_message, js_error_name};
@@ -110,8 +110,16 @@ impl Drop for AbortGuard {
 pub struct HttpResponse {
     pub status: u16,
     pub headers: Headers,
-    reader: Option<ReadableStreamDefaultReader>,
+    body: Body,
     guard: AbortGuard,
+}
+
+/// How far the body has been read: its reader is taken only when it is read piece by piece, so
+/// that a whole-body read ([`HttpResponse::text`]) is one call into the runtime.
+enum Body {
+    Unread(Response),
+    Streaming(ReadableStreamDefaultReader),
+    Ended,
 }
 
 /// Sends `request`; resolves once the status and headers have arrived.
@@ -120,10 +128,11 @@ pub async fn fetch(
     signal: Option<&AbortSignal>,
 ) -> Result<HttpResponse, HttpError> {
     let guard = AbortGuard::new(signal)?;
-    let headers = Headers::new().map_err(|error| HttpError::Network(js_error_message(&error)))?;
+    // A plain record rather than a `Headers`: `fetch` builds its own from either, and the names
+    // are already unique ignoring case (`header_list`). An invalid name or value rejects `fetch`.
+    let headers = Object::new();
     for (name, value) in request.headers {
-        headers
-            .append(name, value)
+        Reflect::set(&headers, &name.into(), &value.into())
             .map_err(|error| HttpError::Network(js_error_message(&error)))?;
     }
     let init = RequestInit::new();
@@ -136,15 +145,11 @@ pub async fn fetch(
     let response = JsFuture::from(global_fetch(request.url, &init))
         .await
         .map_err(|error| classify_rejection(&error, guard.aborted(), HttpError::Network))?;
-    let response: web_sys::Response = response.unchecked_into();
-    let reader = response.body().map(|body| {
-        body.get_reader()
-            .unchecked_into::<ReadableStreamDefaultReader>()
-    });
+    let response: Response = response.unchecked_into();
     Ok(HttpResponse {
         status: response.status(),
         headers: response.headers(),
-        reader,
+        body: Body::Unread(response),
         guard,
     })
 }
@@ -169,7 +174,13 @@ impl HttpResponse {
 
     /// The next piece of the body as it arrived from the network; `None` at its end.
     pub async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, HttpError> {
-        let Some(reader) = &self.reader else {
+        if let Body::Unread(response) = &self.body {
+            self.body = match response.body() {
+                Some(stream) => Body::Streaming(stream.get_reader().unchecked_into()),
+                None => Body::Ended,
+            };
+        }
+        let Body::Streaming(reader) = &self.body else {
             return Ok(None);
         };
         let result: ReadableStreamReadResult = JsFuture::from(reader.read())
@@ -177,7 +188,7 @@ impl HttpResponse {
             .map_err(|error| classify_rejection(&error, self.guard.aborted(), HttpError::Body))?
             .unchecked_into();
         if result.get_done().unwrap_or(true) {
-            self.reader = None;
+            self.body = Body::Ended;
             self.guard.body_ended = true;
             return Ok(None);
         }
@@ -186,8 +197,19 @@ impl HttpResponse {
         ))
     }
 
-    /// The whole body as text (lossy UTF-8), for JSON replies and error bodies.
+    /// The whole body as text (invalid UTF-8 replaced), for JSON replies and error bodies.
     pub async fn text(&mut self) -> Result<String, HttpError> {
+        if let Body::Unread(response) = &self.body {
+            let read = response
+                .text()
+                .map_err(|error| HttpError::Body(js_error_message(&error)))?;
+            let text = JsFuture::from(read).await.map_err(|error| {
+                classify_rejection(&error, self.guard.aborted(), HttpError::Body)
+            })?;
+            self.body = Body::Ended;
+            self.guard.body_ended = true;
+            return Ok(text.as_string().unwrap_or_default());
+        }
         let mut bytes = Vec::new();
         while let Some(chunk) = self.next_chunk().await? {
             bytes.extend_from_slice(&chunk);
