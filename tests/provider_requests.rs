@@ -371,6 +371,117 @@ fn watsonx_names_model_and_project() {
     assert!(body.get("model").is_none());
 }
 
+/// Two runs of one conversation on a provider that sends no call ids: the loop makes up
+/// `call_<round>_<position>` ids, which start again at `call_1_0` in the second run.
+fn two_runs_with_made_up_ids() -> Vec<ChatMessage> {
+    let asking = |id: &str, name: &str, arguments: &str| {
+        let mut assistant = ChatMessage::text(Role::Assistant, "");
+        assistant.content = None;
+        assistant.tool_calls = Some(vec![call(id, name, arguments, None)]);
+        assistant
+    };
+    vec![
+        ChatMessage::text(Role::User, "Weather in Paris?"),
+        asking("call_1_0", "weather_get", r#"{"city":"Paris"}"#),
+        ChatMessage::tool_result("call_1_0", "18°C, cloudy"),
+        ChatMessage::text(Role::Assistant, "18°C and cloudy."),
+        ChatMessage::text(Role::User, "And the time?"),
+        asking("call_1_0", "clock_now", "{}"),
+        ChatMessage::tool_result("call_1_0", "12:00"),
+    ]
+}
+
+#[test]
+fn a_result_is_named_after_the_nearest_call_with_its_id() {
+    let messages = two_runs_with_made_up_ids();
+    let gemini = body(&provider("google"), &messages, ResponseMode::Streaming);
+    let names: Vec<&Value> = gemini["contents"]
+        .as_array()
+        .expect("contents")
+        .iter()
+        .filter_map(|turn| turn["parts"][0].get("functionResponse"))
+        .map(|response| &response["name"])
+        .collect();
+    assert_eq!(names, [&json!("weather_get"), &json!("clock_now")]);
+    let ollama = body(
+        &provider_with("ollama", |config| config.api_key = None),
+        &messages,
+        ResponseMode::Streaming,
+    );
+    let names: Vec<&Value> = ollama["messages"]
+        .as_array()
+        .expect("messages")
+        .iter()
+        .filter(|message| message["role"] == "tool")
+        .map(|message| &message["tool_name"])
+        .collect();
+    assert_eq!(names, [&json!("weather_get"), &json!("clock_now")]);
+}
+
+#[test]
+fn gemini_refuses_a_result_whose_call_comes_after_it() {
+    let mut messages = two_runs_with_made_up_ids();
+    messages.swap(1, 2);
+    let error = provider("google")
+        .chat_request(&messages, &tools(), ResponseMode::Streaming)
+        .expect_err("the first result answers no earlier call");
+    assert!(
+        error.to_string().contains("answers no earlier call"),
+        "{error}"
+    );
+}
+
+/// Gemini's OpenAI-compatible endpoints (Gemini API, Vertex AI) get the signature each call
+/// came with back in `extra_content`; other OpenAI-style servers never see the field.
+#[test]
+fn google_openai_endpoints_get_thought_signatures_back() {
+    for (base_url, echoed) in [
+        ("https://generativelanguage.googleapis.com/v1beta/openai", true),
+        ("https://us-central1-aiplatform.googleapis.com/v1/projects/p/locations/l/endpoints/openapi", true),
+        ("https://GENERATIVELANGUAGE.googleapis.com:443/v1beta/openai", true),
+        ("https://googleapis.com.example.net/v1", false),
+        ("https://api.example.net/googleapis.com/v1", false),
+        ("http://127.0.0.1:9/v1beta/openai", false),
+    ] {
+        let provider = provider_with("openai_compatible", |config| {
+            config.base_url = Some(base_url.into());
+            config.model = Some("gemini-3-flash-preview".into());
+        });
+        let body = body(&provider, &tool_round(), ResponseMode::Streaming);
+        let calls = &body["messages"][2]["tool_calls"];
+        let expected = echoed.then(|| json!({"google": {"thought_signature": "sig-A"}}));
+        assert_eq!(calls[0].get("extra_content"), expected.as_ref(), "{base_url}");
+        assert_eq!(calls[1].get("extra_content"), None, "{base_url}: a call without one");
+    }
+}
+
+/// Claude may write "\n\n" before a tool call; the API refuses text blocks of whitespace only.
+#[test]
+fn anthropic_leaves_out_text_blocks_of_whitespace_only() {
+    let mut messages = tool_round();
+    messages[0] = ChatMessage::text(Role::System, " \n");
+    messages[2].content = Some(MessageContent::Text("\n\n".into()));
+    messages.push(ChatMessage::text(Role::User, "  "));
+    messages.push(ChatMessage::text(Role::User, " thanks "));
+    let body = body(&provider("anthropic"), &messages, ResponseMode::Streaming);
+    assert!(body.get("system").is_none(), "{body:#}");
+    let turns = body["messages"].as_array().expect("messages");
+    assert_eq!(turns[1]["content"][0]["type"], "thinking");
+    let texts: Vec<&Value> = turns
+        .iter()
+        .flat_map(|turn| turn["content"].as_array().expect("blocks"))
+        .filter(|block| block["type"] == "text")
+        .map(|block| &block["text"])
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            &json!("Weather in Paris, and the time?"),
+            &json!(" thanks ")
+        ]
+    );
+}
+
 fn image_message(url: &str) -> Vec<ChatMessage> {
     let mut message = ChatMessage::text(Role::User, "");
     message.content = Some(MessageContent::Parts(vec![

@@ -272,3 +272,39 @@ fn watsonx_chat_reply_is_openai_shaped() {
         ]
     );
 }
+
+/// Gemini's OpenAI-compatible endpoint signs each call in `extra_content`; the non-streaming
+/// reader keeps the signature, as the stream parser does.
+#[test]
+fn openai_shaped_reply_keeps_a_call_signature() {
+    let body = json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+        "role": "assistant",
+        "tool_calls": [{"id": "call_a", "type": "function",
+            "extra_content": {"google": {"thought_signature": "sig-A"}},
+            "function": {"name": "weather_get", "arguments": "{\"city\":\"Paris\"}"}}]
+    }}]});
+    let gemini_openai = ProviderConfig {
+        id: "openai_compatible".into(),
+        base_url: Some("https://generativelanguage.googleapis.com/v1beta/openai".into()),
+        model: Some("gemini-3-flash-preview".into()),
+        ..ProviderConfig::default()
+    };
+    let events = gemini_openai
+        .resolve()
+        .expect("complete config")
+        .parse_whole_response(&body.to_string())
+        .expect("parses");
+    let mut signed = call(
+        0,
+        Some("call_a"),
+        "weather_get",
+        ArgumentsDelta::Fragment(r#"{"city":"Paris"}"#.into()),
+    );
+    if let ModelEvent::ToolCallDelta(delta) = &mut signed {
+        delta.thought_signature = Some("sig-A".into());
+    }
+    assert_eq!(
+        events,
+        [signed, ModelEvent::Finish(FinishReason::ToolCalls)]
+    );
+}

@@ -60,7 +60,7 @@ pub(super) fn body(
         .iter()
         .filter(|message| message.role == Role::System)
         .map(ChatMessage::text_content)
-        .filter(|text| !text.is_empty())
+        .filter(|text| !text.trim().is_empty())
         .collect();
     if !system.is_empty() {
         body.insert("system".to_owned(), json!(system.join("\n\n")));
@@ -165,9 +165,10 @@ fn user_blocks(
     }
 }
 
-/// Empty text blocks are rejected by the API, so they are left out.
+/// Text blocks that are empty or only whitespace (Claude may write "\n\n" before a tool call) are
+/// rejected by the API ("text content blocks must contain non-whitespace text"): left out.
 fn text_block(text: &str) -> Option<Value> {
-    (!text.is_empty()).then(|| json!({"type": "text", "text": text}))
+    (!text.trim().is_empty()).then(|| json!({"type": "text", "text": text}))
 }
 
 fn assistant_blocks(message: &ChatMessage) -> Vec<Value> {

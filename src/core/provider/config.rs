@@ -188,4 +188,25 @@ impl ResolvedProvider {
         }
         redacted
     }
+
+    /// Whether the base URL is one of Google's (the Gemini API's or Vertex AI's OpenAI-compatible
+    /// endpoints), which want the thought signatures they sent echoed in `extra_content`, a field
+    /// other OpenAI-style servers may refuse.
+    pub(crate) fn is_google_endpoint(&self) -> bool {
+        let after_scheme = self
+            .base_url
+            .split_once("://")
+            .map_or(self.base_url.as_str(), |(_, rest)| rest);
+        let authority = after_scheme
+            .split(['/', '?', '#'])
+            .next()
+            .unwrap_or_default();
+        let host = authority.rsplit('@').next().unwrap_or_default();
+        let host = host
+            .split(':')
+            .next()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        host == "googleapis.com" || host.ends_with(".googleapis.com")
+    }
 }

@@ -87,17 +87,18 @@ fn contents(
     messages: &[ChatMessage],
 ) -> Result<Vec<Value>, ProviderError> {
     let mut turns: Vec<(&'static str, Vec<Value>)> = Vec::new();
-    for message in messages {
+    for (position, message) in messages.iter().enumerate() {
         let (role, parts) = match message.role {
             Role::System => continue,
             Role::User => ("user", user_parts(provider, message)?),
             Role::Assistant => ("model", model_parts(message)),
             Role::Tool => {
-                let name = function_name_for_result(messages, message).ok_or_else(|| {
-                    provider.invalid_conversation(
+                let name =
+                    function_name_for_result(&messages[..position], message).ok_or_else(|| {
+                        provider.invalid_conversation(
                         "a tool result answers no earlier call, so its function name is unknown",
                     )
-                })?;
+                    })?;
                 let part = json!({
                     "functionResponse": {
                         "name": name,

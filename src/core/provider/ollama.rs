@@ -30,7 +30,8 @@ pub(super) fn body(
     body.insert("model".to_owned(), json!(provider.model));
     let wire_messages = messages
         .iter()
-        .map(|message| wire_message(provider, messages, message))
+        .enumerate()
+        .map(|(position, message)| wire_message(provider, &messages[..position], message))
         .collect::<Result<Vec<_>, _>>()?;
     body.insert("messages".to_owned(), Value::Array(wire_messages));
     body.insert("stream".to_owned(), json!(mode == ResponseMode::Streaming));
@@ -50,9 +51,10 @@ pub(super) fn body(
     Ok(body)
 }
 
+/// `earlier`: the messages before `message`, where a tool result's call is looked up.
 fn wire_message(
     provider: &ResolvedProvider,
-    messages: &[ChatMessage],
+    earlier: &[ChatMessage],
     message: &ChatMessage,
 ) -> Result<Value, ProviderError> {
     let mut wire = Map::new();
@@ -92,7 +94,7 @@ fn wire_message(
             }
         }
         Role::Tool => {
-            if let Some(name) = function_name_for_result(messages, message) {
+            if let Some(name) = function_name_for_result(earlier, message) {
                 wire.insert("tool_name".to_owned(), json!(name));
             }
         }

@@ -12,6 +12,7 @@ use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role};
 use crate::core::model_event::{
     ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta, Usage,
 };
+use crate::core::stream::openai_chat::thought_signature_of;
 use crate::core::tools::{sanitize_schema, SchemaDialect, ToolEntry};
 
 /// Azure's `api-version` when the caller gives none: the latest GA data-plane inference version.
@@ -117,6 +118,7 @@ pub(super) fn wire_messages(
     messages: &[ChatMessage],
 ) -> Result<Vec<Value>, ProviderError> {
     let echo_reasoning = provider.spec.reasoning == Reasoning::EchoReasoningContent;
+    let echo_signatures = provider.is_google_endpoint();
     messages
         .iter()
         .map(|message| {
@@ -138,14 +140,23 @@ pub(super) fn wire_messages(
                         let calls: Vec<Value> = calls
                             .iter()
                             .map(|call| {
-                                json!({
+                                let mut wire = json!({
                                     "id": call.id,
                                     "type": "function",
                                     "function": {
                                         "name": call.function.name,
                                         "arguments": call.function.arguments,
                                     },
-                                })
+                                });
+                                // Gemini's OpenAI-compatible endpoint sends a signature with
+                                // each call and refuses the next request without it.
+                                if let Some(signature) =
+                                    call.thought_signature.as_ref().filter(|_| echo_signatures)
+                                {
+                                    wire["extra_content"] =
+                                        json!({"google": {"thought_signature": signature}});
+                                }
+                                wire
                             })
                             .collect();
                         wire.insert("tool_calls".to_owned(), Value::Array(calls));
@@ -290,7 +301,7 @@ pub(super) fn response_events(body: &Value) -> Result<Vec<ModelEvent>, String> {
                 Value::String(text) => ArgumentsDelta::Fragment(text.clone()),
                 other => ArgumentsDelta::Whole(other.clone()),
             }),
-            thought_signature: None,
+            thought_signature: thought_signature_of(call),
         }));
     }
     if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {

@@ -295,15 +295,18 @@ pub(super) fn arguments_object(call: &MessageToolCall) -> Value {
     }
 }
 
-/// The function name of the call `tool_call_id` answers, looked up in earlier assistant messages
-/// (Gemini and Ollama name the function in a result instead of giving an id).
+/// The function name of the call `result` answers: the nearest call with its id in the messages
+/// before it (Gemini and Ollama name the function in a result instead of giving an id). Nearest,
+/// because ids made up for providers that send none (`call_<round>_<position>`) repeat when a
+/// page runs the Agent again on the whole conversation.
 pub(super) fn function_name_for_result<'a>(
-    messages: &'a [ChatMessage],
+    earlier: &'a [ChatMessage],
     result: &'a ChatMessage,
 ) -> Option<&'a str> {
     let wanted = result.tool_call_id.as_deref();
-    messages
+    earlier
         .iter()
+        .rev()
         .filter_map(|message| message.tool_calls.as_ref())
         .flatten()
         .find(|call| Some(call.id.as_str()) == wanted)

@@ -17,7 +17,7 @@ mod anthropic;
 mod gemini;
 mod json_scan;
 mod ollama;
-mod openai_chat;
+pub(crate) mod openai_chat;
 
 use serde_json::Value;
 

@@ -409,11 +409,16 @@ fn tool_call_delta(call: &Value) -> ToolCallDelta {
             .and_then(|function| non_empty_str(function, "name"))
             .map(str::to_owned),
         arguments,
-        thought_signature: call
-            .pointer("/extra_content/google/thought_signature")
-            .and_then(Value::as_str)
-            .map(str::to_owned),
+        thought_signature: thought_signature_of(call),
     }
+}
+
+/// The signature Gemini's OpenAI-compatible endpoint attaches to a tool call, to be sent back
+/// with it.
+pub(crate) fn thought_signature_of(call: &Value) -> Option<String> {
+    call.pointer("/extra_content/google/thought_signature")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
 }
 
 /// Output tokens include reasoning tokens. OpenAI and DeepSeek count them in
