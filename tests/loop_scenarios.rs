@@ -1373,6 +1373,43 @@ fn gating_runs_a_plain_generation() {
     }
 }
 
+/// JSON data in an answer (here a package.json, which has a `name`) is the answer, shown whole,
+/// not a call to a tool named after it.
+#[test]
+fn prompt_tool_mode_takes_json_data_in_the_answer_for_the_answer() {
+    let config = LoopConfig {
+        prompt_tool_mode: true,
+        tools_supported: false,
+        ..config()
+    };
+    let agent = AgentLoop::new(config, vec![user("Write a package.json")], tool_table());
+    let answer = "Here is a minimal package.json:\n```json\n{\"name\": \"my-app\", \"version\": \"1.0.0\", \"private\": true}\n```";
+    let run = Simulation::new(
+        agent,
+        vec![ModelTurn::Respond(vec![
+            text(answer),
+            finish(FinishReason::Stop),
+        ])],
+        vec![],
+    )
+    .drive();
+    assert_eq!(run.requests.len(), 1, "the answer is final");
+    assert_eq!(run.outcome.reason, OutcomeReason::Completed);
+    assert_eq!(run.outcome.text, answer);
+    let shown: String = run
+        .events
+        .iter()
+        .filter_map(|event| match event {
+            AgentEvent::Text { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        shown, answer,
+        "the block held back while it might be a call is shown"
+    );
+}
+
 #[test]
 fn prompt_tool_mode_parses_calls_from_the_text() {
     let config = LoopConfig {
@@ -1509,6 +1546,7 @@ fn provider_error_in_the_stream_fails_the_run() {
         agent,
         vec![ModelTurn::Respond(vec![
             text("Hel"),
+            usage(7, 2),
             ModelEvent::Error(ProviderStreamError {
                 code: Some("overloaded_error".to_owned()),
                 message: "Overloaded".to_owned(),
@@ -1527,7 +1565,18 @@ fn provider_error_in_the_stream_fails_the_run() {
         }
     );
     assert_eq!(run.outcome.messages, vec![user("Hi")]);
-    assert_eq!(run.events, vec![round(1), text_event("Hel")]);
+    assert_eq!(
+        run.events,
+        vec![round(1), text_event("Hel"), usage_event(7, 2)],
+        "the tokens reported before the error count"
+    );
+    assert_eq!(
+        run.outcome.usage,
+        Usage {
+            input_tokens: 7,
+            output_tokens: 2
+        }
+    );
     assert!(matches!(
         run.work().as_slice(),
         [Action::CallModel(_), Action::CancelModel, Action::Finish(_)]

@@ -781,7 +781,9 @@ impl AgentLoop {
     }
 
     fn fail(&mut self, failure: ModelFailure) {
-        if self.take_model_call().is_some() {
+        if let Some(call) = self.take_model_call() {
+            // The tokens the provider reported before its error were spent all the same.
+            self.add_usage(call.response.usage);
             self.actions.push_back(Action::CancelModel);
             self.finish(
                 OutcomeReason::Failed {

@@ -122,15 +122,25 @@ fn calls_in_value(value: Value) -> Vec<PromptCall> {
     }
 }
 
+/// An object is a call when it has the call format's members and no other: a string `name`
+/// and the `arguments` (`parameters` in Llama's own format; none for a tool without
+/// parameters). Any other object with a `name` (a package.json, a person) is data in the answer.
 fn call_in_value(value: Value) -> Option<PromptCall> {
     let Value::Object(mut object) = value else {
         return None;
     };
+    if object.len() > 2 {
+        return None;
+    }
     let Some(Value::String(name)) = object.remove("name") else {
         return None;
     };
-    let arguments = match object.remove("arguments") {
-        None => Value::Object(Default::default()),
+    let arguments = match object
+        .remove("arguments")
+        .or_else(|| object.remove("parameters"))
+    {
+        None if object.is_empty() => Value::Object(Default::default()),
+        None => return None,
         // Some models write the arguments as a JSON text, the way OpenAI sends them.
         Some(Value::String(text)) => serde_json::from_str(&text).unwrap_or(Value::String(text)),
         Some(arguments) => arguments,
@@ -224,6 +234,18 @@ mod tests {
             ("An unclosed ```json\n{\"name\": \"x\", \"arguments\": {", vec![]),
             ("No JSON at all { [ ", vec![]),
             ("Example: {\"call\": {\"name\": \"a\", \"arguments\": {}}}", vec![]),
+            (
+                "```json\n{\"name\": \"lookup\", \"parameters\": {\"id\": 7}}\n```",
+                vec![("lookup", json!({"id": 7}))],
+            ),
+            // Data with a `name` is not a call: only the call format's members make one.
+            (
+                "Here is a minimal package.json:\n```json\n{\"name\": \"my-app\", \"version\": \"1.0.0\"}\n```",
+                vec![],
+            ),
+            ("The user is {\"name\": \"Alice\", \"age\": 30}.", vec![]),
+            ("{\"name\": \"a\", \"arguments\": {}, \"id\": 1}", vec![]),
+            ("{\"name\": \"a\", \"args\": {}}", vec![]),
         ];
         for (text, expected) in cases {
             let calls: Vec<(String, Value)> = parse_prompt_calls(text)
