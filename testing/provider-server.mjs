@@ -25,6 +25,7 @@
 //   errorBody=JSON        the body sent with `status`
 //   disconnectAfter=BYTES destroy the connection after sending that many body bytes
 //   hangAfter=BYTES       send that many body bytes, then never end the response
+//   silent=1              never answer at all, not even with a status line and headers
 //
 // Control routes:
 //   GET  /__requests   every recorded model call: {method, url, path, headers, body, json, at}
@@ -75,6 +76,7 @@ const ALLOWED_HEADERS = [
   "x-test-errorbody",
   "x-test-disconnectafter",
   "x-test-hangafter",
+  "x-test-silent",
 ].join(", ");
 
 const OPTION_NAMES = [
@@ -87,6 +89,7 @@ const OPTION_NAMES = [
   "errorBody",
   "disconnectAfter",
   "hangAfter",
+  "silent",
 ];
 
 let records = [];
@@ -294,6 +297,12 @@ async function answerModelCall(request, response, url, body) {
     json,
     at: Date.now(),
   });
+
+  if (options.silent !== undefined) {
+    hanging.add(response);
+    response.on("close", () => hanging.delete(response));
+    return;
+  }
 
   if (providerPath.endsWith("/identity/token")) {
     sendJson(response, 200, {

@@ -25,7 +25,8 @@ use mcp_agent_wasm::core::provider::{
 use mcp_agent_wasm::core::tools::ToolEntry;
 use mcp_agent_wasm::web::json::from_js;
 use mcp_agent_wasm::web::provider::{
-    authorize, list_providers, send, stream_model_call, whole_model_call, ProviderResponse,
+    authorize, list_providers, send, stream_model_call, whole_model_call, IdleLimit,
+    ProviderResponse,
 };
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -234,13 +235,13 @@ async fn every_provider_streams_its_fixture_and_sends_the_right_request() {
         let mut config = config(spec.id, base.clone());
         config.iam_url = Some(format!("{base}/identity/token"));
         let policy = RetryPolicy::default();
-        let provider = authorize(&config.resolve().unwrap(), &policy, None)
+        let provider = authorize(&config.resolve().unwrap(), &policy, None, IdleLimit(None))
             .await
             .unwrap_or_else(|error| panic!("{}: {error}", spec.id));
         let built = provider
             .chat_request(&tool_round(), &tools(), ResponseMode::Streaming)
             .unwrap();
-        let mut response = send(&provider, &built.request, &policy, None)
+        let mut response = send(&provider, &built.request, &policy, None, IdleLimit(None))
             .await
             .unwrap();
         assert_eq!(response.status, 200);
@@ -329,9 +330,15 @@ async fn a_sse_fixture_arrives_byte_for_byte_in_several_chunks() {
         )
         .unwrap()
         .request;
-    let mut response = send(&provider, &request, &RetryPolicy::default(), None)
-        .await
-        .unwrap();
+    let mut response = send(
+        &provider,
+        &request,
+        &RetryPolicy::default(),
+        None,
+        IdleLimit(None),
+    )
+    .await
+    .unwrap();
     let (bytes, chunks) = read_all(&mut response).await.unwrap();
     assert_eq!(bytes, expected);
     assert!(chunks > 1, "read as a stream, got {chunks} chunk(s)");
@@ -351,7 +358,15 @@ async fn attempt(options: &str) -> (Result<Vec<u8>, ProviderError>, ResolvedProv
         )
         .unwrap()
         .request;
-    let outcome = match send(&provider, &request, &RetryPolicy::default(), None).await {
+    let outcome = match send(
+        &provider,
+        &request,
+        &RetryPolicy::default(),
+        None,
+        IdleLimit(None),
+    )
+    .await
+    {
         Ok(mut response) => read_all(&mut response).await.map(|(bytes, _)| bytes),
         Err(error) => Err(error),
     };
@@ -408,6 +423,57 @@ async fn a_connection_lost_mid_stream_is_a_network_error_and_not_retried() {
     assert_eq!(recorded(&tag("cut")).await.len(), 1);
 }
 
+/// A provider that never answers: every kind of call gives up after the idle limit, the watsonx
+/// token exchange included, and a call without a limit is still waiting.
+#[wasm_bindgen_test]
+async fn a_provider_that_never_answers_is_given_up_after_the_idle_limit() {
+    let limit = IdleLimit(Some(300));
+    let silent = |id: &str| {
+        let base = base_url(&format!("silent=1&tag={}&", tag(&format!("silent-{id}"))));
+        let mut config = config(id, base.clone());
+        config.iam_url = Some(format!("{base}/identity/token"));
+        config.resolve().unwrap()
+    };
+    let (openai, deepseek, watsonx, mistral) = (
+        silent("openai"),
+        silent("deepseek"),
+        silent("ibm"),
+        silent("mistral"),
+    );
+    let (messages, policy, tools) = (
+        tool_round(),
+        RetryPolicy::default(),
+        ProviderTools::default(),
+    );
+    let started = js_sys::Date::now();
+    let (streamed, whole, exchange) = futures::join!(
+        stream_model_call(&openai, &messages, &tools, &policy, None, limit),
+        whole_model_call(&deepseek, &messages, &tools, &policy, None, limit),
+        authorize(&watsonx, &policy, None, limit),
+    );
+    let elapsed = js_sys::Date::now() - started;
+    for (what, error) in [
+        ("stream", streamed.map(drop).unwrap_err()),
+        ("whole", whole.map(drop).unwrap_err()),
+        ("token exchange", exchange.map(drop).unwrap_err()),
+    ] {
+        assert!(
+            matches!(error, ProviderError::IdleTimeout { idle_ms: 300, .. }),
+            "{what}: {error}"
+        );
+    }
+    assert!(elapsed < 3000.0, "gave up after {elapsed} ms");
+    let unbounded = whole_model_call(&mistral, &messages, &tools, &policy, None, IdleLimit(None));
+    let half_a_second = wasm_bindgen_futures::JsFuture::from(Promise::new(&mut |resolve, _| {
+        set_timeout(&resolve, 500);
+    }));
+    let still_waiting = futures::future::select(Box::pin(unbounded), half_a_second).await;
+    assert!(
+        matches!(still_waiting, futures::future::Either::Right(_)),
+        "without a limit the call waits"
+    );
+}
+
 #[wasm_bindgen_test]
 async fn abort_mid_stream_ends_the_read_within_100_ms() {
     let provider = config(
@@ -429,9 +495,15 @@ async fn abort_mid_stream_ends_the_read_within_100_ms() {
         .request;
     let controller = web_sys::AbortController::new().unwrap();
     let signal = controller.signal();
-    let response = send(&provider, &request, &RetryPolicy::default(), Some(&signal))
-        .await
-        .unwrap();
+    let response = send(
+        &provider,
+        &request,
+        &RetryPolicy::default(),
+        Some(&signal),
+        IdleLimit(None),
+    )
+    .await
+    .unwrap();
     let mut body = response;
     let first = body.next_chunk().await.unwrap().unwrap();
     assert!(!first.is_empty());
@@ -508,10 +580,16 @@ async fn an_unreachable_server_is_retried_twice_then_a_network_error() {
         .unwrap()
         .request;
     let started = now_ms();
-    let error = send(&provider, &request, &RetryPolicy::default(), None)
-        .await
-        .err()
-        .unwrap();
+    let error = send(
+        &provider,
+        &request,
+        &RetryPolicy::default(),
+        None,
+        IdleLimit(None),
+    )
+    .await
+    .err()
+    .unwrap();
     let took = now_ms() - started;
     assert_eq!(error.code(), "provider_network");
     // Two backoffs of at least 250 ms and 500 ms (half of each doubled delay is fixed).
@@ -546,10 +624,16 @@ async fn abort_during_a_retry_wait_ends_the_call_at_once() {
     };
     // The first 503 answers at once; the abort lands inside the following backoff wait.
     set_timeout(abort_later.unchecked_ref(), 150);
-    let error = send(&provider, &request, &RetryPolicy::default(), Some(&signal))
-        .await
-        .err()
-        .unwrap();
+    let error = send(
+        &provider,
+        &request,
+        &RetryPolicy::default(),
+        Some(&signal),
+        IdleLimit(None),
+    )
+    .await
+    .err()
+    .unwrap();
     let took = now_ms() - aborted_at.get();
     assert_eq!(error.code(), "provider_aborted");
     assert!(aborted_at.get() > 0.0 && took < 100.0, "took {took} ms");
@@ -643,6 +727,7 @@ async fn each_wire_format_streams_through_fetch_into_the_expected_events() {
             &provider.provider_tools(&tools()),
             &RetryPolicy::default(),
             None,
+            IdleLimit(None),
         )
         .await
         .unwrap();
@@ -706,6 +791,7 @@ async fn a_scripted_round_comes_back_whole_through_the_non_streaming_path() {
         &provider.provider_tools(&tools()),
         &RetryPolicy::default(),
         None,
+        IdleLimit(None),
     )
     .await
     .unwrap();
@@ -723,7 +809,7 @@ async fn watsonx_exchanges_its_key_once_and_reuses_the_token() {
     let mut config = config("ibm", base.clone());
     config.iam_url = Some(format!("{base}/identity/token"));
     let policy = RetryPolicy::default();
-    let provider = authorize(&config.resolve().unwrap(), &policy, None)
+    let provider = authorize(&config.resolve().unwrap(), &policy, None, IdleLimit(None))
         .await
         .unwrap();
     for _ in 0..2 {
@@ -733,6 +819,7 @@ async fn watsonx_exchanges_its_key_once_and_reuses_the_token() {
             &ProviderTools::default(),
             &policy,
             None,
+            IdleLimit(None),
         )
         .await
         .unwrap();
@@ -814,6 +901,7 @@ async fn pieces_of_text_that_arrive_together_come_as_one_event() {
         &ProviderTools::default(),
         &RetryPolicy::default(),
         None,
+        IdleLimit(None),
     )
     .await
     .unwrap();

@@ -7,6 +7,10 @@
 //! `Error`s with a `code`).
 
 use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::pin;
+
+use futures::future::{select, Either};
 
 use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
@@ -100,14 +104,42 @@ impl ProviderResponse {
     }
 }
 
+/// How long a call waits for the provider: for an answer to start, for each piece of a stream,
+/// for a whole answer. `None`: as long as it takes (until aborted).
+#[derive(Clone, Copy)]
+pub struct IdleLimit(pub Option<u64>);
+
+impl IdleLimit {
+    /// `work`'s outcome, or [`ProviderError::IdleTimeout`] once it has waited past the limit
+    /// (dropping `work` then cancels its fetch).
+    async fn bound<T>(
+        self,
+        provider: &ResolvedProvider,
+        work: impl Future<Output = Result<T, ProviderError>>,
+    ) -> Result<T, ProviderError> {
+        let Some(idle_ms) = self.0 else {
+            return work.await;
+        };
+        match select(pin!(work), sleep(idle_ms)).await {
+            Either::Left((outcome, _)) => outcome,
+            Either::Right(_) => Err(ProviderError::IdleTimeout {
+                provider: provider.spec.id.to_owned(),
+                idle_ms,
+            }),
+        }
+    }
+}
+
 /// Sends `request`, retrying 429, 5xx and network failures before any byte as `policy` and the
 /// core's rules say (honouring `Retry-After`), until an answer succeeds or the call fails.
-/// Aborting `signal` ends the call at once, during a fetch or a wait.
+/// Aborting `signal` ends the call at once, during a fetch or a wait; each attempt waits for its
+/// answer to start at most `idle`.
 pub async fn send(
     provider: &ResolvedProvider,
     request: &HttpRequest,
     policy: &RetryPolicy,
     signal: Option<&AbortSignal>,
+    idle: IdleLimit,
 ) -> Result<ProviderResponse, ProviderError> {
     let fetch_request = FetchRequest {
         method: request.method,
@@ -117,7 +149,8 @@ pub async fn send(
     };
     let mut retries_done = 0;
     loop {
-        let decision = match fetch(&fetch_request, signal).await {
+        let attempt = async { Ok(fetch(&fetch_request, signal).await) };
+        let decision = match idle.bound(provider, attempt).await? {
             Err(HttpError::Aborted) => return Err(from_http(provider, HttpError::Aborted)),
             Err(error) => provider.after_network_failure(
                 policy,
@@ -138,7 +171,10 @@ pub async fn send(
                     .into_iter()
                     .filter_map(|name| response.header(name).map(|value| (name.to_owned(), value)))
                     .collect();
-                let body = match response.text().await {
+                let body = match idle
+                    .bound(provider, async { Ok(response.text().await) })
+                    .await?
+                {
                     Ok(body) => body,
                     Err(HttpError::Aborted) => return Err(from_http(provider, HttpError::Aborted)),
                     Err(_) => String::new(),
@@ -173,15 +209,13 @@ pub async fn authorize(
     provider: &ResolvedProvider,
     policy: &RetryPolicy,
     signal: Option<&AbortSignal>,
+    idle: IdleLimit,
 ) -> Result<ResolvedProvider, ProviderError> {
     let exchange = match provider.token_request() {
         Some(exchange) if provider.access_token.is_none() => exchange,
         _ => return Ok(provider.clone()),
     };
-    let body = send(provider, &exchange, policy, signal)
-        .await?
-        .text()
-        .await?;
+    let body = whole_answer(provider, &exchange, policy, signal, idle).await?;
     let token = provider.parse_token_response(&body)?;
     Ok(provider.clone().with_access_token(token.access_token))
 }
@@ -206,7 +240,7 @@ pub struct ModelEventStream {
 }
 
 impl ModelEventStream {
-    pub fn new(response: ProviderResponse) -> Self {
+    fn new(response: ProviderResponse, idle: IdleLimit) -> Self {
         let (wire, options) = response.provider.decoder_options();
         ModelEventStream {
             response,
@@ -214,15 +248,10 @@ impl ModelEventStream {
             ready: VecDeque::new(),
             failure: None,
             finished: false,
-            idle_timeout_ms: None,
+            idle_timeout_ms: idle.0,
             idle_timer: None,
             decoded: Vec::new(),
         }
-    }
-
-    /// Fails the stream with [`ProviderError::IdleTimeout`] when no bytes arrive for `milliseconds`.
-    pub fn set_idle_timeout(&mut self, milliseconds: u64) {
-        self.idle_timeout_ms = Some(milliseconds);
     }
 
     /// The next piece of the body, failing once a wait for it lasts `idle_timeout_ms`.
@@ -236,9 +265,9 @@ impl ModelEventStream {
         futures::pin_mut!(chunk);
         loop {
             let timer = self.idle_timer.get_or_insert_with(|| sleep(idle_ms));
-            match futures::future::select(chunk.as_mut(), timer).await {
-                futures::future::Either::Left((chunk, _)) => return chunk,
-                futures::future::Either::Right(_) => {
+            match select(chunk.as_mut(), timer).await {
+                Either::Left((chunk, _)) => return chunk,
+                Either::Right(_) => {
                     // The timer was armed during an earlier wait: only this wait's length counts.
                     let waited_ms = (js_sys::Date::now() - wait_started).max(0.0) as u64;
                     if waited_ms >= idle_ms {
@@ -295,11 +324,12 @@ pub async fn stream_model_call(
     tools: &ProviderTools,
     policy: &RetryPolicy,
     signal: Option<&AbortSignal>,
+    idle: IdleLimit,
 ) -> Result<(ModelEventStream, Vec<String>), ProviderError> {
-    let provider = authorize(provider, policy, signal).await?;
+    let provider = authorize(provider, policy, signal, idle).await?;
     let built = provider.chat_request_with(messages, tools, ResponseMode::Streaming)?;
-    let response = send(&provider, &built.request, policy, signal).await?;
-    Ok((ModelEventStream::new(response), built.warnings))
+    let response = send(&provider, &built.request, policy, signal, idle).await?;
+    Ok((ModelEventStream::new(response, idle), built.warnings))
 }
 
 /// One non-streaming model call, its whole answer as model events (for re-requests that need
@@ -310,12 +340,22 @@ pub async fn whole_model_call(
     tools: &ProviderTools,
     policy: &RetryPolicy,
     signal: Option<&AbortSignal>,
+    idle: IdleLimit,
 ) -> Result<(Vec<ModelEvent>, Vec<String>), ProviderError> {
-    let provider = authorize(provider, policy, signal).await?;
+    let provider = authorize(provider, policy, signal, idle).await?;
     let built = provider.chat_request_with(messages, tools, ResponseMode::Whole)?;
-    let body = send(&provider, &built.request, policy, signal)
-        .await?
-        .text()
-        .await?;
+    let body = whole_answer(&provider, &built.request, policy, signal, idle).await?;
     Ok((provider.parse_whole_response(&body)?, built.warnings))
+}
+
+/// A successful answer's whole body, read within the idle limit.
+async fn whole_answer(
+    provider: &ResolvedProvider,
+    request: &HttpRequest,
+    policy: &RetryPolicy,
+    signal: Option<&AbortSignal>,
+    idle: IdleLimit,
+) -> Result<String, ProviderError> {
+    let mut response = send(provider, request, policy, signal, idle).await?;
+    idle.bound(provider, response.text()).await
 }

@@ -55,7 +55,7 @@ export interface AgentConfig {
    */
   answerAfterMaxRounds?: boolean;
   systemPrompt?: string;
-  /** Prepend the tool-use preamble (tool names, date, guidance). Default true. */
+  /** Prepend the tool-use preamble (tool names, date, guidance) when the run offers tools. Default true. */
   toolPrompt?: boolean;
   /** Development only: allow `http:` and loopback/private MCP server addresses. Default false. */
   allowInsecureLocalUrls?: boolean;
@@ -148,6 +148,8 @@ export interface AgentError extends Error {
   messages?: ChatMessage[];
   /** HTTP status, when an HTTP answer caused the error. */
   status?: number;
+  /** The body of that answer, with the API key taken out. */
+  body?: string;
   /** MCP server name, when one server caused the error. */
   server?: string;
 }

@@ -116,9 +116,10 @@ async function collect(agentWasm, config, messages, plan = {}) {
         controller.abort();
       }
       if (plan.breakOn && plan.breakOn.includes(event.type)) break;
+      if (plan.pauseMs) await new Promise((resolve) => setTimeout(resolve, plan.pauseMs));
     }
   } catch (thrown) {
-    error = { code: thrown.code, message: thrown.message, messages: thrown.messages };
+    error = { code: thrown.code, message: thrown.message, messages: thrown.messages, status: thrown.status, body: thrown.body };
   }
   await agent.close();
   agent.free();

@@ -148,6 +148,21 @@ test("an auth failure errors the stream with a code and the conversation", async
   assert.equal(run.error?.code, "provider_auth");
   assert.deepEqual(run.error.messages, question);
   assert.ok(!run.error.message.includes("wrong-key"), "the key never appears in errors");
+  assert.equal(run.error.status, 401, "the HTTP status, as AgentError declares it");
+  assert.match(run.error.body, /injected HTTP 401/);
+  assert.ok(!run.error.body.includes("wrong-key"));
+});
+
+test("a failure met while the reader is busy with an earlier event still errors the stream", { timeout: 30_000 }, async () => {
+  // The 401 reaches the run while the page is still handling the `round` event: the stream's
+  // next pull finds nothing but the failure waiting.
+  const config = agentConfig({
+    provider: { id: "openai_compatible", apiKey: "wrong-key", model: "m", baseUrl: providerBaseUrl({ status: "401" }) },
+  });
+  const run = await runInPage(page, config, question, { pauseMs: 400 });
+  assert.deepEqual(run.events.map((event) => event.type), ["round"]);
+  assert.equal(run.error?.code, "provider_auth");
+  assert.deepEqual(run.error.messages, question);
 });
 
 test("two runs of one Agent in flight at once", async () => {
@@ -308,6 +323,49 @@ test("McpClient from JS on server-everything: listTools, callTool with and witho
     assert.equal(refused.code, "mcp_invalid_options", `${option}: ${JSON.stringify(refused)}`);
     assert.match(refused.message, pattern, option);
   }
+});
+
+test("the tool preamble is sent only when the run offers tools", async () => {
+  const systemOf = async (overrides) => {
+    await scriptProvider([{ text: "hello" }]);
+    const run = await runInPage(page, agentConfig({ toolPrompt: true, ...overrides }), [{ role: "user", content: "hi" }]);
+    assert.equal(run.error, undefined, JSON.stringify(run.error));
+    const [request] = await providerRequests();
+    return { system: request.json.messages.find((message) => message.role === "system")?.content ?? "", tools: request.json.tools };
+  };
+  const offered = await systemOf({});
+  assert.ok(offered.tools?.length > 0);
+  assert.match(offered.system, /You can call these tools: .*echo/);
+  for (const overrides of [{ toolsSupported: false }, { maxRounds: 0 }]) {
+    const plain = await systemOf(overrides);
+    assert.equal(plain.tools, undefined, JSON.stringify(overrides));
+    assert.doesNotMatch(plain.system, /You can call these tools/, JSON.stringify(overrides));
+  }
+});
+
+test("a closed Agent refuses later runs and listings with mcp_closed", async () => {
+  await scriptProvider([]);
+  const outcome = await page.evaluate(async (config) => {
+    const agent = new window.agentWasm.Agent(config);
+    await agent.listTools();
+    await agent.close();
+    const refusal = (error) => ({ code: error.code, message: error.message });
+    let run;
+    try {
+      agent.run([{ role: "user", content: "hi" }]);
+      run = { threw: false };
+    } catch (error) {
+      run = refusal(error);
+    }
+    const listing = await agent.listTools().then(() => ({ resolved: true }), refusal);
+    agent.free();
+    return { run, listing };
+  }, agentConfig());
+  for (const refused of [outcome.run, outcome.listing]) {
+    assert.equal(refused.code, "mcp_closed", JSON.stringify(outcome));
+    assert.match(refused.message, /closed: create a new Agent/);
+  }
+  assert.equal((await providerRequests()).length, 0, "no model call");
 });
 
 test("a bad config, bad messages or bad client options throw at once with a code and the field", async () => {

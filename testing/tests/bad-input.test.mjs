@@ -147,6 +147,15 @@ test("provider: a stream that stops sending fails with provider_idle_timeout (id
   assert.ok(elapsed < 5000, `gave up after ${elapsed} ms`);
 });
 
+test("provider: one that never answers fails with provider_idle_timeout (idleTimeoutMs)", bounded, async () => {
+  const started = Date.now();
+  const run = await runInPage(page, config({ faults: { silent: "1" }, idleTimeoutMs: 700 }), question);
+  const elapsed = Date.now() - started;
+  assertFailed(run, "provider_idle_timeout", /sent nothing for 700 ms/);
+  assert.ok(elapsed < 5000, `gave up after ${elapsed} ms`);
+  await resetProvider();
+});
+
 test("provider: one SSE event over 16 MiB fails with provider_invalid_response, memory bounded", { timeout: 60_000 }, async () => {
   // Four times the 16 MiB cap: a decoder that kept buffering would need more memory than this.
   const payloadBytes = 64 * 1024 * 1024;

@@ -76,9 +76,10 @@ pub enum ProviderError {
     #[error("provider `{provider}` could not be reached: {message}")]
     Network { provider: String, message: String },
 
-    /// The stream stayed silent longer than the Agent's `idleTimeoutMs`.
+    /// The provider stayed silent longer than the Agent's `idleTimeoutMs`: before its answer
+    /// started, or between two pieces of a stream.
     #[error(
-        "provider `{provider}` sent nothing for {idle_ms} ms; the stream was given up \
+        "provider `{provider}` sent nothing for {idle_ms} ms; the call was given up \
          (raise `idleTimeoutMs` for models that think long before answering)"
     )]
     IdleTimeout { provider: String, idle_ms: u64 },

@@ -26,14 +26,19 @@ use crate::core::tools::{tool_prompt, McpTool, ToolTable};
 use crate::web::error::{js_error, set_property};
 use crate::web::join::join_every;
 use crate::web::json::to_js;
-use crate::web::provider::{stream_model_call, whole_model_call};
+use crate::web::provider::{stream_model_call, whole_model_call, IdleLimit};
 use crate::web::spawn;
 
 /// What the background tasks of a run tell the driver.
 pub enum Input {
     Model(ModelEvent),
     ModelDone,
-    ModelFailed(ModelFailure),
+    /// `error` is the failure as JS sees it, with the HTTP `status` and `body` when an answer
+    /// caused it: the run's error is that one.
+    ModelFailed {
+        failure: ModelFailure,
+        error: JsValue,
+    },
     ToolProgress {
         call_id: String,
         progress: f64,
@@ -205,8 +210,13 @@ fn server_error(server: &str, error: McpError) -> JsValue {
     js.into()
 }
 
+/// The tool preamble (when the run offers tools: some are listed, a round may use them, and the
+/// model takes them natively or through the prompt) before the page's own system prompt.
 fn composed_system_prompt(shared: &AgentShared, table: &ToolTable) -> Option<String> {
-    let preamble = (shared.tool_prompt && !table.is_empty()).then(|| {
+    let tools_offered = !table.is_empty()
+        && shared.max_rounds > 0
+        && (shared.tools_supported || shared.prompt_tool_mode);
+    let preamble = (shared.tool_prompt && tools_offered).then(|| {
         let names: Vec<&str> = table
             .entries()
             .iter()
@@ -266,6 +276,7 @@ pub async fn drive(
         tool_aborts: Vec::new(),
         queued_tools: VecDeque::new(),
         running_tools: 0,
+        model_error: None,
     };
     if aborted {
         run.agent.handle_abort();
@@ -296,6 +307,8 @@ struct Run<'a> {
     /// Calls waiting for a slot under `maxConcurrentTools`.
     queued_tools: VecDeque<ToolInvocation>,
     running_tools: usize,
+    /// The JS error of the model call that failed, for the run's error.
+    model_error: Option<JsValue>,
 }
 
 impl Run<'_> {
@@ -322,8 +335,9 @@ impl Run<'_> {
                 self.model_abort = None;
                 self.agent.handle_model_done();
             }
-            Input::ModelFailed(failure) => {
+            Input::ModelFailed { failure, error } => {
                 self.model_abort = None;
+                self.model_error = Some(error);
                 self.agent.handle_model_failed(failure);
             }
             Input::ToolProgress {
@@ -366,11 +380,14 @@ impl Run<'_> {
                 self.tool_aborts.clear();
                 return Some(match outcome.reason {
                     OutcomeReason::Failed { code, message } => {
-                        let error = js_error(&code, &message);
+                        let error = self
+                            .model_error
+                            .take()
+                            .unwrap_or_else(|| js_error(&code, &message).into());
                         if let Ok(messages) = to_js(&outcome.messages) {
                             set_property(&error, "messages", &messages);
                         }
-                        RunEnd::Failed(error.into())
+                        RunEnd::Failed(error)
                     }
                     _ => RunEnd::Finished,
                 });
@@ -396,10 +413,13 @@ impl Run<'_> {
             };
             let input = match result {
                 Ok(()) => Input::ModelDone,
-                Err(error) => Input::ModelFailed(ModelFailure {
-                    code: error.code().to_owned(),
-                    message: error.to_string(),
-                }),
+                Err(error) => Input::ModelFailed {
+                    failure: ModelFailure {
+                        code: error.code().to_owned(),
+                        message: error.to_string(),
+                    },
+                    error: error.into(),
+                },
             };
             let _ = inputs.unbounded_send(input);
         });
@@ -474,6 +494,7 @@ async fn model_call(
             tools,
             &shared.retry_policy,
             None,
+            IdleLimit(Some(shared.idle_timeout_ms)),
         )
         .await?;
         for event in events {
@@ -510,10 +531,10 @@ async fn streamed_call(
         tools,
         &shared.retry_policy,
         None,
+        IdleLimit(Some(shared.idle_timeout_ms)),
     )
     .await
     .map_err(|error| failure(error, false))?;
-    events.set_idle_timeout(shared.idle_timeout_ms);
     loop {
         match events.next_event().await {
             Ok(Some(event)) => {

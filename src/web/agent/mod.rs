@@ -9,7 +9,7 @@ mod driver;
 mod options;
 mod stream;
 
-use std::cell::{OnceCell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::pin::pin;
 use std::rc::Rc;
 
@@ -56,6 +56,8 @@ pub(crate) struct AgentShared {
     durations: RefCell<Vec<ToolDurations>>,
     /// The tools built from the last listings: runs over the same listings reuse them.
     built_tools: RefCell<Option<Rc<BuiltTools>>>,
+    /// Set by `close()`: later runs and listings fail with `mcp_closed`.
+    closed: Cell<bool>,
 }
 
 /// The completed calls of one tool, in a list rather than a hash map keyed by (server, tool): a
@@ -239,6 +241,7 @@ impl Agent {
                 missing_id_strategy: options.missing_id_strategy,
                 durations: RefCell::default(),
                 built_tools: RefCell::default(),
+                closed: Cell::new(false),
             }),
         })
     }
@@ -249,6 +252,9 @@ impl Agent {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "RunOptions")] options: JsValue,
     ) -> Result<Promise, JsValue> {
+        if let Err(closed) = self.refuse_if_closed() {
+            return Ok(Promise::reject(&closed));
+        }
         let signal = abort_signal_of(&options)?;
         let shared = self.shared.clone();
         Ok(promise_of(async move {
@@ -279,6 +285,7 @@ impl Agent {
         #[wasm_bindgen(unchecked_param_type = "ChatMessage[]")] messages: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RunOptions")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
+        self.refuse_if_closed()?;
         let messages = from_js::<Value>(&messages)
             .and_then(|value| {
                 chat_messages::<serde_json::Error>(value).map_err(|error| error.to_string())
@@ -289,12 +296,27 @@ impl Agent {
     }
 }
 
+impl Agent {
+    fn refuse_if_closed(&self) -> Result<(), JsValue> {
+        if self.shared.closed.get() {
+            return Err(js_error(
+                "mcp_closed",
+                "this Agent was closed: create a new Agent to run again",
+            )
+            .into());
+        }
+        Ok(())
+    }
+}
+
 #[wasm_bindgen(js_class = Agent)]
 impl Agent {
-    /// Ends every MCP session (DELETE, streams closed). Later runs fail with `mcp_closed`. Call it
-    /// before `free()` where an open server stream would keep the process alive (Node).
+    /// Ends every MCP session (DELETE, streams closed). Later runs throw, and later `listTools()`
+    /// calls reject, with `mcp_closed`. Call it before `free()` where an open server stream would
+    /// keep the process alive (Node).
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn close(&self) -> Promise {
+        self.shared.closed.set(true);
         let shared = self.shared.clone();
         promise_of(async move {
             join_every(shared.servers.iter().map(|(_, client)| client.close())).await;

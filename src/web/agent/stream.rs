@@ -34,19 +34,22 @@ struct EventSource {
 impl EventSource {
     /// Enqueues every event already waiting, without yielding: one pull per burst of events
     /// rather than one per event. Closes the stream at the end of the run. `false` when nothing
-    /// was waiting.
+    /// was waiting. A failure behind events enqueued by this pull (`delivered` says whether the
+    /// pull already enqueued one) waits for the pull their reading brings; with nothing enqueued
+    /// no pull would come, so it errors the stream now (`Err`).
     fn drain_ready(
         &mut self,
         controller: &ReadableStreamDefaultController,
+        mut delivered: bool,
     ) -> Result<bool, JsValue> {
-        let mut delivered = false;
         loop {
             match self.receiver.try_recv() {
                 Ok(Ok(event)) => controller.enqueue_with_chunk(&event)?,
-                Ok(Err(error)) => {
+                Ok(Err(error)) if delivered => {
                     self.failure = Some(error);
                     return Ok(true);
                 }
+                Ok(Err(error)) => return Err(error),
                 Err(TryRecvError::Closed) => {
                     controller.close()?;
                     return Ok(true);
@@ -76,7 +79,7 @@ fn event_stream(events: Events, cancel: JsValue) -> Result<ReadableStream, JsVal
                     if let Some(error) = source.failure.take() {
                         return Err(error);
                     }
-                    if source.drain_ready(&controller)? {
+                    if source.drain_ready(&controller, false)? {
                         return Ok(JsValue::UNDEFINED);
                     }
                 }
@@ -89,7 +92,7 @@ fn event_stream(events: Events, cancel: JsValue) -> Result<ReadableStream, JsVal
                     let delivered = match next {
                         Some(Ok(event)) => controller
                             .enqueue_with_chunk(&event)
-                            .and_then(|()| source.drain_ready(&controller).map(drop)),
+                            .and_then(|()| source.drain_ready(&controller, true).map(drop)),
                         Some(Err(error)) => Err(error),
                         None => controller.close(),
                     };
