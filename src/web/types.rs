@@ -61,7 +61,7 @@ export interface AgentConfig {
   allowInsecureLocalUrls?: boolean;
   /** Per tool call; restarted by each progress notification. Default 120000. */
   toolTimeoutMs?: number;
-  /** Longest silence on a model stream before the run fails (`provider_idle_timeout`). Default 60000. */
+  /** Longest silence of the provider (before its answer starts, within a stream, for a whole answer) before the run fails (`provider_idle_timeout`). Default 60000. */
   idleTimeoutMs?: number;
   /** Tool results longer than this are cut for the model, with a note; events keep all. Default 100000. */
   maxToolResultChars?: number;

@@ -15,7 +15,7 @@ use crate::core::provider::ProviderConfig;
 const DEFAULT_MAX_ROUNDS: u32 = 10;
 /// Per-call MCP timeout, restarted by each progress notification.
 const DEFAULT_TOOL_TIMEOUT_MS: u64 = 120_000;
-/// Silence on a model stream after which it is given up (a stalled connection never ends).
+/// Silence of a provider after which its call is given up (a stalled connection never ends).
 const DEFAULT_IDLE_TIMEOUT_MS: u64 = 60_000;
 /// Characters of one tool result the model sees (about 25k tokens); the UI gets everything.
 const DEFAULT_MAX_TOOL_RESULT_CHARS: usize = 100_000;
@@ -33,7 +33,8 @@ pub struct AgentOptions {
     pub tool_prompt: bool,
     pub allow_insecure_local_urls: bool,
     pub tool_timeout_ms: u64,
-    /// Longest silence on a model stream before the run fails with `provider_idle_timeout`.
+    /// Longest silence of the provider (before its answer starts, or within a stream) before the
+    /// run fails with `provider_idle_timeout`.
     pub idle_timeout_ms: u64,
     /// Longer tool results are cut to this many characters for the model, with a note.
     pub max_tool_result_chars: usize,
