@@ -13,6 +13,9 @@
 //   /sse/...         the same with SSE replies
 //   /expire/...      404 to the second request of the first session on each path ("expired")
 //   /resume/...      tools/call: priming event (id, retry: 300), stream closed, response on GET
+//   /broken/...      tools/call: a progress event (id `<call>-1`, retry: 50), then the connection
+//                    breaks inside the response event (`cut: "data"`) or after its `id: <call>-2`
+//                    line (`cut: "id"`); a GET with `Last-Event-ID: <call>-1` replays the response
 //   /legacy/...      POST 405; GET is a legacy SSE stream whose endpoint is /legacy/message
 //   /cross/...       POST 405; GET is a legacy SSE stream whose endpoint is on another origin
 //   /hidden-session/ sends Mcp-Session-Id without exposing it to the page, then requires it
@@ -178,6 +181,15 @@ async function handleStreamable(request, response, mode, body) {
       request.on("close", () => response.end());
       return;
     }
+    if (mode === "broken" && resumeFrom) {
+      // Replays what followed `resumeFrom` on the broken stream: after the progress event, the
+      // response; after the response, nothing.
+      response.writeHead(200, { ...cors, "Content-Type": "text/event-stream" });
+      const reply = brokenReplies.get(resumeFrom);
+      brokenReplies.delete(resumeFrom);
+      response.end(reply ? sseFrame(reply.message, reply.eventId) : "");
+      return;
+    }
     const pending = resumeFrom && pendingResumes.get(resumeFrom);
     if (!pending) {
       response.writeHead(405, cors).end();
@@ -252,12 +264,24 @@ async function handleStreamable(request, response, mode, body) {
     pendingResumes.set(eventId, reply);
     return;
   }
+  if (mode === "broken" && message.method === "tools/call") {
+    const eventId = `broken-${session.id}-${message.id}`;
+    const progress = { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: message.params._meta?.progressToken, progress: 1 } };
+    const reply = result(message.id, { content: [{ type: "text", text: "after the break" }] });
+    brokenReplies.set(`${eventId}-1`, { message: reply, eventId: `${eventId}-2` });
+    const cutEvent = message.params.arguments?.cut === "id" ? `id: ${eventId}-2\n` : `id: ${eventId}-2\ndata: ${JSON.stringify(reply).slice(0, 30)}`;
+    response.write(`retry: 50\nid: ${eventId}-1\ndata: ${JSON.stringify(progress)}\n\n${cutEvent}`);
+    setTimeout(() => response.socket?.destroy(), 50);
+    return;
+  }
   request.on("close", () => response.end());
   await answer(message, { session }, (reply) => response.write(sseFrame(reply)));
   response.end();
 }
 
 const pendingResumes = new Map();
+/// Per event id of a /broken/ stream: the response to replay to a GET resuming after it.
+const brokenReplies = new Map();
 const expiredPaths = new Set();
 
 function handleLegacy(request, response, mode, url, body) {
@@ -344,7 +368,7 @@ const server = http.createServer(async (request, response) => {
   const mode = url.pathname.split("/")[1];
   if (mode === "legacy" || mode === "cross") {
     handleLegacy(request, response, mode, url, body);
-  } else if (["json", "sse", "expire", "resume", "hidden-session", "standalone", "bulk"].includes(mode)) {
+  } else if (["json", "sse", "expire", "resume", "broken", "hidden-session", "standalone", "bulk"].includes(mode)) {
     await handleStreamable(request, response, mode, body);
   } else {
     response.writeHead(404, corsHeaders(true)).end("unknown route");

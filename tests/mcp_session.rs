@@ -11,6 +11,7 @@ use mcp_agent_wasm::core::mcp::session::{
     MAX_RESUME_ATTEMPTS,
 };
 use mcp_agent_wasm::core::mcp::McpError;
+use mcp_agent_wasm::core::sse::SseDecoder;
 use serde_json::{json, Value};
 
 fn header<'a>(headers: &'a [(&'static str, String)], name: &str) -> Option<&'a str> {
@@ -327,6 +328,48 @@ fn resumption_waits_the_server_retry_and_is_bounded() {
             last_event_id: "e2".to_owned()
         }
     );
+}
+
+/// What the web layer's `SseReader` and `read_reply` do with a POST's SSE stream whose connection
+/// breaks: the stream's unfinished event is discarded, every dispatched event is parsed (a parse
+/// failure ends the call), and the stream is resumed from the decoder's last event id.
+fn resume_after_a_broken_stream(bytes: &[u8]) -> ResumeDecision {
+    let mut decoder = SseDecoder::new(32 * 1024 * 1024);
+    let mut events = Vec::new();
+    decoder.push(bytes, &mut events).expect("under the cap");
+    decoder.discard_unfinished_event();
+    for event in &events {
+        assert!(
+            parse_incoming(&event.data).is_ok(),
+            "an unfinished event was dispatched: {:?}",
+            event.data
+        );
+    }
+    let mut resumption = StreamResumption::new();
+    resumption.observe_event(decoder.last_event_id(), decoder.retry());
+    resumption.on_closed_early()
+}
+
+/// The connection breaks inside the response event, or right after its `id:` line: the call is
+/// resumed (not failed as an invalid message) from the last whole event, so that the server
+/// replays the response instead of what follows it.
+#[test]
+fn a_stream_broken_inside_the_response_is_resumed_from_the_last_whole_event() {
+    let progress = r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":3,"progress":1}}"#;
+    let whole_event = format!("retry: 50\nid: e1\ndata: {progress}\n\n");
+    for cut_event in [
+        "id: e2\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"res",
+        "id: e2\n",
+    ] {
+        assert_eq!(
+            resume_after_a_broken_stream(format!("{whole_event}{cut_event}").as_bytes()),
+            ResumeDecision::Reconnect {
+                delay_ms: 50,
+                last_event_id: "e1".to_owned()
+            },
+            "{cut_event:?}"
+        );
+    }
 }
 
 #[test]

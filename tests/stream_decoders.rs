@@ -61,6 +61,14 @@ type SseCase = (
     Option<u64>,
 );
 
+/// name, body cut by a broken connection, events, last event id.
+type BrokenSseCase = (
+    &'static str,
+    &'static [u8],
+    Vec<SseEvent>,
+    Option<&'static str>,
+);
+
 /// name, chunks as pushed, events.
 type ChunkedSseCase = (&'static str, Vec<&'static [u8]>, Vec<SseEvent>);
 
@@ -238,6 +246,75 @@ fn sse_edge_cases_decode_identically_under_every_split() {
             match decode_sse(body, DEFAULT_MAX_EVENT_BYTES, split) {
                 Ok(got) if got == want => {}
                 other => failures.push(format!("{name} {split:?}: got {other:?}, want {want:?}")),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A body cut by a broken connection, unlike one that ended cleanly, loses its unfinished last
+/// event (WHATWG: "the incomplete event is not dispatched"), and its last event id stays that of
+/// the last dispatched event: that is where a resumed stream must start, since an event whose
+/// `id:` line arrived but not its end was never received.
+#[test]
+fn a_broken_body_drops_its_unfinished_event_and_keeps_the_dispatched_id() {
+    let first = || vec![event("message", "a", Some("e1"))];
+    let cases: Vec<BrokenSseCase> = vec![
+        (
+            "cut inside the data",
+            b"id: e1\ndata: a\n\nid: e2\ndata: {\"res",
+            first(),
+            Some("e1"),
+        ),
+        (
+            "cut after a whole data line",
+            b"id: e1\ndata: a\n\nid: e2\ndata: b\n",
+            first(),
+            Some("e1"),
+        ),
+        (
+            "cut right after the id line",
+            b"id: e1\ndata: a\n\nid: e2\n",
+            first(),
+            Some("e1"),
+        ),
+        (
+            "cut inside the id line",
+            b"id: e1\ndata: a\n\nid: e",
+            first(),
+            Some("e1"),
+        ),
+        (
+            "cut after a CR that may end the event",
+            b"id: e1\ndata: a\r\n\r\nid: e2\rdata: b\r",
+            first(),
+            Some("e1"),
+        ),
+        (
+            "cut after an event without data, whose id took effect",
+            b"id: e1\ndata: a\n\nid: e2\n\n",
+            first(),
+            Some("e2"),
+        ),
+        (
+            "cut between events",
+            b"id: e1\ndata: a\n\n",
+            first(),
+            Some("e1"),
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (name, body, want_events, want_id) in cases {
+        for split in all_splits() {
+            let mut decoder = SseDecoder::new(DEFAULT_MAX_EVENT_BYTES);
+            let mut events = Vec::new();
+            for chunk in chunks(body, split) {
+                decoder.push(chunk, &mut events).expect("under the cap");
+            }
+            decoder.discard_unfinished_event();
+            let got = (events, decoder.last_event_id());
+            if got != (want_events.clone(), want_id) {
+                failures.push(format!("{name} {split:?}: got {got:?}"));
             }
         }
     }

@@ -269,6 +269,46 @@ async fn a_stream_closed_early_is_resumed_with_last_event_id_after_retry() {
     );
 }
 
+/// The connection breaks inside the response event, or right after its `id:` line: the call is
+/// resumed from the last whole event (the progress before it), and the replayed response arrives.
+#[wasm_bindgen_test]
+async fn a_stream_broken_inside_the_response_is_resumed_from_the_last_whole_event() {
+    for cut in ["data", "id"] {
+        let path = format!("/broken/{cut}");
+        let client = test_client(&path, TransportMode::Auto);
+        let outcome = client
+            .call_tool("echo", json!({"cut": cut}), None, None, None)
+            .await;
+        assert_eq!(
+            outcome
+                .map(|result| result.model_text)
+                .map_err(|error| error.to_string()),
+            Ok("after the break".to_owned()),
+            "cut inside the {cut}"
+        );
+        let log = server_log(&path).await;
+        let call = log
+            .iter()
+            .find(|entry| entry["body"]["method"] == "tools/call")
+            .expect("the call was posted");
+        let resumed_from: Vec<&Value> = log
+            .iter()
+            .filter(|entry| entry["method"] == "GET" && entry["headers"]["lastEventId"].is_string())
+            .map(|entry| &entry["headers"]["lastEventId"])
+            .collect();
+        let progress_event = format!(
+            "broken-{}-{}-1",
+            call["headers"]["sessionId"].as_str().unwrap_or_default(),
+            call["body"]["id"]
+        );
+        assert_eq!(
+            resumed_from,
+            [progress_event.as_str()],
+            "cut inside the {cut}"
+        );
+    }
+}
+
 #[wasm_bindgen_test]
 async fn a_post_answering_405_falls_back_to_legacy_sse() {
     let client = test_client("/legacy/sse", TransportMode::Auto);

@@ -48,7 +48,7 @@ impl SseEventRef<'_> {
 const KEPT_DATA_CAPACITY: usize = 64 * 1024;
 
 /// Decodes one SSE body. Feed it with [`SseDecoder::push`], then call [`SseDecoder::finish`] once
-/// at the end of the body.
+/// at the end of the body, or [`SseDecoder::discard_unfinished_event`] if its connection broke.
 #[derive(Debug)]
 pub struct SseDecoder {
     max_event_bytes: usize,
@@ -62,6 +62,8 @@ pub struct SseDecoder {
     data: String,
     /// Whether any `data` field arrived for the pending event (it may be empty).
     has_data: bool,
+    /// The `id` field's latest value; it becomes the last event id when its event is dispatched.
+    event_id_buffer: String,
     last_event_id: String,
     retry: Option<u64>,
     /// Once an event went over the cap the body is not trusted any further.
@@ -113,13 +115,15 @@ impl SseDecoder {
             event_type: String::new(),
             data: String::new(),
             has_data: false,
+            event_id_buffer: String::new(),
             last_event_id: String::new(),
             retry: None,
             failed: false,
         }
     }
 
-    /// The id to send as `Last-Event-ID` when reconnecting, if the server set a non-empty one.
+    /// The id to send as `Last-Event-ID` when reconnecting, if the server set a non-empty one:
+    /// that of the last dispatched event (an `id` field counts once its event ends).
     pub fn last_event_id(&self) -> Option<&str> {
         Some(self.last_event_id.as_str()).filter(|id| !id.is_empty())
     }
@@ -180,10 +184,11 @@ impl SseDecoder {
         Ok(())
     }
 
-    /// Ends the body. Unlike a browser, a last line without its line end and a last event without
-    /// its blank line are still delivered: providers and proxies do cut the final blank line, and
-    /// a truncated payload is better judged by the parser above (whose JSON check will fail) than
-    /// silently lost.
+    /// Ends a body that ended cleanly. Unlike a browser, a last line without its line end and a
+    /// last event without its blank line are still delivered: providers and proxies do cut the
+    /// final blank line, and a truncated payload is better judged by the parser above (whose JSON
+    /// check will fail) than silently lost. A broken connection is
+    /// [`Self::discard_unfinished_event`].
     pub fn finish(&mut self, out: &mut Vec<SseEvent>) -> Result<(), StreamError> {
         self.finish_with(&mut |event| out.push(event.to_owned_event()))
     }
@@ -203,6 +208,18 @@ impl SseDecoder {
         self.dispatch(on_event);
         self.skip_line_feed = false;
         Ok(())
+    }
+
+    /// Ends a body whose connection broke: the event it was receiving is dropped, with its
+    /// fields and its `id`, as WHATWG drops an incomplete event. Unlike [`Self::finish`], nothing
+    /// is delivered: a stream to be resumed must resume from its last dispatched event.
+    pub fn discard_unfinished_event(&mut self) {
+        self.partial_line.clear();
+        self.skip_line_feed = false;
+        self.event_type.clear();
+        self.data.clear();
+        self.has_data = false;
+        self.event_id_buffer.clone_from(&self.last_event_id);
     }
 
     fn too_large(&self) -> StreamError {
@@ -262,7 +279,7 @@ impl SseDecoder {
                 self.event_type.push_str(&String::from_utf8_lossy(value));
             }
             b"id" if !value.contains(&0) => {
-                self.last_event_id = String::from_utf8_lossy(value).into_owned();
+                self.event_id_buffer = String::from_utf8_lossy(value).into_owned();
             }
             b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
                 if let Ok(delay) = std::str::from_utf8(value).unwrap_or("").parse() {
@@ -277,6 +294,9 @@ impl SseDecoder {
     /// delivered (its `id` and `retry` still took effect).
     #[cfg_attr(optimize_hot_paths, optimize(speed))]
     fn dispatch(&mut self, on_event: &mut dyn FnMut(SseEventRef<'_>)) {
+        if self.last_event_id != self.event_id_buffer {
+            self.last_event_id.clone_from(&self.event_id_buffer);
+        }
         if self.has_data {
             self.has_data = false;
             on_event(SseEventRef {

@@ -86,8 +86,9 @@ pub struct SseReader {
 }
 
 impl SseReader {
-    /// The next event; `None` once the stream ended. A broken stream counts as ended: the caller
-    /// decides whether to resume it.
+    /// The next event; `None` once the stream ended. A broken stream counts as ended, without
+    /// the event it was cut in: the caller decides whether to resume it, from the last whole
+    /// event.
     pub async fn next_event(&mut self) -> Result<Option<SseEvent>, McpError> {
         loop {
             if let Some(event) = self.ready.pop() {
@@ -99,9 +100,14 @@ impl SseReader {
             let mut events = Vec::new();
             match self.response.next_chunk().await {
                 Ok(Some(bytes)) => self.decoder.push(&bytes, &mut events),
-                Ok(None) | Err(_) => {
+                Ok(None) => {
                     self.finished = true;
                     self.decoder.finish(&mut events)
+                }
+                Err(_) => {
+                    self.finished = true;
+                    self.decoder.discard_unfinished_event();
+                    Ok(())
                 }
             }
             .map_err(|error| McpError::InvalidMessage(error.to_string()))?;
