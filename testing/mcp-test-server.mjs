@@ -12,6 +12,8 @@
 //   /json/...        Streamable HTTP, JSON replies, sessions, 3 pages of tools
 //   /sse/...         the same with SSE replies
 //   /expire/...      404 to the second request of the first session on each path ("expired")
+//   /restart/...     JSON replies; tool `restart` forgets every session of its path once answered
+//                    (a server restart: each request then gets 404), initialize takes 100 ms
 //   /resume/...      tools/call: priming event (id, retry: 300), stream closed, response on GET
 //   /broken/...      tools/call: a progress event (id `<call>-1`, retry: 50), then the connection
 //                    breaks inside the response event (`cut: "data"`) or after its `id: <call>-2`
@@ -215,6 +217,7 @@ async function handleStreamable(request, response, mode, body) {
   const sessionId = request.headers["mcp-session-id"];
   let session;
   if (message.method === "initialize") {
+    if (mode === "restart") await sleep(100);
     session = newSession(mode, request.url);
   } else {
     session = sessions.get(sessionId);
@@ -249,7 +252,13 @@ async function handleStreamable(request, response, mode, body) {
     response.writeHead(200, { ...headers, "Content-Type": "application/json" }).end("<html>not json</html>");
     return;
   }
-  if (mode === "json" || mode === "bulk") {
+  if (mode === "restart" && message.method === "tools/call" && message.params?.name === "restart") {
+    for (const [id, other] of sessions) if (other.path === session.path) sessions.delete(id);
+    response.writeHead(200, { ...headers, "Content-Type": "application/json" });
+    response.end(JSON.stringify(result(message.id, { content: [{ type: "text", text: "restarted" }] })));
+    return;
+  }
+  if (mode === "json" || mode === "bulk" || mode === "restart") {
     await answer(message, { session }, (reply) => {
       if (reply.id === message.id) response.writeHead(200, { ...headers, "Content-Type": "application/json" }).end(JSON.stringify(reply));
     });
@@ -368,7 +377,7 @@ const server = http.createServer(async (request, response) => {
   const mode = url.pathname.split("/")[1];
   if (mode === "legacy" || mode === "cross") {
     handleLegacy(request, response, mode, url, body);
-  } else if (["json", "sse", "expire", "resume", "broken", "hidden-session", "standalone", "bulk"].includes(mode)) {
+  } else if (["json", "sse", "expire", "restart", "resume", "broken", "hidden-session", "standalone", "bulk"].includes(mode)) {
     await handleStreamable(request, response, mode, body);
   } else {
     response.writeHead(404, corsHeaders(true)).end("unknown route");

@@ -6,9 +6,9 @@ use mcp_agent_wasm::core::mcp::jsonrpc::{
     METHOD_NOT_FOUND,
 };
 use mcp_agent_wasm::core::mcp::session::{
-    needs_ping_before_reuse, CallDeadline, FailureDecision, ResumeDecision, Session, SessionState,
-    StreamResumption, Transport, TransportMode, DEFAULT_RETRY_MS, LATEST_PROTOCOL_VERSION,
-    MAX_RESUME_ATTEMPTS,
+    needs_ping_before_reuse, CallDeadline, FailureDecision, InitializeFailure, ResumeDecision,
+    Session, SessionState, StreamResumption, Transport, TransportMode, DEFAULT_RETRY_MS,
+    LATEST_PROTOCOL_VERSION, MAX_RESUME_ATTEMPTS,
 };
 use mcp_agent_wasm::core::mcp::McpError;
 use mcp_agent_wasm::core::sse::SseDecoder;
@@ -162,12 +162,11 @@ fn initialize_failures_decide_the_legacy_fallback() {
     ];
     for (mode, status, expected, transport_after) in cases {
         let mut session = Session::new("c", "1", *mode);
-        session.begin_initialize();
-        let decision = session.on_http_failure(*status, "nope", false, false);
+        let initialize = session.begin_initialize();
+        let decision = session.on_initialize_failure(initialize.id, *status, "nope");
         let code = match &decision {
-            FailureDecision::FallBackToLegacySse => "fallback",
-            FailureDecision::ReinitializeAndRetry => "reinitialize",
-            FailureDecision::Fail(error) => error.code(),
+            InitializeFailure::FallBackToLegacySse(_) => "fallback",
+            InitializeFailure::Fail(error) => error.code(),
         };
         assert_eq!(code, *expected, "{mode:?} {status}");
         assert_eq!(session.transport(), *transport_after, "{mode:?} {status}");
@@ -177,17 +176,17 @@ fn initialize_failures_decide_the_legacy_fallback() {
 #[test]
 fn a_second_legacy_failure_does_not_fall_back_again() {
     let mut session = Session::new("c", "1", TransportMode::Auto);
-    session.begin_initialize();
-    assert_eq!(
-        session.on_http_failure(405, "", false, false),
-        FailureDecision::FallBackToLegacySse
-    );
-    session.begin_initialize();
-    let decision = session.on_http_failure(404, "gone", false, false);
+    let initialize = session.begin_initialize();
+    assert!(matches!(
+        session.on_initialize_failure(initialize.id, 405, ""),
+        InitializeFailure::FallBackToLegacySse(McpError::HttpStatus { status: 405, .. })
+    ));
+    let initialize = session.begin_initialize();
+    let decision = session.on_initialize_failure(initialize.id, 404, "gone");
     assert!(
         matches!(
             decision,
-            FailureDecision::Fail(McpError::HttpStatus { status: 404, .. })
+            InitializeFailure::Fail(McpError::HttpStatus { status: 404, .. })
         ),
         "{decision:?}"
     );
@@ -197,7 +196,7 @@ fn a_second_legacy_failure_does_not_fall_back_again() {
 fn expired_session_reinitializes_once_then_fails() {
     let mut session = initialized(TransportMode::Auto, Some("old"));
     assert_eq!(
-        session.on_http_failure(404, "", true, false),
+        session.on_http_failure(404, "", Some("old"), false),
         FailureDecision::ReinitializeAndRetry
     );
     assert_eq!(session.state(), SessionState::Uninitialized);
@@ -213,15 +212,110 @@ fn expired_session_reinitializes_once_then_fails() {
         Some("new")
     );
     assert_eq!(
-        session.on_http_failure(404, "", true, true),
+        session.on_http_failure(404, "", Some("new"), true),
         FailureDecision::Fail(McpError::SessionExpired)
     );
+}
+
+/// Two requests in flight on one session both get 404 (the server restarted). The first re-
+/// initializes; the second 404, judged while that initialize is in flight, is no refusal of an
+/// initialize (so no legacy server): its request is sent again on the session being made, which
+/// is left alone.
+#[test]
+fn a_second_404_during_a_reinitialization_waits_for_it_instead_of_falling_back() {
+    let mut session = initialized(TransportMode::Auto, Some("s1"));
+    assert_eq!(
+        session.on_http_failure(404, "", Some("s1"), false),
+        FailureDecision::ReinitializeAndRetry
+    );
+    let initialize = session.begin_initialize();
+    assert_eq!(
+        session.on_http_failure(404, "", Some("s1"), false),
+        FailureDecision::ReinitializeAndRetry
+    );
+    assert_eq!(session.transport(), Transport::StreamableHttp);
+    assert_eq!(
+        session.state(),
+        SessionState::Initializing {
+            request_id: initialize.id
+        }
+    );
+    session
+        .handle_initialize_result(Some("s2"), &json!({"protocolVersion": "2025-06-18"}))
+        .expect("supported");
+    assert_eq!(
+        header(&session.post_headers(), "mcp-session-id"),
+        Some("s2")
+    );
+}
+
+/// A request sent without a session id while another one re-initializes gets the spec's 400
+/// ("Servers that require a session ID SHOULD respond to requests without an Mcp-Session-Id
+/// header ... with HTTP 400"): a failure of that request, not a legacy server.
+#[test]
+fn a_400_for_a_request_sent_during_a_reinitialization_is_not_a_legacy_server() {
+    let mut session = initialized(TransportMode::Auto, Some("s1"));
+    session.on_http_failure(404, "", Some("s1"), false);
+    let initialize = session.begin_initialize();
+    let decision = session.on_http_failure(400, "no session id", None, false);
+    assert!(
+        matches!(
+            decision,
+            FailureDecision::Fail(McpError::HttpStatus { status: 400, .. })
+        ),
+        "{decision:?}"
+    );
+    assert_eq!(session.transport(), Transport::StreamableHttp);
+    assert_eq!(
+        session.state(),
+        SessionState::Initializing {
+            request_id: initialize.id
+        }
+    );
+}
+
+/// Only the refusal of the initialize in flight decides the transport: one of an earlier,
+/// abandoned initialize does not.
+#[test]
+fn only_a_refusal_of_the_initialize_in_flight_falls_back_to_legacy_sse() {
+    let mut session = Session::new("c", "1", TransportMode::Auto);
+    let abandoned = session.begin_initialize();
+    let current = session.begin_initialize();
+    assert!(matches!(
+        session.on_initialize_failure(abandoned.id, 404, ""),
+        InitializeFailure::Fail(McpError::HttpStatus { status: 404, .. })
+    ));
+    assert_eq!(session.transport(), Transport::StreamableHttp);
+    assert_eq!(
+        session.state(),
+        SessionState::Initializing {
+            request_id: current.id
+        }
+    );
+    assert!(matches!(
+        session.on_initialize_failure(current.id, 404, ""),
+        InitializeFailure::FallBackToLegacySse(_)
+    ));
+    assert_eq!(session.transport(), Transport::LegacySse);
+}
+
+/// A 404 that arrives after another request already replaced the expired session: the request
+/// goes again on the new session, which stays.
+#[test]
+fn a_404_for_an_already_replaced_session_keeps_the_new_one() {
+    let mut session = initialized(TransportMode::Auto, Some("new"));
+    assert_eq!(
+        session.on_http_failure(404, "", Some("old"), false),
+        FailureDecision::ReinitializeAndRetry
+    );
+    assert_eq!(session.state(), SessionState::Ready);
+    assert_eq!(session.session_id(), Some("new"));
 }
 
 #[test]
 fn a_404_without_session_id_is_a_plain_http_error() {
     let mut session = initialized(TransportMode::Auto, Some("s"));
-    let decision = session.on_http_failure(404, "not here", false, false);
+    let decision = session.on_http_failure(404, "not here", None, false);
     assert_eq!(
         decision,
         FailureDecision::Fail(McpError::HttpStatus {
@@ -234,7 +328,7 @@ fn a_404_without_session_id_is_a_plain_http_error() {
 #[test]
 fn unreadable_session_id_is_reported_as_a_cors_problem() {
     let mut session = initialized(TransportMode::Auto, None);
-    let decision = session.on_http_failure(400, "Bad Request: No valid session ID", false, false);
+    let decision = session.on_http_failure(400, "Bad Request: No valid session ID", None, false);
     let FailureDecision::Fail(error) = decision else {
         panic!("expected a failure, got {decision:?}");
     };
@@ -244,7 +338,7 @@ fn unreadable_session_id_is_reported_as_a_cors_problem() {
         .contains("Access-Control-Expose-Headers: Mcp-Session-Id"));
     let mut legacy = initialized(TransportMode::Sse, None);
     assert!(matches!(
-        legacy.on_http_failure(400, "", false, false),
+        legacy.on_http_failure(400, "", None, false),
         FailureDecision::Fail(McpError::HttpStatus { status: 400, .. })
     ));
 }
@@ -254,7 +348,7 @@ fn long_error_bodies_are_truncated() {
     let mut session = initialized(TransportMode::Auto, Some("s"));
     let body = "x".repeat(2000);
     let FailureDecision::Fail(McpError::HttpStatus { body, .. }) =
-        session.on_http_failure(500, &body, true, false)
+        session.on_http_failure(500, &body, Some("s"), false)
     else {
         panic!("expected an HTTP status error");
     };
@@ -269,6 +363,8 @@ fn a_lost_connection_needs_a_new_initialize_but_a_closed_session_stays_closed() 
     let mut closed = initialized(TransportMode::Auto, Some("s"));
     closed.close();
     closed.connection_lost();
+    assert_eq!(closed.state(), SessionState::Closed);
+    closed.on_http_failure(404, "", Some("s"), false);
     assert_eq!(closed.state(), SessionState::Closed);
 }
 

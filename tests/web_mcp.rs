@@ -237,6 +237,48 @@ async fn expired_session_is_reinitialized_once_and_the_request_retried() {
     );
 }
 
+/// The server restarts, so that two calls sent together both get 404: they share one new
+/// session (one initialize), are sent again on it, and the client stays on Streamable HTTP.
+#[wasm_bindgen_test]
+async fn calls_whose_session_expired_together_share_one_new_session() {
+    let client = test_client("/restart/mcp", TransportMode::Auto);
+    client
+        .call_tool("restart", json!({}), None, None, None)
+        .await
+        .expect("the server forgets the session");
+    let (first, second) = futures::join!(
+        client.call_tool("echo", json!({"message": "one"}), None, None, None),
+        client.call_tool("echo", json!({"message": "two"}), None, None, None),
+    );
+    let texts = [first, second].map(|outcome| {
+        outcome
+            .map(|result| result.model_text)
+            .map_err(|error| error.to_string())
+    });
+    assert_eq!(
+        texts,
+        [Ok("Echo: one".to_owned()), Ok("Echo: two".to_owned())]
+    );
+    let later = client
+        .call_tool("echo", json!({"message": "three"}), None, None, None)
+        .await
+        .expect("a later call");
+    assert_eq!(later.model_text, "Echo: three");
+    assert_eq!(client.transport(), Transport::StreamableHttp);
+    let log = posts(server_log("/restart/mcp").await);
+    let initializes = posted_methods(&log)
+        .into_iter()
+        .filter(|method| method == "initialize")
+        .count();
+    assert_eq!(initializes, 2, "the first session and one new one");
+    for entry in log
+        .iter()
+        .filter(|entry| entry["body"]["method"] != "initialize")
+    {
+        assert!(entry["headers"]["sessionId"].is_string(), "{entry}");
+    }
+}
+
 #[wasm_bindgen_test]
 async fn a_stream_closed_early_is_resumed_with_last_event_id_after_retry() {
     let client = test_client("/resume/stream", TransportMode::Auto);

@@ -87,13 +87,21 @@ pub struct ServerDescription {
     pub instructions: Option<String>,
 }
 
-/// What to do after an HTTP failure status.
+/// What to do after an HTTP failure status of a POST other than `initialize`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum FailureDecision {
-    /// The initialize POST was refused in a way that marks an old server: use legacy SSE.
-    FallBackToLegacySse,
-    /// The session expired: initialize a new one, then send the request once more.
+    /// The session the request carried expired: send the request once more on a new session,
+    /// the one being initialized if another request already started it.
     ReinitializeAndRetry,
+    Fail(McpError),
+}
+
+/// What to do after an HTTP failure status of the `initialize` POST.
+#[derive(Debug, Clone, PartialEq)]
+pub enum InitializeFailure {
+    /// Refused the way a server without Streamable HTTP refuses it: use legacy SSE. Carries the
+    /// refusal, to report if legacy SSE fails too.
+    FallBackToLegacySse(McpError),
     Fail(McpError),
 }
 
@@ -268,29 +276,54 @@ impl Session {
         headers
     }
 
-    /// Decides on an HTTP failure `status` of a POST. `carried_session_id` says whether that
-    /// request sent `Mcp-Session-Id`; `already_retried` whether it is the retry after a
-    /// re-initialization.
-    pub fn on_http_failure(
+    /// Decides on an HTTP failure `status` of the `initialize` POST `request_id`. Only a refusal
+    /// of the initialize in flight tells that the server lacks Streamable HTTP: a failure of any
+    /// other request says nothing about the transport.
+    pub fn on_initialize_failure(
         &mut self,
+        request_id: u64,
         status: u16,
         body: &str,
-        carried_session_id: bool,
-        already_retried: bool,
-    ) -> FailureDecision {
-        let initializing = matches!(self.state, SessionState::Initializing { .. });
-        if initializing
-            && self.mode == TransportMode::Auto
+    ) -> InitializeFailure {
+        let refusal = McpError::HttpStatus {
+            status,
+            body: truncate(body, 500),
+        };
+        if self.state != (SessionState::Initializing { request_id }) {
+            return InitializeFailure::Fail(refusal);
+        }
+        self.state = SessionState::Uninitialized;
+        if self.mode == TransportMode::Auto
             && self.transport == Transport::StreamableHttp
             && matches!(status, 400 | 404 | 405)
         {
             self.transport = Transport::LegacySse;
-            self.state = SessionState::Uninitialized;
-            return FailureDecision::FallBackToLegacySse;
+            return InitializeFailure::FallBackToLegacySse(refusal);
         }
-        if status == 404 && carried_session_id {
-            self.state = SessionState::Uninitialized;
-            self.session_id = None;
+        InitializeFailure::Fail(refusal)
+    }
+
+    /// Decides on an HTTP failure `status` of a POST other than `initialize`.
+    /// `carried_session_id` is the `Mcp-Session-Id` that request sent; `already_retried` says
+    /// whether it is the retry after a re-initialization. A 404 for a session other than the
+    /// current one (already replaced, or being replaced, after another request's 404) leaves the
+    /// current one alone: the request is only sent again, on the new session. A closed session
+    /// stays closed.
+    pub fn on_http_failure(
+        &mut self,
+        status: u16,
+        body: &str,
+        carried_session_id: Option<&str>,
+        already_retried: bool,
+    ) -> FailureDecision {
+        let initializing = matches!(self.state, SessionState::Initializing { .. });
+        if status == 404 && carried_session_id.is_some() {
+            let current_session_expired = carried_session_id == self.session_id.as_deref()
+                && self.state != SessionState::Closed;
+            if current_session_expired {
+                self.state = SessionState::Uninitialized;
+                self.session_id = None;
+            }
             return if already_retried {
                 FailureDecision::Fail(McpError::SessionExpired)
             } else {

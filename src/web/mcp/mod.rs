@@ -21,8 +21,9 @@ use crate::core::mcp::jsonrpc::{
     cancelled_notification, parse_incoming, progress_of, IncomingMessage, OutgoingRequest, Progress,
 };
 use crate::core::mcp::session::{
-    needs_ping_before_reuse, CallDeadline, FailureDecision, ResumeDecision, ServerDescription,
-    Session, SessionState, StreamResumption, Transport, TransportMode, DEFAULT_CALL_TIMEOUT_MS,
+    needs_ping_before_reuse, CallDeadline, FailureDecision, InitializeFailure, ResumeDecision,
+    ServerDescription, Session, SessionState, StreamResumption, Transport, TransportMode,
+    DEFAULT_CALL_TIMEOUT_MS,
 };
 use crate::core::mcp::tools::{ToolCallResult, ToolListing};
 use crate::core::mcp::McpError;
@@ -98,6 +99,16 @@ pub struct McpClient {
 struct CallContext<'a> {
     deadline: &'a Cell<CallDeadline>,
     on_progress: Option<&'a dyn Fn(&Progress)>,
+}
+
+/// What a request does when the server no longer knows its session (HTTP 404).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum OnExpiredSession {
+    /// Send it again on a new session.
+    Renew,
+    /// Fail: the ping before reusing an idle session, which runs inside `connect` (so it cannot
+    /// wait for a connection) and whose failure makes `connect` start a new session anyway.
+    Fail,
 }
 
 enum InitializeOutcome {
@@ -211,15 +222,22 @@ impl McpClient {
         }
     }
 
+    /// Checks that the session is alive; an expired session is reported, not renewed.
     pub async fn ping(&self) -> Result<(), McpError> {
         let request = self
             .state
             .borrow_mut()
             .session
             .next_request("ping", Value::Null);
-        self.request(request, DEFAULT_CALL_TIMEOUT_MS, None, None)
-            .await
-            .map(drop)
+        self.request(
+            request,
+            DEFAULT_CALL_TIMEOUT_MS,
+            None,
+            None,
+            OnExpiredSession::Fail,
+        )
+        .await
+        .map(drop)
     }
 
     /// Every tool the server lists, following `nextCursor` to the last page.
@@ -234,7 +252,13 @@ impl McpClient {
                 .session
                 .next_request("tools/list", ToolListing::params(cursor.as_deref()));
             let page = self
-                .request(request, DEFAULT_CALL_TIMEOUT_MS, None, None)
+                .request(
+                    request,
+                    DEFAULT_CALL_TIMEOUT_MS,
+                    None,
+                    None,
+                    OnExpiredSession::Renew,
+                )
                 .await?;
             cursor = listing.handle_page(&page)?;
             if cursor.is_none() {
@@ -283,7 +307,13 @@ impl McpClient {
             .tool_call_request(name, arguments);
         let timeout_ms = timeout_ms.unwrap_or(DEFAULT_CALL_TIMEOUT_MS);
         let result = self
-            .request(request, timeout_ms, on_progress, signal)
+            .request(
+                request,
+                timeout_ms,
+                on_progress,
+                signal,
+                OnExpiredSession::Renew,
+            )
             .await?;
         ToolCallResult::from_result(&result)
     }
@@ -312,6 +342,7 @@ impl McpClient {
         timeout_ms: u64,
         on_progress: Option<&dyn Fn(&Progress)>,
         signal: Option<&AbortSignal>,
+        on_expired_session: OnExpiredSession,
     ) -> Result<Value, McpError> {
         if signal.is_some_and(AbortSignal::aborted) {
             return Err(McpError::Aborted);
@@ -321,7 +352,7 @@ impl McpClient {
             deadline: &deadline,
             on_progress,
         };
-        let exchange = pin!(self.exchange(&request, &context));
+        let exchange = pin!(self.exchange(&request, &context, on_expired_session));
         let watchdog = pin!(async {
             loop {
                 let remaining = deadline.get().remaining_ms(now_ms());
@@ -352,21 +383,28 @@ impl McpClient {
         Err(error)
     }
 
+    /// Sends `request` and reads its reply. A request whose session expired is sent once more
+    /// on a new one; the requests in flight when it expired share one re-initialization (that of
+    /// `connect`), and none is sent while it runs, since it would go without a session id.
     async fn exchange(
         &self,
         request: &OutgoingRequest,
         context: &CallContext<'_>,
+        on_expired_session: OnExpiredSession,
     ) -> Result<Value, McpError> {
-        if self.transport() == Transport::LegacySse {
-            return self.legacy_exchange(request, context).await;
-        }
         for already_retried in [false, true] {
+            if self.state.borrow().session.state() != SessionState::Ready {
+                self.connect().await?;
+            }
+            if self.transport() == Transport::LegacySse {
+                return self.legacy_exchange(request, context).await;
+            }
             let (url, headers, carried_session_id) = {
                 let state = self.state.borrow();
                 (
                     state.url.href(),
                     state.with_custom_headers(state.session.post_headers()),
-                    state.session.session_id().is_some(),
+                    state.session.session_id().map(str::to_owned),
                 )
             };
             let body = to_json_text(&request.body);
@@ -376,23 +414,16 @@ impl McpClient {
             }
             let status = response.status();
             let text = response.text().await.unwrap_or_default();
+            let no_retry = already_retried || on_expired_session == OnExpiredSession::Fail;
             let decision = self.state.borrow_mut().session.on_http_failure(
                 status,
                 &text,
-                carried_session_id,
-                already_retried,
+                carried_session_id.as_deref(),
+                no_retry,
             );
             match decision {
-                FailureDecision::ReinitializeAndRetry => {
-                    match self.initialize_streamable().await? {
-                        InitializeOutcome::Ready => continue,
-                        InitializeOutcome::FallBackToLegacySse(error) => return Err(error),
-                    }
-                }
+                FailureDecision::ReinitializeAndRetry => continue,
                 FailureDecision::Fail(error) => return Err(error),
-                FailureDecision::FallBackToLegacySse => {
-                    return Err(McpError::HttpStatus { status, body: text })
-                }
             }
         }
         Err(McpError::SessionExpired)
@@ -418,13 +449,12 @@ impl McpClient {
                 .state
                 .borrow_mut()
                 .session
-                .on_http_failure(status, &text, false, true);
+                .on_initialize_failure(request.id, status, &text);
             return match decision {
-                FailureDecision::FallBackToLegacySse => Ok(InitializeOutcome::FallBackToLegacySse(
-                    McpError::HttpStatus { status, body: text },
-                )),
-                FailureDecision::Fail(error) => Err(error),
-                FailureDecision::ReinitializeAndRetry => Err(McpError::SessionExpired),
+                InitializeFailure::FallBackToLegacySse(refusal) => {
+                    Ok(InitializeOutcome::FallBackToLegacySse(refusal))
+                }
+                InitializeFailure::Fail(error) => Err(error),
             };
         }
         let session_id = response.header("mcp-session-id");
@@ -475,18 +505,19 @@ impl McpClient {
         match self.state.borrow_mut().session.on_http_failure(
             status,
             &text,
-            carried_session_id,
+            carried_session_id.as_deref(),
             true,
         ) {
             FailureDecision::Fail(error) => Err(error),
-            FailureDecision::ReinitializeAndRetry | FailureDecision::FallBackToLegacySse => {
+            FailureDecision::ReinitializeAndRetry => {
                 Err(McpError::HttpStatus { status, body: text })
             }
         }
     }
 
-    /// POSTs one message where this transport takes messages.
-    async fn post_message(&self, message: &Value) -> Result<(Reply, bool), McpError> {
+    /// POSTs one message where this transport takes messages; also returns the session id it
+    /// carried.
+    async fn post_message(&self, message: &Value) -> Result<(Reply, Option<String>), McpError> {
         let (url, headers, carried_session_id) = {
             let state = self.state.borrow();
             let url = match &state.legacy {
@@ -496,7 +527,7 @@ impl McpClient {
             (
                 url,
                 state.with_custom_headers(state.session.post_headers()),
-                state.session.session_id().is_some(),
+                state.session.session_id().map(str::to_owned),
             )
         };
         let response = send("POST", &url, &headers, Some(&to_json_text(message))).await?;
