@@ -14,6 +14,9 @@
 //   /expire/...      404 to the second request of the first session on each path ("expired")
 //   /restart/...     JSON replies; tool `restart` forgets every session of its path once answered
 //                    (a server restart: each request then gets 404), initialize takes 100 ms
+//   /refuse-initialized/... JSON replies; the first notifications/initialized on each path gets
+//                    503, and a session whose notifications/initialized was not accepted gets
+//                    400 for any request (as the Python SDK's servers do)
 //   /resume/...      tools/call: priming event (id, retry: 300), stream closed, response on GET
 //   /broken/...      tools/call: a progress event (id `<call>-1`, retry: 50), then the connection
 //                    breaks inside the response event (`cut: "data"`) or after its `id: <call>-2`
@@ -226,6 +229,18 @@ async function handleStreamable(request, response, mode, body) {
       return;
     }
     session.requests++;
+    if (mode === "refuse-initialized" && message.method === "notifications/initialized") {
+      if (!refusedInitializedPaths.has(session.path)) {
+        refusedInitializedPaths.add(session.path);
+        response.writeHead(503, cors).end("busy");
+        return;
+      }
+      session.initialized = true;
+    }
+    if (mode === "refuse-initialized" && !session.initialized) {
+      response.writeHead(400, cors).end("Received request before initialization was complete");
+      return;
+    }
     if (mode === "expire" && session.requests === 2 && !expiredPaths.has(session.path)) {
       expiredPaths.add(session.path);
       sessions.delete(session.id);
@@ -258,7 +273,7 @@ async function handleStreamable(request, response, mode, body) {
     response.end(JSON.stringify(result(message.id, { content: [{ type: "text", text: "restarted" }] })));
     return;
   }
-  if (mode === "json" || mode === "bulk" || mode === "restart") {
+  if (["json", "bulk", "restart", "refuse-initialized"].includes(mode)) {
     await answer(message, { session }, (reply) => {
       if (reply.id === message.id) response.writeHead(200, { ...headers, "Content-Type": "application/json" }).end(JSON.stringify(reply));
     });
@@ -292,6 +307,7 @@ const pendingResumes = new Map();
 /// Per event id of a /broken/ stream: the response to replay to a GET resuming after it.
 const brokenReplies = new Map();
 const expiredPaths = new Set();
+const refusedInitializedPaths = new Set();
 
 function handleLegacy(request, response, mode, url, body) {
   const cors = corsHeaders(true);
@@ -377,7 +393,7 @@ const server = http.createServer(async (request, response) => {
   const mode = url.pathname.split("/")[1];
   if (mode === "legacy" || mode === "cross") {
     handleLegacy(request, response, mode, url, body);
-  } else if (["json", "sse", "expire", "restart", "resume", "broken", "hidden-session", "standalone", "bulk"].includes(mode)) {
+  } else if (["json", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "bulk"].includes(mode)) {
     await handleStreamable(request, response, mode, body);
   } else {
     response.writeHead(404, corsHeaders(true)).end("unknown route");

@@ -30,6 +30,7 @@ fn initialized(mode: TransportMode, session_id: Option<&str>) -> Session {
             &json!({"protocolVersion": "2025-06-18", "serverInfo": {"name": "s"}, "capabilities": {"tools": {}}}),
         )
         .expect("supported version");
+    session.handle_initialized_accepted();
     session
 }
 
@@ -77,6 +78,13 @@ fn initialized_session_sends_session_id_and_negotiated_version() {
         notification,
         json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
     );
+    assert_eq!(session.state(), SessionState::SendingInitialized);
+    let notification_headers = session.post_headers();
+    assert_eq!(
+        header(&notification_headers, "mcp-protocol-version"),
+        Some("2025-06-18")
+    );
+    session.handle_initialized_accepted();
     assert_eq!(session.state(), SessionState::Ready);
     assert_eq!(session.session_id(), Some("abc-123"));
     let server = session.server().expect("described");
@@ -89,6 +97,25 @@ fn initialized_session_sends_session_id_and_negotiated_version() {
     assert_eq!(header(&get, "accept"), Some("text/event-stream"));
     assert_eq!(header(&get, "last-event-id"), Some("ev-7"));
     assert_eq!(header(&get, "mcp-session-id"), Some("abc-123"));
+}
+
+/// A session whose `notifications/initialized` was never accepted (refused, or lost to a timeout)
+/// is not ready: the next use initializes again rather than sending requests the server refuses.
+#[test]
+fn a_session_is_ready_only_once_initialized_was_accepted() {
+    let mut session = Session::new("c", "1", TransportMode::Auto);
+    session.begin_initialize();
+    session
+        .handle_initialize_result(Some("s"), &json!({"protocolVersion": "2025-06-18"}))
+        .expect("supported");
+    assert_ne!(session.state(), SessionState::Ready);
+    session.handle_initialized_accepted();
+    assert_eq!(session.state(), SessionState::Ready);
+    session.handle_initialized_accepted();
+    assert_eq!(session.state(), SessionState::Ready, "accepted twice");
+    session.close();
+    session.handle_initialized_accepted();
+    assert_eq!(session.state(), SessionState::Closed);
 }
 
 #[test]

@@ -279,6 +279,31 @@ async fn calls_whose_session_expired_together_share_one_new_session() {
     }
 }
 
+/// The server refuses the first `notifications/initialized`: connecting fails, and the next use
+/// initializes again and announces it, rather than sending requests on a session the server was
+/// never told is initialized (which it refuses, as the Python SDK's servers do).
+#[wasm_bindgen_test]
+async fn a_refused_initialized_notification_is_not_a_ready_session() {
+    let client = test_client("/refuse-initialized/mcp", TransportMode::Auto);
+    let error = client.connect().await.expect_err("initialized refused");
+    assert_eq!(error.code(), "mcp_http_status");
+    let tools = client.list_tools().await.expect("listing on a new session");
+    assert_eq!(tools.len(), 6);
+    let log = posts(server_log("/refuse-initialized/mcp").await);
+    assert_eq!(
+        posted_methods(&log),
+        [
+            "initialize",
+            "notifications/initialized",
+            "initialize",
+            "notifications/initialized",
+            "tools/list",
+            "tools/list",
+            "tools/list"
+        ]
+    );
+}
+
 #[wasm_bindgen_test]
 async fn a_stream_closed_early_is_resumed_with_last_event_id_after_retry() {
     let client = test_client("/resume/stream", TransportMode::Auto);

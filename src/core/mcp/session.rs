@@ -71,7 +71,11 @@ pub enum SessionState {
     Initializing {
         request_id: u64,
     },
-    /// Initialized: requests may flow.
+    /// The `initialize` result was accepted and `notifications/initialized` is on its way. Not
+    /// ready yet: servers may refuse every request until it arrives, so if it is lost the next
+    /// use initializes again.
+    SendingInitialized,
+    /// Initialized and announced: requests may flow.
     Ready,
     Closed,
 }
@@ -193,7 +197,8 @@ impl Session {
     }
 
     /// Accepts the `initialize` result and the `Mcp-Session-Id` response header (when readable)
-    /// and returns the `notifications/initialized` message to send next.
+    /// and returns the `notifications/initialized` message to send next; the session is ready
+    /// once the server accepted it ([`Session::handle_initialized_accepted`]).
     pub fn handle_initialize_result(
         &mut self,
         session_id_header: Option<&str>,
@@ -224,8 +229,15 @@ impl Session {
                 .and_then(Value::as_str)
                 .map(str::to_owned),
         });
-        self.state = SessionState::Ready;
+        self.state = SessionState::SendingInitialized;
         Ok(jsonrpc::notification("notifications/initialized", None))
+    }
+
+    /// The server accepted `notifications/initialized`: requests may flow.
+    pub fn handle_initialized_accepted(&mut self) {
+        if self.state == SessionState::SendingInitialized {
+            self.state = SessionState::Ready;
+        }
     }
 
     /// Numbers a request; ids are never reused within a client.
@@ -264,13 +276,18 @@ impl Session {
         headers
     }
 
-    /// `Mcp-Session-Id` once the server gave one; `MCP-Protocol-Version` once initialized.
+    /// `Mcp-Session-Id` once the server gave one; `MCP-Protocol-Version` once initialized,
+    /// `notifications/initialized` included.
     pub fn session_headers(&self) -> Vec<(&'static str, String)> {
         let mut headers = Vec::new();
         if let Some(id) = &self.session_id {
             headers.push(("Mcp-Session-Id", id.clone()));
         }
-        if let (SessionState::Ready, Some(server)) = (self.state, &self.server) {
+        let initialized = matches!(
+            self.state,
+            SessionState::SendingInitialized | SessionState::Ready
+        );
+        if let Some(server) = self.server.as_ref().filter(|_| initialized) {
             headers.push(("MCP-Protocol-Version", server.protocol_version.clone()));
         }
         headers

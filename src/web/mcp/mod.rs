@@ -205,7 +205,9 @@ impl McpClient {
                 state.legacy = None;
                 state.standalone_stream = None;
             }
-            SessionState::Uninitialized | SessionState::Initializing { .. } => {}
+            SessionState::Uninitialized
+            | SessionState::Initializing { .. }
+            | SessionState::SendingInitialized => {}
         }
         if self.transport() == Transport::LegacySse {
             return self.connect_legacy().await;
@@ -465,6 +467,10 @@ impl McpClient {
             .session
             .handle_initialize_result(session_id.as_deref(), &result)?;
         self.post_notification(&initialized).await?;
+        self.state
+            .borrow_mut()
+            .session
+            .handle_initialized_accepted();
         self.open_standalone_stream();
         Ok(InitializeOutcome::Ready)
     }
@@ -711,7 +717,12 @@ impl McpClient {
             .borrow_mut()
             .session
             .handle_initialize_result(None, &result)?;
-        self.post_notification(&initialized).await
+        self.post_notification(&initialized).await?;
+        self.state
+            .borrow_mut()
+            .session
+            .handle_initialized_accepted();
+        Ok(())
     }
 
     async fn legacy_exchange(
