@@ -13,7 +13,7 @@
 //   /sse/...         the same with SSE replies
 //   /expire/...      404 to the second request of the first session on each path ("expired")
 //   /restart/...     JSON replies; tool `restart` forgets every session of its path once answered
-//                    (a server restart: each request then gets 404), initialize takes 100 ms
+//                    (a server restart: each request then gets 404), initialize takes 300 ms
 //   /refuse-initialized/... JSON replies; the first notifications/initialized on each path gets
 //                    503, and a session whose notifications/initialized was not accepted gets
 //                    400 for any request (as the Python SDK's servers do)
@@ -220,7 +220,7 @@ async function handleStreamable(request, response, mode, body) {
   const sessionId = request.headers["mcp-session-id"];
   let session;
   if (message.method === "initialize") {
-    if (mode === "restart") await sleep(100);
+    if (mode === "restart") await sleep(300);
     session = newSession(mode, request.url);
   } else {
     session = sessions.get(sessionId);

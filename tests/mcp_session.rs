@@ -118,6 +118,19 @@ fn a_session_is_ready_only_once_initialized_was_accepted() {
     assert_eq!(session.state(), SessionState::Closed);
 }
 
+/// `close` while an initialize is on its way: its result does not revive the client.
+#[test]
+fn an_initialize_result_after_close_leaves_the_session_closed() {
+    let mut session = Session::new("c", "1", TransportMode::Auto);
+    session.begin_initialize();
+    session.close();
+    let outcome =
+        session.handle_initialize_result(Some("s"), &json!({"protocolVersion": "2025-06-18"}));
+    assert_eq!(outcome, Err(McpError::Closed));
+    assert_eq!(session.state(), SessionState::Closed);
+    assert_eq!(header(&session.post_headers(), "mcp-session-id"), None);
+}
+
 #[test]
 fn unsupported_server_version_fails_clearly() {
     let mut session = Session::new("c", "1", TransportMode::Auto);

@@ -525,6 +525,66 @@ async fn close_deletes_the_session_and_later_calls_fail() {
     assert_eq!(error.code(), "mcp_closed");
 }
 
+/// A connect that every caller gave up (the call was aborted while the slow initialize ran) is
+/// dropped with its request, not left for the next call to resume (after its timeout may have
+/// fired): the next call connects anew.
+#[wasm_bindgen_test]
+async fn an_abandoned_connect_is_dropped_and_the_next_call_connects_anew() {
+    let client = test_client("/restart/abandoned-then-used", TransportMode::Auto);
+    let signal = web_sys::AbortSignal::timeout_with_u32(150);
+    let error = client
+        .call_tool(
+            "echo",
+            json!({"message": "never"}),
+            None,
+            Some(&signal),
+            None,
+        )
+        .await
+        .expect_err("aborted while connecting");
+    assert_eq!(error.code(), "mcp_aborted");
+    let result = client
+        .call_tool("echo", json!({"message": "later"}), None, None, None)
+        .await
+        .expect("a later call connects");
+    assert_eq!(result.model_text, "Echo: later");
+    let methods = posted_methods(&server_log("/restart/abandoned-then-used").await);
+    let initializes = methods
+        .iter()
+        .filter(|method| *method == "initialize")
+        .count();
+    assert_eq!(initializes, 2, "{methods:?}");
+}
+
+/// A connect that every caller gave up (the call was aborted while the slow initialize ran) is
+/// dropped, not resumed by a later call: after `close`, that call fails with `mcp_closed` and the
+/// server hears nothing more.
+#[wasm_bindgen_test]
+async fn an_abandoned_connect_is_not_resumed_after_close() {
+    let client = test_client("/restart/abandoned", TransportMode::Auto);
+    let signal = web_sys::AbortSignal::timeout_with_u32(150);
+    let error = client
+        .call_tool(
+            "echo",
+            json!({"message": "never"}),
+            None,
+            Some(&signal),
+            None,
+        )
+        .await
+        .expect_err("aborted while connecting");
+    assert_eq!(error.code(), "mcp_aborted");
+    client.close().await;
+    let error = client.list_tools().await.expect_err("closed");
+    assert_eq!(error.code(), "mcp_closed");
+    sleep_ms(200).await;
+    let methods = posted_methods(&server_log("/restart/abandoned").await);
+    assert!(
+        methods.iter().all(|method| method == "initialize"),
+        "{methods:?}"
+    );
+}
+
 #[wasm_bindgen_test]
 async fn refused_urls_never_reach_fetch() {
     let stub = FetchStub::install();

@@ -204,6 +204,10 @@ impl Session {
         session_id_header: Option<&str>,
         result: &Value,
     ) -> Result<Value, McpError> {
+        // Closed while initialize was on its way: the client stays closed.
+        if self.state == SessionState::Closed {
+            return Err(McpError::Closed);
+        }
         let protocol_version = result
             .get("protocolVersion")
             .and_then(Value::as_str)

@@ -9,7 +9,7 @@ use std::pin::pin;
 use std::rc::{Rc, Weak};
 
 use futures::channel::{mpsc, oneshot};
-use futures::future::{select, Either, FutureExt, LocalBoxFuture, Shared};
+use futures::future::{select, Either, FutureExt, LocalBoxFuture, WeakShared};
 use futures::StreamExt;
 use serde_json::Value;
 use wasm_bindgen::JsValue;
@@ -84,8 +84,10 @@ struct ClientState {
     standalone_stream: Option<oneshot::Sender<()>>,
     last_activity_ms: f64,
     /// The connection attempt in progress: concurrent callers share it rather than each
-    /// initializing a session of their own.
-    connecting: Option<Shared<LocalBoxFuture<'static, Result<(), McpError>>>>,
+    /// initializing a session of their own. Held weakly, by its callers only: an attempt they all
+    /// gave up (aborted) is dropped with its requests, not left half done for a later caller to
+    /// resume after its timeout fired or after `close`.
+    connecting: Option<WeakShared<LocalBoxFuture<'static, Result<(), McpError>>>>,
 }
 
 /// One MCP server's client. Cheap to clone (shared state); every method takes `&self`, so
@@ -162,8 +164,8 @@ impl McpClient {
             if fresh {
                 return Ok(());
             }
-            match &state.connecting {
-                Some(attempt) => attempt.clone(),
+            match state.connecting.as_ref().and_then(WeakShared::upgrade) {
+                Some(attempt) => attempt,
                 None => {
                     let client = self.clone();
                     let attempt = async move {
@@ -176,14 +178,15 @@ impl McpClient {
                     }
                     .boxed_local()
                     .shared();
-                    state.connecting = Some(attempt.clone());
+                    state.connecting = attempt.downgrade();
                     attempt
                 }
             }
         };
         let outcome = attempt.clone().await;
         let mut state = self.state.borrow_mut();
-        if matches!(&state.connecting, Some(current) if current.ptr_eq(&attempt)) {
+        let current = state.connecting.as_ref().and_then(WeakShared::upgrade);
+        if current.is_some_and(|current| current.ptr_eq(&attempt)) {
             state.connecting = None;
         }
         outcome
@@ -321,10 +324,12 @@ impl McpClient {
     }
 
     /// Ends the session: DELETE for a Streamable HTTP session (405 is fine), the stream closed for
-    /// legacy SSE. Later calls fail with `mcp_closed`.
+    /// legacy SSE. Later calls fail with `mcp_closed`, and so does a connection attempt still
+    /// under way.
     pub async fn close(&self) {
         let delete_headers = {
             let mut state = self.state.borrow_mut();
+            state.connecting = None;
             state.legacy = None;
             state.standalone_stream = None;
             let headers = state.with_custom_headers(state.session.session_headers());
@@ -693,11 +698,18 @@ impl McpClient {
             .map_err(McpError::LegacyEndpointRefused)?;
         let routes: Routes = Rc::default();
         let (stop, stopped) = oneshot::channel();
-        self.state.borrow_mut().legacy = Some(LegacyConnection {
-            endpoint,
-            routes: Rc::clone(&routes),
-            _stop: stop,
-        });
+        {
+            let mut state = self.state.borrow_mut();
+            // Closed while the stream opened: a closed client keeps no connection.
+            if state.session.state() == SessionState::Closed {
+                return Err(McpError::Closed);
+            }
+            state.legacy = Some(LegacyConnection {
+                endpoint,
+                routes: Rc::clone(&routes),
+                _stop: stop,
+            });
+        }
         spawn(route_server_stream(
             events,
             stopped,
