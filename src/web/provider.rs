@@ -94,14 +94,6 @@ impl ProviderResponse {
             .await
             .map_err(|error| from_http(&self.provider, error))
     }
-
-    /// The whole body as text (for non-streaming calls).
-    pub async fn text(&mut self) -> Result<String, ProviderError> {
-        self.response
-            .text()
-            .await
-            .map_err(|error| from_http(&self.provider, error))
-    }
 }
 
 /// How long a call waits for the provider: for an answer to start, for each piece of a stream,
@@ -127,6 +119,17 @@ impl IdleLimit {
                 idle_ms,
             }),
         }
+    }
+
+    /// A whole body within the limit; one function for every such read, so that the bound is
+    /// compiled once for them.
+    async fn read_text(
+        self,
+        provider: &ResolvedProvider,
+        response: &mut HttpResponse,
+    ) -> Result<Result<String, HttpError>, ProviderError> {
+        self.bound(provider, async { Ok(response.text().await) })
+            .await
     }
 }
 
@@ -171,10 +174,7 @@ pub async fn send(
                     .into_iter()
                     .filter_map(|name| response.header(name).map(|value| (name.to_owned(), value)))
                     .collect();
-                let body = match idle
-                    .bound(provider, async { Ok(response.text().await) })
-                    .await?
-                {
+                let body = match idle.read_text(provider, &mut response).await? {
                     Ok(body) => body,
                     Err(HttpError::Aborted) => return Err(from_http(provider, HttpError::Aborted)),
                     Err(_) => String::new(),
@@ -356,6 +356,8 @@ async fn whole_answer(
     signal: Option<&AbortSignal>,
     idle: IdleLimit,
 ) -> Result<String, ProviderError> {
-    let mut response = send(provider, request, policy, signal, idle).await?;
-    idle.bound(provider, response.text()).await
+    let mut answer = send(provider, request, policy, signal, idle).await?;
+    idle.read_text(provider, &mut answer.response)
+        .await?
+        .map_err(|error| from_http(provider, error))
 }
