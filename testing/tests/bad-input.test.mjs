@@ -209,6 +209,15 @@ test("model: 50 tool calls in one round all run, results in order, maxConcurrent
   );
   const { max } = await (await fetch(`${env.mcpTestUrl}/__inflight?path=${encodeURIComponent(new URL(server.url).pathname)}`)).json();
   assert.equal(max, 5, "at most 5 calls in flight at the server");
+  // Calls start in order, five at a time: call k starts once k - 4 results are out, and its
+  // `toolEta` (known once a call of the tool has finished) comes after them.
+  const etas = run.events.flatMap((event, index) => (event.type === "toolEta" ? [[event, index]] : []));
+  assert.ok(etas.length >= 40, `${etas.length} toolEta events`);
+  for (const [eta, index] of etas) {
+    const started = Number(eta.id.slice("call_".length));
+    const resultsBefore = run.events.slice(0, index).filter((event) => event.type === "toolResult").length;
+    assert.ok(resultsBefore >= started - 4, `toolEta of ${eta.id} after ${resultsBefore} results`);
+  }
 });
 
 // ---- MCP
@@ -360,12 +369,16 @@ test("URL policy: every blocked form is refused by the constructor before any re
 // ---- abort at each phase
 
 test("abort before start: final aborted at once, messages intact, no model call", bounded, async () => {
-  await scriptProvider([{ text: "never asked for" }]);
-  const run = await runInPage(page, config({ servers: [testServer("json", "test")] }), question, { abortBeforeStart: true });
-  const final = run.events.at(-1);
-  assert.equal(final.reason, "aborted");
-  assert.deepEqual(final.messages, question);
-  assert.equal((await providerRequests()).length, 0);
+  // With a server to list, and with none (the listing is ready at once, yet the abort wins).
+  for (const servers of [[testServer("json", "test")], []]) {
+    await scriptProvider([{ text: "never asked for" }]);
+    const run = await runInPage(page, config({ servers }), question, { abortBeforeStart: true });
+    assert.deepEqual(run.events.map((event) => event.type), ["final"], `${servers.length} server(s)`);
+    const final = run.events.at(-1);
+    assert.equal(final.reason, "aborted");
+    assert.deepEqual(final.messages, question);
+    assert.equal((await providerRequests()).length, 0);
+  }
 });
 
 test("abort during the model stream: final aborted, messages intact", bounded, async () => {

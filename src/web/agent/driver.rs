@@ -241,14 +241,16 @@ pub async fn drive(
 ) -> RunEnd {
     let _forwarder = signal.map(|signal| AbortForwarder::new(signal, inputs.clone()));
 
-    // Tools first; an abort while servers are being listed ends the wait at once.
+    // Tools first; an abort while servers are being listed ends the wait at once. The abort is
+    // polled first, so that one already given (a signal aborted before the run) wins over a
+    // listing ready at once (no servers, or the cache).
     let listing = list_all_tools(&shared, None);
     futures::pin_mut!(listing);
-    let (tools, failures, aborted) = match select(listing, input_receiver.next()).await {
-        Either::Left((Ok((tools, failures)), _)) => (Some(tools), failures, false),
-        Either::Left((Err(error), _)) => return RunEnd::Failed(error),
+    let (tools, failures, aborted) = match select(input_receiver.next(), listing).await {
+        Either::Right((Ok((tools, failures)), _)) => (Some(tools), failures, false),
+        Either::Right((Err(error), _)) => return RunEnd::Failed(error),
         // Only an abort can arrive before the loop has started anything.
-        Either::Right(_) => (None, Vec::new(), true),
+        Either::Left(_) => (None, Vec::new(), true),
     };
     for (server, error) in failures {
         let event = js_sys::Object::new();
@@ -287,6 +289,8 @@ pub async fn drive(
                 return end;
             }
         }
+        // Slots a finished call freed go to queued calls only now, after its `toolResult`.
+        run.start_queued_tools();
         match input_receiver.next().await {
             Some(input) => run.feed(input),
             None => run.agent.handle_abort(),
@@ -354,7 +358,6 @@ impl Run<'_> {
                 }
                 self.running_tools = self.running_tools.saturating_sub(1);
                 self.agent.handle_tool_outcome(&call_id, outcome);
-                self.start_queued_tools();
             }
             Input::Abort => self.agent.handle_abort(),
         }
