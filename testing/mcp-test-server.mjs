@@ -29,6 +29,7 @@
 //                    at once per session path is at `GET /__inflight?path=<prefix>`), `big` (`chars`
 //                    characters of digits), `fail-500` (HTTP 500), `not-json` (200 with an HTML body),
 //                    `rpc-error` (a JSON-RPC error)
+//   /redirect/...    307 to the same path under /json/ (a client must not follow it)
 //   (other modes answer a GET without Last-Event-ID with 405)
 
 import http from "node:http";
@@ -391,7 +392,10 @@ const server = http.createServer(async (request, response) => {
     body: parsed,
   });
   const mode = url.pathname.split("/")[1];
-  if (mode === "legacy" || mode === "cross") {
+  if (mode === "redirect") {
+    const target = url.pathname.replace(/^\/redirect\//, "/json/");
+    response.writeHead(307, { ...corsHeaders(true), location: target }).end();
+  } else if (mode === "legacy" || mode === "cross") {
     handleLegacy(request, response, mode, url, body);
   } else if (["json", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "bulk"].includes(mode)) {
     await handleStreamable(request, response, mode, body);

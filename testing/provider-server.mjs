@@ -26,6 +26,7 @@
 //   disconnectAfter=BYTES destroy the connection after sending that many body bytes
 //   hangAfter=BYTES       send that many body bytes, then never end the response
 //   silent=1              never answer at all, not even with a status line and headers
+//   redirect=URL          answer 307 with Location: URL
 //
 // Control routes:
 //   GET  /__requests   every recorded model call: {method, url, path, headers, body, json, at}
@@ -77,6 +78,7 @@ const ALLOWED_HEADERS = [
   "x-test-disconnectafter",
   "x-test-hangafter",
   "x-test-silent",
+  "x-test-redirect",
 ].join(", ");
 
 const OPTION_NAMES = [
@@ -90,6 +92,7 @@ const OPTION_NAMES = [
   "disconnectAfter",
   "hangAfter",
   "silent",
+  "redirect",
 ];
 
 let records = [];
@@ -297,6 +300,11 @@ async function answerModelCall(request, response, url, body) {
     json,
     at: Date.now(),
   });
+
+  if (options.redirect !== undefined) {
+    response.writeHead(307, { location: options.redirect }).end();
+    return;
+  }
 
   if (options.silent !== undefined) {
     hanging.add(response);

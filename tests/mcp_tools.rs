@@ -6,7 +6,9 @@ use std::rc::Rc;
 use mcp_agent_wasm::core::mcp::cache::{
     CacheKey, ToolsCache, TOOLS_CACHE_MAX_ENTRIES, TOOLS_CACHE_TTL_MS,
 };
-use mcp_agent_wasm::core::mcp::tools::{ToolCallResult, ToolListing};
+use mcp_agent_wasm::core::mcp::tools::{
+    ToolCallResult, ToolListing, MAX_LISTED_TOOLS, MAX_LISTING_PAGES,
+};
 use mcp_agent_wasm::core::mcp::McpError;
 use mcp_agent_wasm::core::tools::McpTool;
 use serde_json::{json, Value};
@@ -50,6 +52,51 @@ fn listing_follows_cursors_until_done_and_skips_empty_names() {
         json!(0),
         "schemas are kept as sent"
     );
+}
+
+/// A server whose cursors never end (or whose pages hold ever more tools) cannot keep a listing
+/// going, and its memory growing, for good.
+#[test]
+fn listing_gives_up_past_its_page_and_tool_limits() {
+    let too_large = McpError::ListingTooLarge {
+        max_pages: MAX_LISTING_PAGES,
+        max_tools: MAX_LISTED_TOOLS,
+    };
+    let mut listing = ToolListing::new();
+    for number in 1..MAX_LISTING_PAGES {
+        let cursor = format!("c{number}");
+        assert_eq!(
+            listing.handle_page(&page(&["t"], Some(&cursor))),
+            Ok(Some(cursor.clone()))
+        );
+    }
+    assert_eq!(
+        listing.handle_page(&page(&["last"], None)),
+        Ok(None),
+        "page {MAX_LISTING_PAGES}"
+    );
+    let mut endless = ToolListing::new();
+    let outcomes: Vec<_> = (0..=MAX_LISTING_PAGES)
+        .map(|number| endless.handle_page(&page(&["t"], Some(&format!("c{number}")))))
+        .collect();
+    assert!(outcomes[..MAX_LISTING_PAGES].iter().all(Result::is_ok));
+    assert_eq!(outcomes[MAX_LISTING_PAGES], Err(too_large.clone()));
+
+    let names: Vec<String> = (0..=MAX_LISTED_TOOLS)
+        .map(|index| format!("t{index}"))
+        .collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut at_limit = ToolListing::new();
+    assert_eq!(
+        at_limit.handle_page(&page(&names[..MAX_LISTED_TOOLS], None)),
+        Ok(None)
+    );
+    assert_eq!(at_limit.into_tools().len(), MAX_LISTED_TOOLS);
+    assert_eq!(
+        ToolListing::new().handle_page(&page(&names, None)),
+        Err(too_large.clone())
+    );
+    assert_eq!(too_large.code(), "mcp_listing_too_large");
 }
 
 #[test]

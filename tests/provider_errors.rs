@@ -172,6 +172,55 @@ fn the_key_never_appears_in_an_error() {
     assert!(!error.to_string().contains(KEY));
 }
 
+/// A key with characters JSON encoders may escape (PHP writes `\/`, .NET `\u002B`): the raw
+/// body then does not hold the key as written, its decoded text does.
+#[test]
+fn a_key_written_with_json_escapes_never_appears_in_an_error() {
+    let key = "sk-test/SECRET+0123456789";
+    let provider = ProviderConfig {
+        id: "openai".to_owned(),
+        api_key: Some(key.to_owned()),
+        ..ProviderConfig::default()
+    }
+    .resolve()
+    .expect("complete config");
+    for escaped in [
+        r"sk-test\/SECRET+0123456789",
+        r"sk-test/SECRET\u002B0123456789",
+        r"sk-test\/SECRET\u002b0123456789",
+    ] {
+        let body = format!(r#"{{"error":{{"message":"Incorrect API key provided: {escaped}"}}}}"#);
+        let error = provider.classify_http_failure(401, &[], &body, NOW_MS);
+        let kept = error.body().unwrap_or_default();
+        assert!(!error.to_string().contains(key), "{escaped}: {error}");
+        assert!(!kept.contains(key), "{escaped}: {kept}");
+        assert!(!kept.contains(escaped), "{escaped}: {kept}");
+        assert!(error
+            .to_string()
+            .contains("Incorrect API key provided: [redacted]"));
+    }
+}
+
+/// The watsonx token exchange carries the key in its body, which debug output leaves out.
+#[test]
+fn debug_output_of_a_request_shows_no_key() {
+    let provider = ProviderConfig {
+        id: "ibm".to_owned(),
+        api_key: Some(KEY.to_owned()),
+        project_id: Some("p".to_owned()),
+        ..ProviderConfig::default()
+    }
+    .resolve()
+    .expect("complete config");
+    let exchange = provider.token_request().expect("watsonx exchanges its key");
+    assert!(
+        exchange.body.contains("SECRET"),
+        "the exchange sends the key"
+    );
+    let shown = format!("{exchange:?}");
+    assert!(!shown.contains("SECRET"), "{shown}");
+}
+
 type HeaderPairs = &'static [(&'static str, &'static str)];
 
 #[test]

@@ -12,7 +12,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
     AbortController, AbortSignal, Headers, ReadableStreamDefaultReader, ReadableStreamReadResult,
-    RequestInit, Response,
+    RequestInit, RequestRedirect, Response,
 };
 
 use super::error::{js_error_message, js_error_name};
@@ -28,8 +28,8 @@ extern "C" {
 pub enum HttpError {
     #[error("request aborted")]
     Aborted,
-    /// `fetch` rejected: the server is unreachable, or CORS refused the response.
-    #[error("network error (server unreachable or CORS refused): {0}")]
+    /// `fetch` rejected: the server is unreachable, CORS refused the response, or it redirected.
+    #[error("network error (server unreachable, CORS refused, or a redirect, which is not followed): {0}")]
     Network(String),
     #[error("error while reading the response body: {0}")]
     Body(String),
@@ -139,6 +139,10 @@ pub async fn fetch(
     init.set_method(request.method);
     init.set_headers(&headers);
     init.set_signal(Some(&guard.controller.signal()));
+    // A redirect is refused, not followed: the URL policy judged only the first URL, and
+    // `fetch` would carry the body and the custom headers (API keys among them) to wherever the
+    // server points.
+    init.set_redirect(RequestRedirect::Error);
     if let Some(body) = request.body {
         init.set_body(&JsValue::from_str(body));
     }

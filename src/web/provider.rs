@@ -302,14 +302,19 @@ impl ModelEventStream {
                     self.decoder.finish(&mut self.decoded)
                 }
             };
-            for event in self.decoded.drain(..) {
+            let provider = &self.response.provider;
+            for mut event in self.decoded.drain(..) {
+                // An error the provider reports inside its stream may quote the key.
+                if let ModelEvent::Error(error) = &mut event {
+                    error.message = provider.redact(&error.message);
+                }
                 queue_merging_text(&mut self.ready, event);
             }
             if let Err(error) = decoded {
                 self.finished = true;
                 self.failure = Some(ProviderError::InvalidResponse {
-                    provider: self.response.provider.spec.id.to_owned(),
-                    message: error.to_string(),
+                    provider: provider.spec.id.to_owned(),
+                    message: provider.redact(&error.to_string()),
                 });
             }
         }

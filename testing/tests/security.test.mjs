@@ -48,6 +48,12 @@ test("the API key never appears in an MCP request, an event or an error message"
     await scriptProvider([]);
     failures.push(await runInPage(page, config({ status, retryAfter: "0", errorBody: echoingBody }, servers), question));
   }
+  // The same, reported inside a stream that began with 200 (OpenRouter and LiteLLM do so), and
+  // as a payload that does not parse.
+  for (const raw of [`data: ${echoingBody}\n\n`, `data: oops ${apiKey}\n\n`]) {
+    await scriptProvider([{ raw }]);
+    failures.push(await runInPage(page, config(undefined, servers), question));
+  }
   for (const failure of failures) assert.ok(failure.error?.code, JSON.stringify(failure));
 
   const mcpRequests = await mcpLog(path);
@@ -88,4 +94,25 @@ test("per-server headers reach only their own server, never the provider", bound
   }
   const modelCalls = JSON.stringify(await providerRequests());
   assert.ok(!modelCalls.includes("alpha-secret") && !modelCalls.includes("beta-secret"), "no server header reached the provider");
+});
+
+test("a redirect is refused, not followed: nothing reaches where it points", bounded, async () => {
+  // An MCP server that passed the URL policy must not lead the client elsewhere (with its body
+  // and its headers), nor a provider's base URL lead the key to another origin.
+  const redirectPath = mcpTestPath("redirect");
+  const targetPath = redirectPath.replace(/^\/redirect\//, "/json/");
+  await scriptProvider([{ text: "answered without tools" }]);
+  const servers = [{ name: "moved", url: `${env.mcpTestUrl}${redirectPath}`, headers: { authorization: "Bearer server-secret" } }];
+  const run = await runInPage(page, config(undefined, servers), question);
+  const serverError = run.events.find((event) => event.type === "serverError");
+  assert.equal(serverError?.code, "mcp_network", JSON.stringify(run.events));
+  assert.match(serverError.message, /redirect, which is not followed/);
+  assert.ok((await mcpLog(redirectPath)).length > 0, "the server was asked");
+  assert.deepEqual(await mcpLog(targetPath), [], "nothing reached the redirect's target");
+
+  await scriptProvider([{ text: "never asked for" }]);
+  const moved = await runInPage(page, config({ redirect: `${env.providerUrl}/v1/chat/completions` }, []), question);
+  assert.equal(moved.error?.code, "provider_network", JSON.stringify(moved.error));
+  const asked = (await providerRequests()).map((request) => request.url);
+  assert.ok(asked.length > 0 && asked.every((url) => url.startsWith("/_/")), `requests: ${asked.join(", ")}`);
 });

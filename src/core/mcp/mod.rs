@@ -27,7 +27,7 @@ pub enum McpError {
          if the server uses sessions it must send `Access-Control-Expose-Headers: Mcp-Session-Id`"
     )]
     CorsHeaderMissing { status: u16 },
-    #[error("network error (server unreachable, or CORS refused): {0}")]
+    #[error("network error (server unreachable, CORS refused, or a redirect, which is not followed): {0}")]
     Network(String),
     #[error("server error {code}: {message}")]
     JsonRpc {
@@ -49,6 +49,10 @@ pub enum McpError {
     Closed,
     #[error("tools/list returned the cursor `{0}` twice")]
     CursorLoop(String),
+    /// More pages or tools than any model takes: a listing that never ends would otherwise
+    /// hold the page (and fill its memory) for good.
+    #[error("tools/list gave more than {max_pages} pages or {max_tools} tools; the listing was given up")]
+    ListingTooLarge { max_pages: usize, max_tools: usize },
     #[error("streamable HTTP failed ({streamable_http}); legacy SSE failed too ({legacy_sse})")]
     BothTransportsFailed {
         streamable_http: Box<McpError>,
@@ -73,6 +77,7 @@ impl McpError {
             McpError::Aborted => "mcp_aborted",
             McpError::Closed => "mcp_closed",
             McpError::CursorLoop(_) => "mcp_cursor_loop",
+            McpError::ListingTooLarge { .. } => "mcp_listing_too_large",
             McpError::BothTransportsFailed { .. } => "mcp_both_transports_failed",
         }
     }

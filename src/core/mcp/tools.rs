@@ -8,6 +8,18 @@ use super::McpError;
 use crate::core::json_text::to_json_text;
 use crate::core::tools::McpTool;
 
+/// Pages one listing may take: servers page by a few dozen to a few hundred tools.
+pub const MAX_LISTING_PAGES: usize = 100;
+/// Tools one server may list; providers take a few hundred per request at most (OpenAI 128).
+pub const MAX_LISTED_TOOLS: usize = 5_000;
+
+fn too_large() -> McpError {
+    McpError::ListingTooLarge {
+        max_pages: MAX_LISTING_PAGES,
+        max_tools: MAX_LISTED_TOOLS,
+    }
+}
+
 /// Collects every page of `tools/list`, following `nextCursor` until the server sends none.
 #[derive(Debug, Clone, Default)]
 pub struct ToolListing {
@@ -30,8 +42,12 @@ impl ToolListing {
     }
 
     /// Takes one page's result; returns the cursor of the next page, if any. Tools with an empty
-    /// name cannot be called and are skipped (see [`ToolListing::skipped`]).
+    /// name cannot be called and are skipped (see [`ToolListing::skipped`]). A listing longer
+    /// than [`MAX_LISTING_PAGES`] pages or [`MAX_LISTED_TOOLS`] tools fails.
     pub fn handle_page(&mut self, result: &Value) -> Result<Option<String>, McpError> {
+        if self.seen_cursors.len() >= MAX_LISTING_PAGES {
+            return Err(too_large());
+        }
         let tools = result
             .get("tools")
             .and_then(Value::as_array)
@@ -45,6 +61,8 @@ impl ToolListing {
             if tool.name.trim().is_empty() {
                 self.skipped
                     .push(format!("tool {index} of a page has an empty name"));
+            } else if self.tools.len() == MAX_LISTED_TOOLS {
+                return Err(too_large());
             } else {
                 self.tools.push(tool);
             }

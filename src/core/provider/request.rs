@@ -31,7 +31,8 @@ pub struct HttpRequest {
     pub body: String,
 }
 
-/// Headers that carry credentials; [`HttpRequest`]'s debug output hides their values.
+/// Headers that carry credentials; [`HttpRequest`]'s debug output hides their values, and shows
+/// only the body's length (the watsonx token exchange carries the API key in its body).
 const SECRET_HEADERS: [&str; 4] = ["authorization", "x-api-key", "api-key", "x-goog-api-key"];
 
 impl fmt::Debug for HttpRequest {
@@ -49,7 +50,7 @@ impl fmt::Debug for HttpRequest {
             .field("method", &self.method)
             .field("url", &self.url)
             .field("headers", &headers)
-            .field("body", &self.body)
+            .field("body_bytes", &self.body.len())
             .finish()
     }
 }

@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use super::config::ResolvedProvider;
 use super::error::ProviderError;
+use crate::core::json_text::to_json_text;
 
 /// How hard to retry. 429, 5xx and network failures before the first byte are retried; nothing
 /// is retried once a stream has started.
@@ -195,16 +196,22 @@ impl ResolvedProvider {
         now_ms: u64,
     ) -> ProviderError {
         let provider = self.provider_name();
-        let body = self.redact(body);
-        let message = serde_json::from_str::<Value>(&body)
-            .ok()
+        let parsed = serde_json::from_str::<Value>(body).ok();
+        // Redacted after decoding too: a key written with JSON escapes (`\/`, `\u002B`) is not
+        // found in the raw text, and the kept body then becomes the decoded JSON, redacted.
+        let decoded = parsed.as_ref().map(to_json_text);
+        let body = match decoded {
+            Some(decoded) if self.redact(&decoded) != decoded => self.redact(&decoded),
+            _ => self.redact(body),
+        };
+        let message = parsed
             .as_ref()
             .and_then(error_message)
             .or_else(|| {
                 let trimmed = body.trim();
                 (!trimmed.is_empty()).then(|| trimmed.to_owned())
             })
-            .map(|message| truncate(&message))
+            .map(|message| truncate(&self.redact(&message)))
             .unwrap_or_else(|| "no error message".to_owned());
         match status {
             401 | 403 => ProviderError::Auth {
