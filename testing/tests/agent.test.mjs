@@ -6,6 +6,7 @@ import {
   agentConfig,
   collectSource,
   env,
+  mcpTestPath,
   providerBaseUrl,
   providerRequests,
   runInPage,
@@ -287,6 +288,7 @@ test("McpClient from JS on server-everything: listTools, callTool with and witho
           (error) => ({ code: error.code, message: error.message }),
         );
       const badArgs = await refusal(client.callTool("echo", { message: 1n }));
+      const notObjects = await Promise.all(["hello", [1], 5].map((args) => refusal(client.callTool("echo", args))));
       const badOptions = {
         signal: await refusal(client.callTool("echo", { message: "x" }, { signal: "stop" })),
         onProgress: await refusal(client.callTool("echo", { message: "x" }, { onProgress: true })),
@@ -299,6 +301,7 @@ test("McpClient from JS on server-everything: listTools, callTool with and witho
         imageTypes: image.blocks.map((block) => block.type),
         imageText: image.modelText,
         badArgs,
+        notObjects,
       };
     } finally {
       await client.close();
@@ -314,6 +317,10 @@ test("McpClient from JS on server-everything: listTools, callTool with and witho
   assert.doesNotMatch(outcome.imageText, /iVBOR/, "binary blocks are referenced, not inlined, for the model");
   assert.equal(outcome.badArgs?.code, "mcp_invalid_options", JSON.stringify(outcome.badArgs));
   assert.match(outcome.badArgs.message, /^invalid arguments: not JSON data/);
+  for (const refused of outcome.notObjects) {
+    assert.equal(refused.code, "mcp_invalid_options", JSON.stringify(refused));
+    assert.match(refused.message, /arguments are an object/);
+  }
   for (const [option, pattern] of [
     ["signal", /^invalid options: `signal` must be an AbortSignal$/],
     ["onProgress", /^invalid options: `onProgress` must be a function$/],
@@ -366,6 +373,43 @@ test("a closed Agent refuses later runs and listings with mcp_closed", async () 
     assert.match(refused.message, /closed: create a new Agent/);
   }
   assert.equal((await providerRequests()).length, 0, "no model call");
+});
+
+test("close() ends what is still going: a tool call rejects with mcp_closed, a run ends aborted", { timeout: 30_000 }, async () => {
+  await scriptProvider([{ toolCalls: [{ id: "call_hang", name: "hang", arguments: {} }] }, { text: "never asked for" }]);
+  const outcome = await page.evaluate(async ({ config, url }) => {
+    const { Agent, McpClient } = window.agentWasm;
+    const client = new McpClient({ url, allowInsecureLocalUrls: true });
+    await client.listTools();
+    const pending = client.callTool("hang", {}).then(
+      () => ({ settled: "resolved" }),
+      (error) => ({ code: error.code }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = performance.now();
+    await client.close();
+    const call = { ...(await pending), ms: performance.now() - started };
+    client.free();
+
+    const agent = new Agent({ ...config, mcpServers: [{ name: "test", url }] });
+    const events = [];
+    let closedAt;
+    for await (const event of agent.run([{ role: "user", content: "hang" }])) {
+      events.push(event);
+      if (event.type === "toolCall") {
+        closedAt = performance.now();
+        await agent.close();
+      }
+    }
+    const run = { types: events.map((event) => event.type), reason: events.at(-1).reason, ms: performance.now() - closedAt };
+    agent.free();
+    return { call, run };
+  }, { config: agentConfig(), url: `${env.mcpTestUrl}${mcpTestPath("json")}` });
+  assert.equal(outcome.call.code, "mcp_closed", JSON.stringify(outcome));
+  assert.ok(outcome.call.ms < 2000, `the call ended ${outcome.call.ms} ms after close`);
+  assert.equal(outcome.run.reason, "aborted", JSON.stringify(outcome.run));
+  assert.ok(outcome.run.ms < 2000, `the run ended ${outcome.run.ms} ms after close`);
+  assert.equal((await providerRequests()).length, 1, "no model call after close");
 });
 
 test("a bad config, bad messages or bad client options throw at once with a code and the field", async () => {

@@ -13,6 +13,7 @@ use std::cell::{Cell, OnceCell, RefCell};
 use std::pin::pin;
 use std::rc::Rc;
 
+use futures::channel::mpsc::UnboundedSender;
 use futures::future::{select, Either};
 use js_sys::{Promise, Reflect};
 use serde::Serialize;
@@ -32,7 +33,7 @@ use crate::web::mcp::{McpClient, McpServerConfig};
 use crate::web::timer::aborted;
 use crate::web::{option_member, promise_of};
 
-use driver::list_all_tools;
+use driver::{list_all_tools, Input};
 use options::AgentOptions;
 
 /// Settings and connections shared by every run of one Agent.
@@ -58,6 +59,9 @@ pub(crate) struct AgentShared {
     built_tools: RefCell<Option<Rc<BuiltTools>>>,
     /// Set by `close()`: later runs and listings fail with `mcp_closed`.
     closed: Cell<bool>,
+    /// The inputs of the runs started so far (finished ones are dropped as new ones start):
+    /// `close()` aborts those still going.
+    runs: RefCell<Vec<UnboundedSender<Input>>>,
 }
 
 /// The completed calls of one tool, in a list rather than a hash map keyed by (server, tool): a
@@ -138,6 +142,13 @@ impl AgentShared {
             .iter()
             .find(|(name, _)| name == server)
             .map(|(_, client)| client)
+    }
+
+    /// Keeps a new run's inputs for `close()`, forgetting runs that ended.
+    fn track_run(&self, inputs: UnboundedSender<Input>) {
+        let mut runs = self.runs.borrow_mut();
+        runs.retain(|run| !run.is_closed());
+        runs.push(inputs);
     }
 
     /// The mean duration of past calls of this tool, if any completed.
@@ -242,6 +253,7 @@ impl Agent {
                 durations: RefCell::default(),
                 built_tools: RefCell::default(),
                 closed: Cell::new(false),
+                runs: RefCell::default(),
             }),
         })
     }
@@ -317,6 +329,9 @@ impl Agent {
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn close(&self) -> Promise {
         self.shared.closed.set(true);
+        for run in self.shared.runs.take() {
+            let _ = run.unbounded_send(Input::Abort);
+        }
         let shared = self.shared.clone();
         promise_of(async move {
             join_every(shared.servers.iter().map(|(_, client)| client.close())).await;

@@ -147,6 +147,7 @@ pub fn start_run(
 ) -> Result<ReadableStream, JsValue> {
     let (events, receiver) = mpsc::unbounded::<Result<JsValue, JsValue>>();
     let (inputs, input_receiver) = mpsc::unbounded::<Input>();
+    shared.track_run(inputs.clone());
     let cancel_inputs = inputs.clone();
     let cancel = Closure::<dyn FnMut()>::new(move || {
         let _ = cancel_inputs.unbounded_send(Input::Abort);

@@ -155,6 +155,14 @@ async fn call_tool(
             )
         })?
     };
+    // MCP's `arguments` is an object; a server would refuse anything else after a round trip.
+    if !arguments.is_object() {
+        return Err(js_error(
+            "mcp_invalid_options",
+            "invalid arguments: a tool's arguments are an object of named values",
+        )
+        .into());
+    }
     // A member whose getter throws counts as absent.
     let field = |name: &str| option_member(options, name).ok().flatten();
     let on_progress = field("onProgress")

@@ -13,7 +13,7 @@ use futures::future::{select, Either, FutureExt, LocalBoxFuture, WeakShared};
 use futures::StreamExt;
 use serde_json::Value;
 use wasm_bindgen::JsValue;
-use web_sys::AbortSignal;
+use web_sys::{AbortController, AbortSignal};
 
 use crate::core::json_text::to_json_text;
 use crate::core::mcp::cache::{CacheKey, ToolsCache};
@@ -30,6 +30,7 @@ use crate::core::mcp::McpError;
 use crate::core::tools::McpTool;
 use crate::core::url_policy::{check_legacy_endpoint, check_server_url, CheckedUrl};
 
+use crate::web::error::js_error_message;
 use crate::web::spawn;
 use crate::web::timer::{aborted, sleep};
 use http::{now_ms, send, Reply};
@@ -88,6 +89,8 @@ struct ClientState {
     /// gave up (aborted) is dropped with its requests, not left half done for a later caller to
     /// resume after its timeout fired or after `close`.
     connecting: Option<WeakShared<LocalBoxFuture<'static, Result<(), McpError>>>>,
+    /// Aborted by `close`: requests still waiting end with `mcp_closed` at once.
+    closing: AbortController,
 }
 
 /// One MCP server's client. Cheap to clone (shared state); every method takes `&self`, so
@@ -135,6 +138,8 @@ impl McpClient {
                 standalone_stream: None,
                 last_activity_ms: now_ms(),
                 connecting: None,
+                closing: AbortController::new()
+                    .map_err(|error| McpError::Network(js_error_message(&error)))?,
             })),
         })
     }
@@ -329,6 +334,7 @@ impl McpClient {
     pub async fn close(&self) {
         let delete_headers = {
             let mut state = self.state.borrow_mut();
+            state.closing.abort();
             state.connecting = None;
             state.legacy = None;
             state.standalone_stream = None;
@@ -375,13 +381,22 @@ impl McpClient {
                 None => std::future::pending().await,
             }
         });
-        let (error, reason) = match select(exchange, select(watchdog, abort)).await {
+        let closing = self.state.borrow().closing.signal();
+        let closed = pin!(aborted(&closing));
+        let (error, reason) = match select(exchange, select(watchdog, select(abort, closed))).await
+        {
             Either::Left((outcome, _)) => {
                 self.state.borrow_mut().last_activity_ms = now_ms();
                 return outcome;
             }
             Either::Right((Either::Left(_), _)) => (McpError::Timeout(timeout_ms), "timeout"),
-            Either::Right((Either::Right(_), _)) => (McpError::Aborted, "aborted by the user"),
+            Either::Right((Either::Right((Either::Left(_), _)), _)) => {
+                (McpError::Aborted, "aborted by the user")
+            }
+            // The session is gone: no one to tell.
+            Either::Right((Either::Right((Either::Right(_), _)), _)) => {
+                return Err(McpError::Closed)
+            }
         };
         // Best effort: the caller's outcome is decided whether or not the server hears of it.
         let _ = self
