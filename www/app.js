@@ -22,6 +22,8 @@ const state = {
   modelUrl: null,
   /** In memory only; sessionStorage too when the person asks for it. */
   apiKey: "",
+  /** The provider the key was typed for: it goes to that provider only. */
+  keyProvider: "",
   servers: [],
   history: [],
   running: null,
@@ -77,6 +79,7 @@ function providerChanged() {
     $(setting.row).hidden = !setting.providers.includes(provider.id);
     $(setting.input).value = "";
   }
+  $("api-key").value = provider.id === state.keyProvider ? state.apiKey : "";
   $("api-key-row").hidden = offline;
   $("remember-key-row").hidden = offline;
   $("mode-badge").hidden = !offline;
@@ -94,7 +97,7 @@ function providerConfig() {
     return { id: "openai_compatible", baseUrl: state.modelUrl, model: "scripted-demo", apiKey: "none" };
   }
   const config = { id: provider.id, model: $("model").value.trim() };
-  if (state.apiKey) config.apiKey = state.apiKey;
+  if (state.apiKey && state.keyProvider === provider.id) config.apiKey = state.apiKey;
   const baseUrl = $("base-url").value.trim();
   if (baseUrl) config.baseUrl = baseUrl;
   for (const setting of EXTRA_SETTINGS) {
@@ -106,7 +109,9 @@ function providerConfig() {
 
 function apiKeyChanged() {
   state.apiKey = $("api-key").value;
-  if ($("remember-key").checked) sessionStorage.setItem(KEY_STORAGE, state.apiKey);
+  state.keyProvider = selectedProvider().id;
+  const remembered = JSON.stringify({ provider: state.keyProvider, key: state.apiKey });
+  if ($("remember-key").checked) sessionStorage.setItem(KEY_STORAGE, remembered);
   else sessionStorage.removeItem(KEY_STORAGE);
 }
 
@@ -541,13 +546,23 @@ function wireUp() {
   }
 }
 
+/** The key kept for this tab with the provider it was typed for, or null. */
+function rememberedKey() {
+  try {
+    const stored = JSON.parse(sessionStorage.getItem(KEY_STORAGE) ?? "null");
+    return typeof stored?.provider === "string" && typeof stored?.key === "string" ? stored : null;
+  } catch {
+    return null;
+  }
+}
+
 async function start() {
   await wasm.default();
   $("version").textContent = wasm.version();
-  const storedKey = sessionStorage.getItem(KEY_STORAGE);
-  if (storedKey) {
-    state.apiKey = storedKey;
-    $("api-key").value = storedKey;
+  const stored = rememberedKey();
+  if (stored) {
+    state.apiKey = stored.key;
+    state.keyProvider = stored.provider;
     $("remember-key").checked = true;
   }
   const config = await loadDemoConfig();

@@ -236,8 +236,10 @@ test("provider settings: watsonx asks for its project ID, Azure sends the API ve
     assert.equal(await turn.getAttribute("data-state"), "error");
     assert.match(await turn.locator(".run-error").textContent(), /projectId/);
 
-    // Azure: the API version and the key reach the (scripted, routed) deployment URL.
+    // Azure: the API version and the key reach the (scripted, routed) deployment URL. The key
+    // typed for watsonx stays with watsonx.
     await page.selectOption("#provider", "azure_openai");
+    assert.equal(await page.inputValue("#api-key"), "", "a key follows no provider switch");
     const azureBase = "http://127.0.0.1:9/azure";
     await page.fill("#base-url", azureBase);
     await page.fill("#model", "my-deployment");
