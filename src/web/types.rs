@@ -18,20 +18,20 @@ export type ProviderId =
 /** Which LLM to call. `apiKey` is sent only to this provider's origin. */
 export interface ProviderConfig {
   id: ProviderId;
-  apiKey?: string;
-  model?: string;
-  baseUrl?: string;
-  temperature?: number;
-  maxTokens?: number;
-  headers?: Record<string, string>;
+  apiKey?: string | undefined;
+  model?: string | undefined;
+  baseUrl?: string | undefined;
+  temperature?: number | undefined;
+  maxTokens?: number | undefined;
+  headers?: Record<string, string> | undefined;
   /** IBM watsonx: the project the call is billed to. */
-  projectId?: string;
+  projectId?: string | undefined;
   /** Azure `api-version` / watsonx `version`. */
-  apiVersion?: string;
+  apiVersion?: string | undefined;
   /** Turns on reasoning where it is opt-in (Anthropic, Gemini, Ollama). */
-  thinkingBudget?: number;
+  thinkingBudget?: number | undefined;
   /** IBM watsonx: the IAM token endpoint. */
-  iamUrl?: string;
+  iamUrl?: string | undefined;
 }
 
 export interface McpServerConfig {
@@ -39,49 +39,49 @@ export interface McpServerConfig {
   name: string;
   url: string;
   /** Sent to this server only. */
-  headers?: Record<string, string>;
-  transport?: "auto" | "streamable-http" | "sse";
+  headers?: Record<string, string> | undefined;
+  transport?: "auto" | "streamable-http" | "sse" | undefined;
 }
 
 export interface AgentConfig {
   provider: ProviderConfig;
-  mcpServers?: McpServerConfig[];
+  mcpServers?: McpServerConfig[] | undefined;
   /** Tool rounds before one last answer without tools. Default 10. */
-  maxRounds?: number;
+  maxRounds?: number | undefined;
   /**
    * False: a run that reaches `maxRounds` ends with that round's tool results, without the last
    * answer (`final` has `reason: "exhausted"` and no text), as the AI SDK's `stopWhen:
    * stepCountIs(n)` does. Default true.
    */
-  answerAfterMaxRounds?: boolean;
-  systemPrompt?: string;
+  answerAfterMaxRounds?: boolean | undefined;
+  systemPrompt?: string | undefined;
   /** Prepend the tool-use preamble (tool names, date, guidance) when the run offers tools. Default true. */
-  toolPrompt?: boolean;
+  toolPrompt?: boolean | undefined;
   /** Development only: allow `http:` and loopback/private MCP server addresses. Default false. */
-  allowInsecureLocalUrls?: boolean;
+  allowInsecureLocalUrls?: boolean | undefined;
   /** Per tool call; restarted by each progress notification. Default 120000. */
-  toolTimeoutMs?: number;
+  toolTimeoutMs?: number | undefined;
   /** Longest silence of the provider (before its answer starts, within a stream, for a whole answer) before the run fails (`provider_idle_timeout`). Default 60000. */
-  idleTimeoutMs?: number;
+  idleTimeoutMs?: number | undefined;
   /** Tool results longer than this are cut for the model, with a note; events keep all. Default 100000. */
-  maxToolResultChars?: number;
+  maxToolResultChars?: number | undefined;
   /** IANA time zone for the tool prompt's date. Default: the browser's. */
-  timeZone?: string;
+  timeZone?: string | undefined;
   /** At most this many tool calls of a round at once. Default: no limit. */
-  maxConcurrentTools?: number;
+  maxConcurrentTools?: number | undefined;
   /** For models without native function calling: tools described in the system prompt. */
-  promptToolMode?: boolean;
+  promptToolMode?: boolean | undefined;
   /** False for a model that cannot take `tools`: plain generation. Default true. */
-  toolsSupported?: boolean;
+  toolsSupported?: boolean | undefined;
   /** Calls that arrive without ids: made-up ids (default) or a non-streaming re-request. */
-  missingIdStrategy?: "synthesize" | "reRequestWithoutStreaming";
+  missingIdStrategy?: "synthesize" | "reRequestWithoutStreaming" | undefined;
 }
 
 /** The JSON Schema subset `sanitizeJsonSchema` writes for. */
 export type SchemaDialect = "openai" | "openai-strict" | "gemini" | "anthropic";
 
 export interface RunOptions {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 export type TextPart = { type: "text"; text: string };
@@ -133,6 +133,7 @@ export type AgentEvent =
       isError: boolean;
     }
   | { type: "toolError"; id: string; message: string }
+  /** Tokens so far in this run: running totals over its model calls, not one call's. */
   | { type: "usage"; inputTokens: number; outputTokens: number }
   | { type: "serverError"; server: string; code: string; message: string }
   | { type: "final"; text: string; reason: "completed" | "exhausted" | "aborted"; messages: ChatMessage[] };

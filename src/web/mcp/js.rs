@@ -18,11 +18,11 @@ use crate::web::{option_member, promise_of};
 const TYPESCRIPT: &str = r#"
 export interface McpClientOptions {
   url: string;
-  headers?: Record<string, string>;
-  transport?: "auto" | "streamable-http" | "sse";
-  allowInsecureLocalUrls?: boolean;
+  headers?: Record<string, string> | undefined;
+  transport?: "auto" | "streamable-http" | "sse" | undefined;
+  allowInsecureLocalUrls?: boolean | undefined;
   /** Accept form elicitations with the schema's defaults instead of refusing them. */
-  acceptElicitationDefaults?: boolean;
+  acceptElicitationDefaults?: boolean | undefined;
 }
 /** A tool as its server listed it (`tools/list`, every page). */
 export interface McpTool {
@@ -45,10 +45,10 @@ export interface McpToolResult {
   isError: boolean;
 }
 export interface McpCallOptions {
-  onProgress?: (progress: { progressToken: unknown; progress: number; total?: number; message?: string }) => void;
-  signal?: AbortSignal;
+  onProgress?: ((progress: { progressToken: unknown; progress: number; total?: number; message?: string }) => void) | undefined;
+  signal?: AbortSignal | undefined;
   /** Per call, restarted by each progress notification. Default 120000. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 "#;
 
