@@ -49,6 +49,14 @@ fn keyword_cases() -> Vec<(&'static str, Value, Value, &'static str)> {
             "argument `at`: not a valid date-time: expected an RFC 3339 date-time such as 2026-11-30T10:15:00Z",
         ),
         ("format date-time ok", json!({"properties": {"at": {"format": "date-time"}}}), json!({"at": "2026-11-30T10:15:00.5+01:00"}), ""),
+        // pydantic's `datetime` accepts a naive one: refused, the model would add a `Z` (local to UTC).
+        ("format date-time without offset ok", json!({"properties": {"at": {"format": "date-time"}}}), json!({"at": "2026-11-30T10:15:00"}), ""),
+        (
+            "format date-time with a bad offset",
+            json!({"properties": {"at": {"format": "date-time"}}}),
+            json!({"at": "2026-11-30T10:15:00+1"}),
+            "argument `at`: not a valid date-time: expected an RFC 3339 date-time such as 2026-11-30T10:15:00Z",
+        ),
         (
             "format date",
             json!({"properties": {"on": {"format": "date"}}}),
@@ -141,6 +149,26 @@ fn keyword_cases() -> Vec<(&'static str, Value, Value, &'static str)> {
             json!({"n": 1.25}),
             "argument `n`: must be a multiple of 0.5",
         ),
+        ("multipleOf a large decimal amount", json!({"properties": {"n": {"multipleOf": 0.01}}}), json!({"n": 1234567.89}), ""),
+        ("multipleOf a float quotient", json!({"properties": {"n": {"multipleOf": 0.1}}}), json!({"n": 0.3}), ""),
+        (
+            "multipleOf a small decimal",
+            json!({"properties": {"n": {"multipleOf": 0.01}}}),
+            json!({"n": 0.015}),
+            "argument `n`: must be a multiple of 0.01",
+        ),
+        (
+            "multipleOf an integer",
+            json!({"properties": {"n": {"multipleOf": 2}}}),
+            json!({"n": 7}),
+            "argument `n`: must be a multiple of 2",
+        ),
+        (
+            "multipleOf a large amount off by a cent",
+            json!({"properties": {"n": {"multipleOf": 0.02}}}),
+            json!({"n": 1234567.89}),
+            "argument `n`: must be a multiple of 0.02",
+        ),
         (
             "items",
             json!({"properties": {"tags": {"type": "array", "items": {"type": "string"}}}}),
@@ -175,7 +203,14 @@ fn keyword_cases() -> Vec<(&'static str, Value, Value, &'static str)> {
             "contains",
             json!({"properties": {"xs": {"contains": {"const": 1}}}}),
             json!({"xs": [2, 3]}),
-            "argument `xs`: must contain at least one item matching `contains`",
+            "argument `xs`: must contain at least 1 item(s) matching `contains`",
+        ),
+        ("minContains 0 lets contains pass", json!({"properties": {"xs": {"contains": {"type": "string"}, "minContains": 0}}}), json!({"xs": [1]}), ""),
+        (
+            "minContains",
+            json!({"properties": {"xs": {"contains": {"type": "string"}, "minContains": 2}}}),
+            json!({"xs": ["a", 1]}),
+            "argument `xs`: must contain at least 2 item(s) matching `contains`",
         ),
         (
             "nested object",

@@ -91,15 +91,16 @@ fn is_offset(text: &str) -> bool {
     )
 }
 
+/// RFC 3339 `date-time`, but the offset may be left out, as in [`is_time`]: pydantic's
+/// `datetime` accepts a naive one, and refusing it would make the model "fix" it with a `Z`,
+/// turning a local time into UTC.
 fn is_date_time(text: &str) -> bool {
     let Some(date) = text.get(0..10) else {
         return false;
     };
-    if !is_full_date(date) || !matches!(text.as_bytes().get(10), Some(b'T') | Some(b't')) {
-        return false;
-    }
-    let time = &text[11..];
-    partial_time_length(time).is_some_and(|length| is_offset(&time[length..]))
+    is_full_date(date)
+        && matches!(text.as_bytes().get(10), Some(b'T') | Some(b't'))
+        && is_time(&text[11..])
 }
 
 /// RFC 3339 `full-time`, but the offset may be left out: servers (pydantic's `time`, for one)

@@ -8,12 +8,13 @@
 //! Covered: `type` (and type arrays), OpenAPI `nullable`, `enum`, `const`, `format` (see
 //! [`super::format`]), `minLength`/`maxLength`, `pattern` (see [`super::pattern`]), numeric bounds
 //! (both the draft-4 boolean and the numeric `exclusive*` forms), `multipleOf`, `items` (schema and
-//! tuple forms), `prefixItems`, `minItems`/`maxItems`, `uniqueItems`, `contains`, `properties`,
-//! `required`, `additionalProperties`, `patternProperties`, `propertyNames`,
-//! `minProperties`/`maxProperties`, `dependentRequired`, `allOf`/`anyOf`/`oneOf`/`not`,
-//! `if`/`then`/`else`, boolean schemas and local `$ref`. A keyword this module cannot evaluate (an
-//! unsupported regex, a remote `$ref`) is skipped: a false rejection would block a valid call,
-//! while a missed one still reaches the server, which checks again.
+//! tuple forms), `prefixItems`, `minItems`/`maxItems`, `uniqueItems`, `contains` and
+//! `minContains`, `properties`, `required`, `additionalProperties`, `patternProperties`,
+//! `propertyNames`, `minProperties`/`maxProperties`, `dependentRequired`,
+//! `allOf`/`anyOf`/`oneOf`/`not`, `if`/`then`/`else`, boolean schemas and local `$ref`. A
+//! keyword this module cannot evaluate (an unsupported regex, a remote `$ref`) is skipped: a false
+//! rejection would block a valid call, while a missed one still reaches the server, which checks
+//! again.
 
 use std::cell::Cell;
 
@@ -420,8 +421,12 @@ impl<'s> Validator<'s> {
         if let Some((divisor, shown)) =
             number_keyword(schema, "multipleOf").filter(|(d, _)| *d > 0.0)
         {
+            // Binary floats miss most decimals (0.01, 1234567.89) by about 1e-16 of their size,
+            // and the quotient inherits that relative error: a tolerance relative to the
+            // quotient, with a wide margin, admits every decimal multiple and still refuses a
+            // number that misses one by more than a trillionth of itself.
             let quotient = number / divisor;
-            if (quotient - quotient.round()).abs() > 1e-9 {
+            if (quotient - quotient.round()).abs() > quotient.abs() * 1e-12 {
                 findings.push(bound_finding(path, "a multiple of", shown));
             }
         }
@@ -492,13 +497,16 @@ impl<'s> Validator<'s> {
             }
         }
         if let Some(contains) = schema.get("contains") {
+            let wanted = count_keyword(schema, "minContains").unwrap_or(1);
             let matched = items
                 .iter()
-                .any(|item| self.collect(contains, item, path, depth).is_empty());
-            if !matched {
+                .filter(|item| self.collect(contains, item, path, depth).is_empty())
+                .take(wanted)
+                .count();
+            if matched < wanted {
                 findings.push(Finding::new(
                     path,
-                    "must contain at least one item matching `contains`".to_owned(),
+                    format!("must contain at least {wanted} item(s) matching `contains`"),
                 ));
             }
         }
