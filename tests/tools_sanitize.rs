@@ -218,6 +218,13 @@ fn common_rules(node: &Map<String, Value>, at: &str, found: &mut Vec<String>) {
             found.push(format!("{at}: bad `enum` {values}"));
         }
     }
+    for key in ["exclusiveMinimum", "exclusiveMaximum"] {
+        if node.get(key).is_some_and(Value::is_boolean) {
+            found.push(format!(
+                "{at}: a draft-4 boolean `{key}` (2020-12 wants the bound)"
+            ));
+        }
+    }
     let types = type_names(node);
     if node.get("default") == Some(&Value::Null) && !types.is_empty() && !types.contains(&"null") {
         found.push(format!("{at}: `default: null` contradicts the type"));
@@ -333,6 +340,15 @@ fn gemini_rules(node: &Map<String, Value>, at: &str, found: &mut Vec<String>) {
     }
     if node.get("items").is_some_and(|items| !items.is_object()) {
         found.push(format!("{at}: Gemini `items` must be one schema"));
+    }
+    if type_name == Some("array") && !node.contains_key("items") {
+        found.push(format!("{at}: a Gemini array needs `items`"));
+    }
+    // The root is the one exception: a tool without parameters is declared without them.
+    if at != "#" && node.get("properties") == Some(&json!({})) {
+        found.push(format!(
+            "{at}: Gemini wants an object's `properties` non-empty"
+        ));
     }
     if let Some(format) = node.get("format").and_then(Value::as_str) {
         let allowed = match type_name {
@@ -599,7 +615,7 @@ fn cases() -> Vec<Case> {
                 "type": "object", "required": ["mode"],
                 "properties": {
                     "mode": {"type": "string", "enum": ["fast"]},
-                    "count": {"type": "integer"},
+                    "count": {"type": "integer", "minimum": 0},
                     "tags": {"type": "object"},
                     "level": {"type": "integer", "description": "Allowed values: 1, 2, 3."},
                     "site": {"type": "string"},
@@ -608,7 +624,8 @@ fn cases() -> Vec<Case> {
             }),
             warnings: &[
                 "#: removed `$schema`, `$id`, `additionalProperties` (not supported by gemini)",
-                "#/properties/count: removed `exclusiveMinimum`, `default`, `examples`",
+                "#/properties/count: removed `default`, `examples`",
+                "#/properties/count: `exclusiveMinimum` loosened to `minimum`",
                 "#/properties/tags: removed `additionalProperties`, `patternProperties`, `propertyNames`",
                 "#/properties/site: format `uri` is not supported by gemini",
                 "#/properties/level: non-string `enum` values moved to the description",
@@ -625,6 +642,54 @@ fn cases() -> Vec<Case> {
                 expected["properties"]["tags"]["propertyNames"]["type"] = json!("string");
                 expected
             },
+            warnings: &[],
+            strict: false,
+        },
+        Case {
+            name: "draft-4 boolean exclusive bounds become 2020-12 ones",
+            dialect: Anthropic,
+            input: json!({"type": "object", "properties": {
+                "ttl": {"type": "integer", "minimum": 0, "exclusiveMinimum": true},
+                "ratio": {"type": "number", "maximum": 1, "exclusiveMaximum": false},
+                "loose": {"type": "number", "exclusiveMaximum": true}
+            }}),
+            expected: json!({"type": "object", "properties": {
+                "ttl": {"type": "integer", "exclusiveMinimum": 0},
+                "ratio": {"type": "number", "maximum": 1},
+                "loose": {"type": "number"}
+            }}),
+            warnings: &[],
+            strict: false,
+        },
+        Case {
+            name: "draft-4 exclusive bound under openai-strict",
+            dialect: OpenAiStrict,
+            input: json!({"type": "object", "properties": {"ttl": {"type": "integer", "minimum": 0, "exclusiveMinimum": true}}, "required": ["ttl"]}),
+            expected: json!({"type": "object", "properties": {"ttl": {"type": "integer", "exclusiveMinimum": 0}}, "required": ["ttl"], "additionalProperties": false}),
+            warnings: &[],
+            strict: true,
+        },
+        Case {
+            name: "draft-4 exclusive bound loosened for gemini",
+            dialect: Gemini,
+            input: json!({"type": "object", "properties": {"ttl": {"type": "integer", "minimum": 0, "exclusiveMinimum": true}}}),
+            expected: json!({"type": "object", "properties": {"ttl": {"type": "integer", "minimum": 0}}}),
+            warnings: &["#/properties/ttl: `exclusiveMinimum` loosened to `minimum`"],
+            strict: false,
+        },
+        Case {
+            name: "gemini arrays always have items",
+            dialect: Gemini,
+            input: json!({"type": "object", "properties": {"tags": {"type": "array"}, "ids": {"type": ["array", "null"], "items": {"type": "integer"}}}}),
+            expected: json!({"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}}, "ids": {"type": "array", "nullable": true, "items": {"type": "integer"}}}}),
+            warnings: &["#/properties/tags: an array without `items` is offered as an array of strings"],
+            strict: false,
+        },
+        Case {
+            name: "a pydantic model without fields under gemini",
+            dialect: Gemini,
+            input: json!({"type": "object", "properties": {"opts": {"type": "object", "properties": {}, "title": "Opts"}, "n": {"type": "string"}}}),
+            expected: json!({"type": "object", "properties": {"opts": {"type": "object", "title": "Opts"}, "n": {"type": "string"}}}),
             warnings: &[],
             strict: false,
         },
@@ -852,6 +917,8 @@ fn schema() -> impl Strategy<Value = Value> {
                 Just("multipleOf")
             ]
             .prop_map(|keyword| (keyword, json!(2))),
+            prop_oneof![Just("exclusiveMinimum"), Just("exclusiveMaximum")]
+                .prop_map(|keyword| (keyword, json!(true))),
             prop_oneof![
                 Just("description"),
                 Just("title"),
@@ -1061,6 +1128,61 @@ fn inlining_a_large_definition_everywhere_is_cut_by_size() {
             "{dialect:?}: {inlined} inlined"
         );
     }
+}
+
+/// `count` definitions, each `levels` of `items` around a `$ref` to the next one: inlined, 250 × 5
+/// levels would nest 1250 deep.
+fn ref_chain(count: usize, levels: usize) -> Value {
+    let mut definitions = Map::new();
+    for index in 0..count {
+        let mut node = if index + 1 == count {
+            json!({"type": "string"})
+        } else {
+            json!({ "$ref": format!("#/$defs/d{}", index + 1) })
+        };
+        for _ in 0..levels {
+            node = json!({ "items": node });
+        }
+        definitions.insert(format!("d{index}"), node);
+    }
+    json!({"type": "object", "properties": {"p": {"$ref": "#/$defs/d0"}}, "$defs": definitions})
+}
+
+/// A chain of `$ref`s nests the output as deep as it likes: the output depth is bounded, so that
+/// sanitizing fits the wasm stack (1 MiB, the test thread's too, in a debug build) and takes a
+/// bounded time, and the output parses back (serde_json stops at 128 levels).
+#[test]
+fn a_ref_chain_is_cut_at_a_bounded_depth() {
+    let run = || {
+        for (count, levels) in [(250, 5), (250, 40), (256, 0)] {
+            let schema = ref_chain(count, levels);
+            for dialect in DIALECTS {
+                let sanitized = sanitize_schema(&schema, dialect);
+                let text = sanitized.schema.to_string();
+                assert!(
+                    serde_json::from_str::<Value>(&text).is_ok(),
+                    "{dialect:?} {count}x{levels}: too deep to parse back"
+                );
+                assert!(
+                    sanitized
+                        .warnings
+                        .iter()
+                        .any(|warning| warning.contains("nested deeper than")
+                            || warning.contains("`$ref` expansion limit reached")),
+                    "{dialect:?} {count}x{levels}: {:?}",
+                    sanitized.warnings
+                );
+                let violations = dialect_violations(&sanitized.schema, dialect, sanitized.strict);
+                assert_eq!(violations, Vec::<String>::new(), "{dialect:?}");
+            }
+        }
+    };
+    std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(run)
+        .expect("thread")
+        .join()
+        .expect("no stack overflow");
 }
 
 /// Argument values, with the shapes the generated schemas talk about.

@@ -1,9 +1,10 @@
 //! Makes an MCP tool's `inputSchema` acceptable to a provider, in two passes.
 //!
 //! 1. Base rules, for every dialect: booleans become schemas, local `$ref`s are inlined (with a
-//!    guard against recursion and blow-up; remote ones are never fetched), missing `type`s are
-//!    inferred, contradictory `default: null` is dropped, OpenAPI `nullable` becomes a type array,
-//!    malformed keywords are removed, and the root becomes an object schema.
+//!    guard against recursion and blow-up; remote ones are never fetched), nesting is bounded,
+//!    missing `type`s are inferred, contradictory `default: null` is dropped, OpenAPI `nullable`
+//!    becomes a type array, draft-4 boolean `exclusiveMinimum`/`exclusiveMaximum` become
+//!    2020-12 bounds, malformed keywords are removed, and the root becomes an object schema.
 //! 2. The dialect's rewrite ([`SchemaDialect::OpenAiStrict`], [`SchemaDialect::Gemini`]); OpenAI
 //!    non-strict and Anthropic take the base result as is.
 //!
@@ -29,6 +30,12 @@ const MAX_REF_EXPANSIONS: usize = 256;
 /// About this many bytes of JSON per schema may be copied in by `$ref` inlining: the expansion
 /// count alone lets one large definition, used everywhere, multiply the schema 256 times.
 const MAX_INLINED_BYTES: usize = 128 * 1024;
+/// Schema levels (each `$ref` hop counts as one) kept before the rest is cut to `{}`: a chain of
+/// `$ref`s within the expansion budget can nest the output 1000s of levels deep, which overflows
+/// the 1 MiB wasm stack in this pass or a later one and costs time quadratic in the depth. Real
+/// tool schemas nest a few levels (OpenAI strict mode allows 10 objects); 50 keeps the output
+/// within serde_json's 128 levels of JSON (a schema level is at most two: `properties` and a name).
+const MAX_SCHEMA_DEPTH: usize = 50;
 /// Warnings listed per schema; the rest are counted in one last line.
 const MAX_WARNINGS: usize = 100;
 /// OpenAI strict mode limits (structured outputs documentation).
@@ -107,6 +114,7 @@ pub fn sanitize_schema(schema: &Value, dialect: SchemaDialect) -> SanitizedSchem
         dialect,
         warnings: Vec::new(),
         ref_stack: Vec::new(),
+        depth: 0,
         ref_expansions: 0,
         inline_budget: MAX_INLINED_BYTES,
         unlisted_warnings: 0,
@@ -176,6 +184,8 @@ struct Sanitizer<'a> {
     dialect: SchemaDialect,
     warnings: Vec<String>,
     ref_stack: Vec<String>,
+    /// Schema levels (and `$ref` hops) above the node [`Sanitizer::base`] works on.
+    depth: usize,
     ref_expansions: usize,
     /// Bytes of JSON that `$ref` inlining may still copy in (see [`MAX_INLINED_BYTES`]).
     inline_budget: usize,
@@ -276,6 +286,25 @@ impl Sanitizer<'_> {
     // ---- base rules ----
 
     fn base(&mut self, schema: &Value, location: &str) -> Value {
+        if self.depth == MAX_SCHEMA_DEPTH {
+            // Cutting `{}` or `true` loses nothing, so cut output sanitized again stays quiet.
+            let any_value =
+                *schema == Value::Bool(true) || schema.as_object().is_some_and(Map::is_empty);
+            if !any_value {
+                self.warn(
+                    location,
+                    format!("nested deeper than {MAX_SCHEMA_DEPTH} levels: replaced by {{}} (any value)"),
+                );
+            }
+            return json!({});
+        }
+        self.depth += 1;
+        let sanitized = self.base_at_depth(schema, location);
+        self.depth -= 1;
+        sanitized
+    }
+
+    fn base_at_depth(&mut self, schema: &Value, location: &str) -> Value {
         match schema {
             Value::Bool(true) => json!({}),
             Value::Bool(false) => {
@@ -482,6 +511,23 @@ impl Sanitizer<'_> {
                     );
                 }
                 set_types(node, types);
+            }
+        }
+        for (exclusive, inclusive) in [
+            ("exclusiveMinimum", "minimum"),
+            ("exclusiveMaximum", "maximum"),
+        ] {
+            // Draft 4's `exclusiveMinimum: true` made `minimum` exclusive; 2020-12, the only
+            // draft Anthropic accepts, wants the bound itself under `exclusiveMinimum`.
+            match node.get(exclusive) {
+                Some(Value::Bool(true)) if node.get(inclusive).is_some_and(Value::is_number) => {
+                    let bound = node.shift_remove(inclusive).unwrap_or_default();
+                    node.insert(exclusive.to_owned(), bound);
+                }
+                Some(Value::Bool(_)) => {
+                    node.shift_remove(exclusive);
+                }
+                _ => {}
             }
         }
         infer_type(node);
@@ -914,6 +960,19 @@ impl Sanitizer<'_> {
         self.gemini_null_branches(&mut node);
         self.gemini_types(&mut node, location);
         self.gemini_enum(&mut node, location);
+        self.gemini_bounds(&mut node, location);
+        if node.get("type").and_then(Value::as_str) == Some("array") && !node.contains_key("items")
+        {
+            // Gemini refuses an array without `items` ("items: missing field"), and with it the
+            // whole request. Strings are an item type every Gemini version accepts, and the
+            // model can write any value as one; the validator checks the original schema, which
+            // takes any item, so no call is refused for it.
+            node.insert("items".to_owned(), json!({"type": "string"}));
+            self.warn(
+                location,
+                "an array without `items` is offered as an array of strings".to_owned(),
+            );
+        }
         if let Some(Value::String(format)) = node.get("format") {
             let allowed = match node.get("type").and_then(Value::as_str) {
                 Some("string") => ["date-time", "enum"].contains(&format.as_str()),
@@ -967,6 +1026,13 @@ impl Sanitizer<'_> {
                     );
                 }
             }
+            // Gemini refuses `properties: {}` ("should be non-empty for OBJECT type") but takes
+            // an object without `properties`, which means the same. The root keeps them: a tool
+            // without parameters is declared without its schema (`provider::gemini`).
+            if names.is_empty() && location != "#" {
+                node.shift_remove("properties");
+                node.shift_remove("required");
+            }
         } else if node.contains_key("properties") || node.contains_key("required") {
             node.shift_remove("properties");
             node.shift_remove("required");
@@ -980,6 +1046,24 @@ impl Sanitizer<'_> {
             return self.gemini(Value::Object(folded), location);
         }
         Value::Object(node)
+    }
+
+    /// Gemini has no exclusive bounds: one becomes the inclusive bound, a little looser (the
+    /// validator still checks the original), rather than no bound at all.
+    fn gemini_bounds(&mut self, node: &mut Map<String, Value>, location: &str) {
+        for (exclusive, inclusive) in [
+            ("exclusiveMinimum", "minimum"),
+            ("exclusiveMaximum", "maximum"),
+        ] {
+            if node.get(exclusive).is_some_and(Value::is_number) && !node.contains_key(inclusive) {
+                let bound = node.shift_remove(exclusive).unwrap_or_default();
+                node.insert(inclusive.to_owned(), bound);
+                self.warn(
+                    location,
+                    format!("`{exclusive}` loosened to `{inclusive}` (not supported by gemini)"),
+                );
+            }
+        }
     }
 
     /// `anyOf: [X, {type: null}]` (pydantic's `Optional[X]`): the `null` branch becomes
