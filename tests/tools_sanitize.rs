@@ -591,7 +591,7 @@ fn cases() -> Vec<Case> {
             input: json!({"type": "object", "properties": {"headers": {"type": "object", "additionalProperties": {"type": "string"}}}, "required": ["headers"]}),
             expected: json!({
                 "type": "object", "additionalProperties": false, "required": ["headers"],
-                "properties": {"headers": {"type": "object", "additionalProperties": {"type": "string"}, "properties": {}, "required": []}}
+                "properties": {"headers": {"type": "object", "additionalProperties": {"type": "string"}}}
             }),
             warnings: &["#/properties/headers: an object with free-form keys (a map); send this tool with `strict: false`"],
             strict: false,
@@ -690,6 +690,68 @@ fn cases() -> Vec<Case> {
             dialect: Gemini,
             input: json!({"type": "object", "properties": {"opts": {"type": "object", "properties": {}, "title": "Opts"}, "n": {"type": "string"}}}),
             expected: json!({"type": "object", "properties": {"opts": {"type": "object", "title": "Opts"}, "n": {"type": "string"}}}),
+            warnings: &[],
+            strict: false,
+        },
+        Case {
+            name: "an open object cannot be strict",
+            dialect: OpenAiStrict,
+            input: json!({"type": "object", "properties": {"meta": {"type": "object", "additionalProperties": true}, "bag": {"type": "object", "description": "Any JSON object"}}, "required": ["meta", "bag"]}),
+            expected: json!({
+                "type": "object", "additionalProperties": false, "required": ["meta", "bag"],
+                "properties": {"meta": {"type": "object", "additionalProperties": true}, "bag": {"type": "object", "description": "Any JSON object"}}
+            }),
+            warnings: &[
+                "#/properties/meta: an object with free-form keys (a map); send this tool with `strict: false`",
+                "#/properties/bag: an object without `properties` (any keys); send this tool with `strict: false`",
+            ],
+            strict: false,
+        },
+        Case {
+            name: "\"at least one of\" branches cannot be strict",
+            dialect: OpenAiStrict,
+            input: json!({"type": "object", "required": ["filter"], "properties": {"filter": {
+                "type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+                "anyOf": [{"required": ["a"]}, {"required": ["b"]}]
+            }}}),
+            expected: json!({"type": "object", "required": ["filter"], "additionalProperties": false, "properties": {"filter": {
+                "type": "object", "properties": {"a": {"type": ["string", "null"]}, "b": {"type": ["string", "null"]}},
+                "anyOf": [{"type": "object", "required": ["a"]}, {"type": "object", "required": ["b"]}],
+                "required": ["a", "b"], "additionalProperties": false
+            }}}),
+            warnings: &["#/properties/filter/anyOf/0: an object without `properties` (any keys); send this tool with `strict: false`"],
+            strict: false,
+        },
+        Case {
+            name: "an optional union object accepts null under openai-strict",
+            dialect: OpenAiStrict,
+            input: json!({"type": "object", "properties": {"o": {
+                "type": "object", "properties": {"a": {"type": "string"}},
+                "oneOf": [{"properties": {"a": {"const": "x"}}}, {"properties": {"a": {"const": "y"}}}]
+            }}}),
+            expected: json!({"type": "object", "required": ["o"], "additionalProperties": false, "properties": {"o": {
+                "type": ["object", "null"], "properties": {"a": {"type": ["string", "null"]}},
+                "anyOf": [
+                    {"type": "object", "properties": {"a": {"enum": ["x", null]}}, "required": ["a"], "additionalProperties": false},
+                    {"type": "object", "properties": {"a": {"enum": ["y", null]}}, "required": ["a"], "additionalProperties": false},
+                    {"type": "null"}
+                ],
+                "required": ["a"], "additionalProperties": false
+            }}}),
+            warnings: &["#/properties/o: `oneOf` rewritten as `anyOf`"],
+            strict: true,
+        },
+        Case {
+            name: "OpenAPI nullable next to a union or a const",
+            dialect: OpenAi,
+            input: json!({"type": "object", "properties": {
+                "o": {"type": "object", "oneOf": [{"required": ["a"]}, {"required": ["b"]}], "nullable": true},
+                "k": {"type": "string", "const": "fixed", "nullable": true}
+            }}),
+            expected: json!({"type": "object", "properties": {
+                "o": {"type": ["object", "null"], "oneOf": [{"type": "object", "required": ["a"]}, {"type": "object", "required": ["b"]}, {"type": "null"}]},
+                "k": {"type": ["string", "null"], "enum": ["fixed", null]}
+            }}),
             warnings: &[],
             strict: false,
         },
@@ -1183,6 +1245,93 @@ fn a_ref_chain_is_cut_at_a_bounded_depth() {
         .expect("thread")
         .join()
         .expect("no stack overflow");
+}
+
+/// OpenAI's limits on enums (structured outputs documentation): 1000 values in a schema; a string
+/// enum of more than 250 values at most 15 000 characters; property names and enum values at most
+/// 120 000 characters in all. Over them, OpenAI refuses a strict schema.
+#[test]
+fn strict_mode_respects_the_enum_limits() {
+    let values = |count: usize, length: usize| -> Vec<Value> {
+        (0..count)
+            .map(|index| json!(format!("{index:0length$}")))
+            .collect()
+    };
+    // (case, enum per property, strict, warning)
+    let cases = [
+        ("1000 values", vec![values(1000, 3)], true, ""),
+        (
+            "1001 values",
+            vec![values(1001, 4)],
+            false,
+            "more than 1000 `enum` values",
+        ),
+        (
+            "1001 values over two enums",
+            vec![values(600, 3), values(401, 3)],
+            false,
+            "more than 1000 `enum` values",
+        ),
+        ("250 long values", vec![values(250, 100)], true, ""),
+        (
+            "251 values, 15 060 characters",
+            vec![values(251, 60)],
+            false,
+            "more than 15000 characters",
+        ),
+        (
+            "251 values, 14 809 characters",
+            vec![values(251, 59)],
+            true,
+            "",
+        ),
+        (
+            "119 008 characters in all",
+            vec![
+                values(250, 119),
+                values(250, 119),
+                values(250, 119),
+                values(250, 119),
+            ],
+            true,
+            "",
+        ),
+        (
+            "120 008 characters in all",
+            vec![
+                values(250, 120),
+                values(250, 120),
+                values(250, 120),
+                values(250, 120),
+            ],
+            false,
+            "more than 120000 characters",
+        ),
+    ];
+    for (case, enums, strict, warning) in cases {
+        let properties: Map<String, Value> = enums
+            .into_iter()
+            .enumerate()
+            .map(|(index, values)| {
+                (
+                    format!("p{index}"),
+                    json!({"type": "string", "enum": values}),
+                )
+            })
+            .collect();
+        let names: Vec<&String> = properties.keys().collect();
+        let input = json!({"type": "object", "properties": properties, "required": names});
+        let sanitized = sanitize_schema(&input, SchemaDialect::OpenAiStrict);
+        assert_eq!(sanitized.strict, strict, "{case}: {:?}", sanitized.warnings);
+        let warned = match warning {
+            "" => sanitized.warnings.is_empty(),
+            _ => sanitized
+                .warnings
+                .iter()
+                .any(|found| found.contains(warning)),
+        };
+        assert!(warned, "{case}: {:?}", sanitized.warnings);
+    }
 }
 
 /// Argument values, with the shapes the generated schemas talk about.

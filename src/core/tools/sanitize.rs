@@ -41,6 +41,12 @@ const MAX_WARNINGS: usize = 100;
 /// OpenAI strict mode limits (structured outputs documentation).
 const STRICT_MAX_OBJECT_NESTING: usize = 10;
 const STRICT_MAX_PROPERTIES: usize = 5000;
+const STRICT_MAX_ENUM_VALUES: usize = 1000;
+/// A string `enum` of more than this many values may total at most [`STRICT_MAX_LONG_ENUM_CHARS`].
+const STRICT_LONG_ENUM_VALUES: usize = 250;
+const STRICT_MAX_LONG_ENUM_CHARS: usize = 15_000;
+/// Property names and `enum` values, in characters, across the schema.
+const STRICT_MAX_TEXT_CHARS: usize = 120_000;
 const STRICT_KEYWORDS: [&str; 18] = [
     "type",
     "description",
@@ -130,7 +136,11 @@ pub fn sanitize_schema(schema: &Value, dialect: SchemaDialect) -> SanitizedSchem
         SchemaDialect::OpenAi | SchemaDialect::Anthropic => base,
         SchemaDialect::OpenAiStrict => {
             let root = sanitizer.strict(base, "#", 0);
-            sanitizer.flatten_root_union(root)
+            let root = sanitizer.flatten_root_union(root);
+            if sanitizer.strict_compatible {
+                sanitizer.check_strict_sizes(&root);
+            }
+            root
         }
         SchemaDialect::Gemini => {
             let root = sanitizer.gemini(base, "#");
@@ -153,6 +163,47 @@ pub fn sanitize_schema(schema: &Value, dialect: SchemaDialect) -> SanitizedSchem
         schema,
         strict: dialect == SchemaDialect::OpenAiStrict && sanitizer.strict_compatible,
         warnings,
+    }
+}
+
+/// What OpenAI counts in a strict schema, over the schema positions strict output has.
+#[derive(Default)]
+struct StrictSizes {
+    enum_values: usize,
+    /// The characters of the longest string `enum` of more than [`STRICT_LONG_ENUM_VALUES`].
+    long_enum_chars: usize,
+    text_chars: usize,
+}
+
+impl StrictSizes {
+    fn measure(&mut self, schema: &Value) {
+        let Value::Object(node) = schema else {
+            return;
+        };
+        if let Some(Value::Array(values)) = node.get("enum") {
+            let strings: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
+            let chars: usize = strings.iter().map(|text| text.chars().count()).sum();
+            self.enum_values += values.len();
+            self.text_chars += chars;
+            if strings.len() > STRICT_LONG_ENUM_VALUES {
+                self.long_enum_chars = self.long_enum_chars.max(chars);
+            }
+        }
+        for (keyword, child) in node {
+            match (keyword.as_str(), child) {
+                ("properties", Value::Object(properties)) => {
+                    for (name, property) in properties {
+                        self.text_chars += name.chars().count();
+                        self.measure(property);
+                    }
+                }
+                ("items" | "additionalProperties", child) => self.measure(child),
+                ("anyOf", Value::Array(branches)) => {
+                    branches.iter().for_each(|branch| self.measure(branch))
+                }
+                _ => {}
+            }
+        }
     }
 }
 
@@ -562,7 +613,8 @@ impl Sanitizer<'_> {
         }
     }
 
-    /// Lets `null` through a node, the way OpenAPI's `nullable: true` did.
+    /// Lets `null` through a node, the way OpenAPI's `nullable: true` did: every keyword that
+    /// would refuse it (`type`, a union, `const`, `enum`) is widened.
     fn add_null(&self, node: &mut Map<String, Value>) {
         if let Some(mut types) = type_list(node).map(|types| {
             types
@@ -574,14 +626,22 @@ impl Sanitizer<'_> {
                 types.push("null".to_owned());
             }
             set_types(node, types);
-        } else if let Some(Value::Array(branches)) = node.get_mut("anyOf") {
-            let null_branch = json!({"type": "null"});
-            if !branches.contains(&null_branch) {
-                branches.push(null_branch);
+        }
+        for keyword in ["anyOf", "oneOf"] {
+            if let Some(Value::Array(branches)) = node.get_mut(keyword) {
+                // Not when a branch may take `null` already: `oneOf` would then match it twice.
+                let takes_null = branches
+                    .iter()
+                    .any(|branch| branch.as_object().is_some_and(accepts_null));
+                if !takes_null {
+                    branches.push(json!({"type": "null"}));
+                }
             }
-        } else if let Some(value) = node.shift_remove("const") {
-            node.insert("enum".to_owned(), json!([value, null]));
-            return;
+        }
+        if !node.contains_key("enum") {
+            if let Some(value) = node.shift_remove("const") {
+                node.insert("enum".to_owned(), json!([value]));
+            }
         }
         if let Some(Value::Array(values)) = node.get_mut("enum") {
             if !values.contains(&Value::Null) {
@@ -835,8 +895,10 @@ impl Sanitizer<'_> {
         }
         self.drop_never_properties(&mut node, location);
         let mut allowed: Vec<&str> = STRICT_KEYWORDS.to_vec();
-        let free_form_map = matches!(node.get("additionalProperties"), Some(Value::Object(_)))
-            || node.contains_key("patternProperties");
+        let free_form_map = matches!(
+            node.get("additionalProperties"),
+            Some(Value::Object(_) | Value::Bool(true))
+        ) || node.contains_key("patternProperties");
         if free_form_map {
             allowed.push("patternProperties");
             self.not_strict(location, "an object with free-form keys (a map)");
@@ -886,8 +948,17 @@ impl Sanitizer<'_> {
             }
         }
         infer_type(&mut node);
-        if is_object || has_type(&node, "object") {
-            self.strict_object(&mut node, location);
+        if has_type(&node, "object") {
+            // An object that lists no properties takes any keys (a `dict`, or a branch like
+            // `{required: [a]}` that only constrains its parent): closed, it would take only
+            // `{}`. Such objects, like maps, are left open and the tool is sent non-strict.
+            let lists_no_keys =
+                !node.contains_key("properties") && !node.contains_key("additionalProperties");
+            if lists_no_keys {
+                self.not_strict(location, "an object without `properties` (any keys)");
+            } else if !free_form_map {
+                self.strict_object(&mut node, location);
+            }
         }
         if has_type(&node, "array") && !node.contains_key("items") && !tuple {
             self.not_strict(location, "an array without `items`");
@@ -896,6 +967,30 @@ impl Sanitizer<'_> {
             self.not_strict(location, "a schema without `type` (any value)");
         }
         Value::Object(node)
+    }
+
+    /// OpenAI's limits on the text of a strict schema: `enum` values and property names.
+    fn check_strict_sizes(&mut self, root: &Value) {
+        let mut sizes = StrictSizes::default();
+        sizes.measure(root);
+        if sizes.enum_values > STRICT_MAX_ENUM_VALUES {
+            self.not_strict(
+                "#",
+                &format!("more than {STRICT_MAX_ENUM_VALUES} `enum` values in all"),
+            );
+        }
+        if sizes.long_enum_chars > STRICT_MAX_LONG_ENUM_CHARS {
+            self.not_strict(
+                "#",
+                &format!("a string `enum` of more than {STRICT_LONG_ENUM_VALUES} values totals more than {STRICT_MAX_LONG_ENUM_CHARS} characters"),
+            );
+        }
+        if sizes.text_chars > STRICT_MAX_TEXT_CHARS {
+            self.not_strict(
+                "#",
+                &format!("more than {STRICT_MAX_TEXT_CHARS} characters of property names and `enum` values"),
+            );
+        }
     }
 
     /// Every property listed in `required`, the optional ones made nullable, no extra keys.
@@ -924,9 +1019,7 @@ impl Sanitizer<'_> {
         let too_many = self.strict_property_count > STRICT_MAX_PROPERTIES
             && self.strict_property_count - properties.len() <= STRICT_MAX_PROPERTIES;
         node.insert("required".to_owned(), Value::Array(required));
-        if !matches!(node.get("additionalProperties"), Some(Value::Object(_))) {
-            node.insert("additionalProperties".to_owned(), json!(false));
-        }
+        node.insert("additionalProperties".to_owned(), json!(false));
         if too_many {
             self.not_strict(
                 location,
