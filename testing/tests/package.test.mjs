@@ -1,6 +1,6 @@
 // The npm package as users get it: `npm pack`, installed into a fresh project, bundled with
-// esbuild and run in headless Chromium; imported in plain Node, and through its bundler entry as a
-// wasm ES module; its types checked with tsc.
+// esbuild and run in headless Chromium; imported in plain Node, required from CommonJS, and through
+// its bundler entry as a wasm ES module; its types checked with tsc, as each entry resolves them.
 // Traffic: the scripted provider and server-everything on 127.0.0.1 only.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
@@ -24,6 +24,12 @@ const twoRounds = [
 ];
 const question = [{ role: "user", content: "What is 2 + 3?" }];
 
+/** The paths `npm pack` of pkg/ would put in the tarball. */
+function packedFiles() {
+  const [report] = JSON.parse(execFileSync("npm", ["pack", path.join(root, "pkg"), "--dry-run", "--json"], { encoding: "utf8" }));
+  return report.files.map((file) => file.path);
+}
+
 function installPackedPackage() {
   const tarball = execFileSync("npm", ["pack", path.join(root, "pkg"), "--pack-destination", work, "--silent"], {
     encoding: "utf8",
@@ -41,6 +47,26 @@ function installPackedPackage() {
 }
 
 const project = installPackedPackage();
+
+/** Every string in `value`: the targets of package.json's `exports`, however nested. */
+function strings(value) {
+  if (typeof value === "string") return [value];
+  return Object.values(value ?? {}).flatMap(strings);
+}
+
+// wasm-pack writes a `.gitignore` of `*` into each target folder, which `npm pack` obeys.
+test("the tarball holds every target and every file package.json names", () => {
+  const packed = new Set(packedFiles());
+  for (const target of ["web", "bundler", "nodejs"]) {
+    for (const suffix of [".js", "_bg.wasm", ".d.ts"]) {
+      assert.ok(packed.has(`${target}/mcp_agent_wasm${suffix}`), `${target}/mcp_agent_wasm${suffix} is not packed`);
+    }
+  }
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, "pkg", "package.json"), "utf8"));
+  for (const named of [manifest.main, manifest.types, ...strings(manifest.exports)]) {
+    assert.ok(packed.has(named.replace(/^\.\//, "")), `${named} is named in package.json but not packed`);
+  }
+});
 
 function assertFullRun(run) {
   assert.equal(run.error, undefined, JSON.stringify(run.error));
@@ -105,6 +131,21 @@ test("imported in plain Node from the installed tarball, a full loop runs", asyn
   assertFullRun(runInNode("mcp-agent-wasm"));
 });
 
+// Without require(esm) (on by default only from Node 20.19 and 22.12), `require` has to reach the
+// nodejs target's CommonJS glue itself.
+test("required from CommonJS without require(esm), a full loop runs", async () => {
+  await scriptProvider(twoRounds);
+  const script = `const agentWasm = require("mcp-agent-wasm");\n${collectSource}\n` +
+    `collect(agentWasm, ${JSON.stringify(agentConfig())}, ${JSON.stringify(question)}).then((run) => process.stdout.write(JSON.stringify(run)));\n`;
+  fs.writeFileSync(path.join(project, "node-run.cjs"), script);
+  const output = execFileSync(process.execPath, ["--no-experimental-require-module", "node-run.cjs"], {
+    cwd: project,
+    encoding: "utf8",
+    timeout: 60000,
+  });
+  assertFullRun(JSON.parse(output));
+});
+
 // The bundler target imports its wasm as an ES module, as webpack and Vite's wasm plugins link it;
 // Node links it the same way behind a flag, which runs that target's glue for real.
 test("the bundler entry, linked as a wasm ES module, runs a full loop", async () => {
@@ -112,6 +153,42 @@ test("the bundler entry, linked as a wasm ES module, runs a full loop", async ()
   assertFullRun(runInNode("mcp-agent-wasm/bundler", ["--experimental-wasm-modules", "--no-warnings"]));
 });
 
+/** Runs tsc, failing with its report (which it prints to stdout). */
+function tsc(args) {
+  try {
+    execFileSync(bin("tsc"), args, { encoding: "utf8" });
+  } catch (error) {
+    assert.fail(`tsc ${args.join(" ")}:\n${error.stdout}${error.stderr}`);
+  }
+}
+
 test("a TypeScript consumer of every event type passes tsc --noEmit --strict", () => {
-  execFileSync(bin("tsc"), ["--project", path.join(testing, "types", "tsconfig.json")], { encoding: "utf8" });
+  tsc(["--project", path.join(testing, "types", "tsconfig.json")]);
+});
+
+/** The README's quick start, with what it leaves to the page declared. */
+function readmeExample() {
+  const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
+  const [, code] = readme.match(/## Quickstart \(JS\)\s+```js\n([\s\S]*?)```/);
+  return `import type { ChatMessage } from "mcp-agent-wasm";\ndeclare const apiKey: string;\ndeclare const output: HTMLElement;\n` +
+    `let history: ChatMessage[] = [];\n${code}console.log(history.length);\n`;
+}
+
+// Under node16 the package's types are node.d.mts (import) and the nodejs target's (require); under
+// bundler, bundler.d.mts: none of them may promise the web target's initSync or init() result.
+test("strict TypeScript consumers under node16 and bundler resolution get the types of the entry they load", () => {
+  const types = path.join(testing, "types");
+  fs.writeFileSync(path.join(project, "readme.ts"), readmeExample());
+  for (const file of ["example.ts", "no-init-sync.ts", "require.cts"]) fs.copyFileSync(path.join(types, file), path.join(project, file));
+  const lib = ["ES2022", "ESNext.Disposable", "DOM", "DOM.AsyncIterable"];
+  const consumers = [
+    { moduleResolution: "node16", module: "node16", files: ["readme.ts", "example.ts", "no-init-sync.ts", "require.cts"] },
+    { moduleResolution: "bundler", module: "ES2022", files: ["readme.ts", "example.ts", "no-init-sync.ts"] },
+  ];
+  for (const { moduleResolution, module, files } of consumers) {
+    const compilerOptions = { strict: true, noEmit: true, target: "ES2022", module, moduleResolution, lib, skipLibCheck: false };
+    const config = path.join(project, `tsconfig.${moduleResolution}.json`);
+    fs.writeFileSync(config, JSON.stringify({ compilerOptions, files }));
+    tsc(["--project", config]);
+  }
 });

@@ -1,7 +1,7 @@
 //! Project automation (matklad's xtask convention): `cargo xtask <task>`.
 //!
 //! - `test`: installs what is missing, then runs every check and test, failing on the first failure.
-//! - `demo`: installs what is missing, builds the package, starts the local servers, serves www/.
+//! - `demo`: installs what is missing, builds the web target, starts the local servers, serves www/.
 //! - `build`: builds the npm package for every target in wasm-pack.toml.
 //! - `setup`: only installs the tools.
 //! - `bench`: benchmarks side by side with the peers; writes BENCHMARKS.md (not a test).

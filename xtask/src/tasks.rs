@@ -97,11 +97,13 @@ fn wasm_pack_build(root: &Path, config: &Config, target: &str) -> Result<(), Str
     ]))
 }
 
-/// One target as it ships: wasm-pack's output with the bindings' names shortened.
+/// One target as it ships: wasm-pack's output with the bindings' names shortened, and without
+/// the `.gitignore` that would keep it out of the npm package (the demo builds only this way).
 fn build_target(root: &Path, config: &Config, target: &str) -> Result<(), String> {
     wasm_pack_build(root, config, target)?;
-    let shortened =
-        crate::binding_names::shorten(&root.join("pkg").join(target), crate::package::CRATE)?;
+    let target_dir = root.join("pkg").join(target);
+    crate::package::remove_wasm_pack_gitignore(&target_dir)?;
+    let shortened = crate::binding_names::shorten(&target_dir, crate::package::CRATE)?;
     println!(
         "  {target}: {} imports and {} exports renamed, wasm {} -> {} bytes",
         shortened.imports, shortened.exports, shortened.bytes_before, shortened.bytes_after
