@@ -206,8 +206,11 @@ impl McpClient {
             SessionState::Closed => return Err(McpError::Closed),
             SessionState::Ready if !needs_ping_before_reuse(idle_since, now_ms()) => return Ok(()),
             SessionState::Ready => {
-                if self.ping().await.is_ok() {
-                    return Ok(());
+                match self.ping().await {
+                    Ok(()) => return Ok(()),
+                    // Closed while the ping was out: no new session.
+                    Err(McpError::Closed) => return Err(McpError::Closed),
+                    Err(_) => {}
                 }
                 let mut state = self.state.borrow_mut();
                 state.legacy = None;
@@ -454,6 +457,9 @@ impl McpClient {
     async fn initialize_streamable(&self) -> Result<InitializeOutcome, McpError> {
         let (request, url, headers) = {
             let mut state = self.state.borrow_mut();
+            if state.session.state() == SessionState::Closed {
+                return Err(McpError::Closed);
+            }
             let request = state.session.begin_initialize();
             let headers = state.with_custom_headers(state.session.post_headers());
             (request, state.url.href(), headers)
@@ -487,10 +493,7 @@ impl McpClient {
             .session
             .handle_initialize_result(session_id.as_deref(), &result)?;
         self.post_notification(&initialized).await?;
-        self.state
-            .borrow_mut()
-            .session
-            .handle_initialized_accepted();
+        self.accept_initialized()?;
         self.open_standalone_stream();
         Ok(InitializeOutcome::Ready)
     }
@@ -745,11 +748,19 @@ impl McpClient {
             .session
             .handle_initialize_result(None, &result)?;
         self.post_notification(&initialized).await?;
-        self.state
-            .borrow_mut()
-            .session
-            .handle_initialized_accepted();
-        Ok(())
+        self.accept_initialized()
+    }
+
+    /// The server accepted `notifications/initialized`: the session is ready, unless `close`
+    /// came while the notification was out (then nothing more may be opened).
+    fn accept_initialized(&self) -> Result<(), McpError> {
+        let mut state = self.state.borrow_mut();
+        state.session.handle_initialized_accepted();
+        if state.session.state() == SessionState::Ready {
+            Ok(())
+        } else {
+            Err(McpError::Closed)
+        }
     }
 
     async fn legacy_exchange(
