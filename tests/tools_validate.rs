@@ -170,6 +170,19 @@ fn keyword_cases() -> Vec<(&'static str, Value, Value, &'static str)> {
             "argument `n`: must be a multiple of 0.02",
         ),
         (
+            "multipleOf a very large amount off by half a cent",
+            json!({"properties": {"n": {"multipleOf": 0.01}}}),
+            json!({"n": 10000000000.005_f64}),
+            "argument `n`: must be a multiple of 0.01",
+        ),
+        (
+            "multipleOf a very large number off by a half",
+            json!({"properties": {"n": {"multipleOf": 1}}}),
+            json!({"n": 1e15 + 0.5}),
+            "argument `n`: must be a multiple of 1",
+        ),
+        ("multipleOf a very large decimal amount", json!({"properties": {"n": {"multipleOf": 0.01}}}), json!({"n": 98765432101.23_f64}), ""),
+        (
             "items",
             json!({"properties": {"tags": {"type": "array", "items": {"type": "string"}}}}),
             json!({"tags": ["a", 2]}),

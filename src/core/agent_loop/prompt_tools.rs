@@ -124,11 +124,19 @@ fn calls_in_value(value: Value) -> Vec<PromptCall> {
 
 /// An object is a call when it has the call format's members and no other: a string `name`
 /// and the `arguments` (`parameters` in Llama's own format; none for a tool without
-/// parameters). Any other object with a `name` (a package.json, a person) is data in the answer.
+/// parameters), and beside them at most the `"type": "function"` and the `id` that Llama 3.2
+/// and 3.3 write. Any other object with a `name` (a package.json, a person) is data in the
+/// answer.
 fn call_in_value(value: Value) -> Option<PromptCall> {
     let Value::Object(mut object) = value else {
         return None;
     };
+    if object.get("type").is_some_and(|kind| kind == "function") {
+        object.remove("type");
+    }
+    if object.get("id").is_some_and(Value::is_string) {
+        object.remove("id");
+    }
     if object.len() > 2 {
         return None;
     }
@@ -245,6 +253,15 @@ mod tests {
             ),
             ("The user is {\"name\": \"Alice\", \"age\": 30}.", vec![]),
             ("{\"name\": \"a\", \"arguments\": {}, \"id\": 1}", vec![]),
+            (
+                "{\"type\": \"function\", \"name\": \"lookup\", \"parameters\": {\"id\": 7}}",
+                vec![("lookup", json!({"id": 7}))],
+            ),
+            (
+                "{\"name\": \"a\", \"arguments\": {}, \"id\": \"call_1\"}",
+                vec![("a", json!({}))],
+            ),
+            ("{\"type\": \"module\", \"name\": \"a\", \"arguments\": {}}", vec![]),
             ("{\"name\": \"a\", \"args\": {}}", vec![]),
         ];
         for (text, expected) in cases {

@@ -423,10 +423,12 @@ impl<'s> Validator<'s> {
         {
             // Binary floats miss most decimals (0.01, 1234567.89) by about 1e-16 of their size,
             // and the quotient inherits that relative error: a tolerance relative to the
-            // quotient, with a wide margin, admits every decimal multiple and still refuses a
-            // number that misses one by more than a trillionth of itself.
+            // quotient, with a wide margin, admits every decimal multiple; capped at a
+            // thousandth of the divisor, so that a large number that misses a multiple by half
+            // of it (10000000000.005 for 0.01) is still refused.
             let quotient = number / divisor;
-            if (quotient - quotient.round()).abs() > quotient.abs() * 1e-12 {
+            let tolerance = (quotient.abs() * 1e-12).min(1e-3);
+            if (quotient - quotient.round()).abs() > tolerance {
                 findings.push(bound_finding(path, "a multiple of", shown));
             }
         }
