@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::error::ProviderError;
 use super::table::{find_provider, Endpoint, KeyRequirement, ProviderSpec};
 use crate::core::json_read::{float, header_list, object, optional, string, unsigned};
+use crate::core::url_policy::{check_server_url, Host};
 
 /// What a caller passes per model call (`{ id, apiKey?, model?, baseUrl?, … }` from JS, in
 /// camelCase). Other members are ignored.
@@ -193,20 +194,10 @@ impl ResolvedProvider {
     /// endpoints), which want the thought signatures they sent echoed in `extra_content`, a field
     /// other OpenAI-style servers may refuse.
     pub(crate) fn is_google_endpoint(&self) -> bool {
-        let after_scheme = self
-            .base_url
-            .split_once("://")
-            .map_or(self.base_url.as_str(), |(_, rest)| rest);
-        let authority = after_scheme
-            .split(['/', '?', '#'])
-            .next()
-            .unwrap_or_default();
-        let host = authority.rsplit('@').next().unwrap_or_default();
-        let host = host
-            .split(':')
-            .next()
-            .unwrap_or_default()
-            .to_ascii_lowercase();
-        host == "googleapis.com" || host.ends_with(".googleapis.com")
+        // Parsed as a browser parses it (the MCP URL policy's parser, with no policy applied).
+        check_server_url(&self.base_url, true).is_ok_and(|url| {
+            matches!(&url.host, Host::Domain(name)
+                if name == "googleapis.com" || name.ends_with(".googleapis.com"))
+        })
     }
 }
