@@ -36,6 +36,11 @@ const MAX_INLINED_BYTES: usize = 128 * 1024;
 /// tool schemas nest a few levels (OpenAI strict mode allows 10 objects); 50 keeps the output
 /// within serde_json's 128 levels of JSON (a schema level is at most two: `properties` and a name).
 const MAX_SCHEMA_DEPTH: usize = 50;
+/// Each exclusive bound keyword with its inclusive twin.
+const EXCLUSIVE_BOUNDS: [(&str, &str); 2] = [
+    ("exclusiveMinimum", "minimum"),
+    ("exclusiveMaximum", "maximum"),
+];
 /// Warnings listed per schema; the rest are counted in one last line.
 const MAX_WARNINGS: usize = 100;
 /// OpenAI strict mode limits (structured outputs documentation).
@@ -564,10 +569,7 @@ impl Sanitizer<'_> {
                 set_types(node, types);
             }
         }
-        for (exclusive, inclusive) in [
-            ("exclusiveMinimum", "minimum"),
-            ("exclusiveMaximum", "maximum"),
-        ] {
+        for (exclusive, inclusive) in EXCLUSIVE_BOUNDS {
             // Draft 4's `exclusiveMinimum: true` made `minimum` exclusive; 2020-12, the only
             // draft Anthropic accepts, wants the bound itself under `exclusiveMinimum`.
             match node.get(exclusive) {
@@ -1144,10 +1146,7 @@ impl Sanitizer<'_> {
     /// Gemini has no exclusive bounds: one becomes the inclusive bound, a little looser (the
     /// validator still checks the original), rather than no bound at all.
     fn gemini_bounds(&mut self, node: &mut Map<String, Value>, location: &str) {
-        for (exclusive, inclusive) in [
-            ("exclusiveMinimum", "minimum"),
-            ("exclusiveMaximum", "maximum"),
-        ] {
+        for (exclusive, inclusive) in EXCLUSIVE_BOUNDS {
             if node.get(exclusive).is_some_and(Value::is_number) && !node.contains_key(inclusive) {
                 let bound = node.shift_remove(exclusive).unwrap_or_default();
                 node.insert(inclusive.to_owned(), bound);
