@@ -395,14 +395,7 @@ fn captured_truncated_call_is_retried_then_given_up() {
             &format!("Error: {TRUNCATION_GAVE_UP}")
         )
     );
-    let shown: String = run
-        .events
-        .iter()
-        .filter_map(|event| match event {
-            AgentEvent::Text { text } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect();
+    let shown = run.shown_text();
     assert_eq!(
         shown,
         format!("{preamble}Too long, sorry."),

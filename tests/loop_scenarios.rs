@@ -1396,14 +1396,7 @@ fn prompt_tool_mode_takes_json_data_in_the_answer_for_the_answer() {
     assert_eq!(run.requests.len(), 1, "the answer is final");
     assert_eq!(run.outcome.reason, OutcomeReason::Completed);
     assert_eq!(run.outcome.text, answer);
-    let shown: String = run
-        .events
-        .iter()
-        .filter_map(|event| match event {
-            AgentEvent::Text { text } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect();
+    let shown = run.shown_text();
     assert_eq!(
         shown, answer,
         "the block held back while it might be a call is shown"

@@ -525,12 +525,10 @@ async fn close_deletes_the_session_and_later_calls_fail() {
     assert_eq!(error.code(), "mcp_closed");
 }
 
-/// A connect that every caller gave up (the call was aborted while the slow initialize ran) is
-/// dropped with its request, not left for the next call to resume (after its timeout may have
-/// fired): the next call connects anew.
-#[wasm_bindgen_test]
-async fn an_abandoned_connect_is_dropped_and_the_next_call_connects_anew() {
-    let client = test_client("/restart/abandoned-then-used", TransportMode::Auto);
+/// A client on `path` (a `/restart/` path, whose initialize takes 300 ms) whose first call was
+/// aborted while it connected.
+async fn client_with_an_abandoned_connect(path: &str) -> McpClient {
+    let client = test_client(path, TransportMode::Auto);
     let signal = web_sys::AbortSignal::timeout_with_u32(150);
     let error = client
         .call_tool(
@@ -543,6 +541,15 @@ async fn an_abandoned_connect_is_dropped_and_the_next_call_connects_anew() {
         .await
         .expect_err("aborted while connecting");
     assert_eq!(error.code(), "mcp_aborted");
+    client
+}
+
+/// A connect that every caller gave up (the call was aborted while the slow initialize ran) is
+/// dropped with its request, not left for the next call to resume (after its timeout may have
+/// fired): the next call connects anew.
+#[wasm_bindgen_test]
+async fn an_abandoned_connect_is_dropped_and_the_next_call_connects_anew() {
+    let client = client_with_an_abandoned_connect("/restart/abandoned-then-used").await;
     let result = client
         .call_tool("echo", json!({"message": "later"}), None, None, None)
         .await
@@ -561,19 +568,7 @@ async fn an_abandoned_connect_is_dropped_and_the_next_call_connects_anew() {
 /// server hears nothing more.
 #[wasm_bindgen_test]
 async fn an_abandoned_connect_is_not_resumed_after_close() {
-    let client = test_client("/restart/abandoned", TransportMode::Auto);
-    let signal = web_sys::AbortSignal::timeout_with_u32(150);
-    let error = client
-        .call_tool(
-            "echo",
-            json!({"message": "never"}),
-            None,
-            Some(&signal),
-            None,
-        )
-        .await
-        .expect_err("aborted while connecting");
-    assert_eq!(error.code(), "mcp_aborted");
+    let client = client_with_an_abandoned_connect("/restart/abandoned").await;
     client.close().await;
     let error = client.list_tools().await.expect_err("closed");
     assert_eq!(error.code(), "mcp_closed");

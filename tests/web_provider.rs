@@ -19,8 +19,8 @@ use mcp_agent_wasm::core::message::{
 };
 use mcp_agent_wasm::core::model_event::{FinishReason, ModelEvent, Usage};
 use mcp_agent_wasm::core::provider::{
-    ProviderConfig, ProviderError, ProviderTools, ResolvedProvider, ResponseMode, RetryPolicy,
-    WireFormat, PROVIDERS,
+    HttpRequest, ProviderConfig, ProviderError, ProviderTools, ResolvedProvider, ResponseMode,
+    RetryPolicy, WireFormat, PROVIDERS,
 };
 use mcp_agent_wasm::core::tools::ToolEntry;
 use mcp_agent_wasm::web::json::from_js;
@@ -165,6 +165,22 @@ fn tool_round() -> Vec<ChatMessage> {
         ChatMessage::tool_result("call_1", "18°C"),
         ChatMessage::tool_result("call_2", "21°C"),
     ]
+}
+
+/// `send` with the default retry policy and no idle limit, as most tests here want.
+async fn send_with_defaults(
+    provider: &ResolvedProvider,
+    request: &HttpRequest,
+    signal: Option<&web_sys::AbortSignal>,
+) -> Result<ProviderResponse, ProviderError> {
+    send(
+        provider,
+        request,
+        &RetryPolicy::default(),
+        signal,
+        IdleLimit(None),
+    )
+    .await
 }
 
 fn config(id: &str, base_url: String) -> ProviderConfig {
@@ -330,15 +346,7 @@ async fn a_sse_fixture_arrives_byte_for_byte_in_several_chunks() {
         )
         .unwrap()
         .request;
-    let mut response = send(
-        &provider,
-        &request,
-        &RetryPolicy::default(),
-        None,
-        IdleLimit(None),
-    )
-    .await
-    .unwrap();
+    let mut response = send_with_defaults(&provider, &request, None).await.unwrap();
     let (bytes, chunks) = read_all(&mut response).await.unwrap();
     assert_eq!(bytes, expected);
     assert!(chunks > 1, "read as a stream, got {chunks} chunk(s)");
@@ -358,15 +366,7 @@ async fn attempt(options: &str) -> (Result<Vec<u8>, ProviderError>, ResolvedProv
         )
         .unwrap()
         .request;
-    let outcome = match send(
-        &provider,
-        &request,
-        &RetryPolicy::default(),
-        None,
-        IdleLimit(None),
-    )
-    .await
-    {
+    let outcome = match send_with_defaults(&provider, &request, None).await {
         Ok(mut response) => read_all(&mut response).await.map(|(bytes, _)| bytes),
         Err(error) => Err(error),
     };
@@ -495,15 +495,9 @@ async fn abort_mid_stream_ends_the_read_within_100_ms() {
         .request;
     let controller = web_sys::AbortController::new().unwrap();
     let signal = controller.signal();
-    let response = send(
-        &provider,
-        &request,
-        &RetryPolicy::default(),
-        Some(&signal),
-        IdleLimit(None),
-    )
-    .await
-    .unwrap();
+    let response = send_with_defaults(&provider, &request, Some(&signal))
+        .await
+        .unwrap();
     let mut body = response;
     let first = body.next_chunk().await.unwrap().unwrap();
     assert!(!first.is_empty());
@@ -580,16 +574,10 @@ async fn an_unreachable_server_is_retried_twice_then_a_network_error() {
         .unwrap()
         .request;
     let started = now_ms();
-    let error = send(
-        &provider,
-        &request,
-        &RetryPolicy::default(),
-        None,
-        IdleLimit(None),
-    )
-    .await
-    .err()
-    .unwrap();
+    let error = send_with_defaults(&provider, &request, None)
+        .await
+        .err()
+        .unwrap();
     let took = now_ms() - started;
     assert_eq!(error.code(), "provider_network");
     // Two backoffs of at least 250 ms and 500 ms (half of each doubled delay is fixed).
@@ -624,16 +612,10 @@ async fn abort_during_a_retry_wait_ends_the_call_at_once() {
     };
     // The first 503 answers at once; the abort lands inside the following backoff wait.
     set_timeout(abort_later.unchecked_ref(), 150);
-    let error = send(
-        &provider,
-        &request,
-        &RetryPolicy::default(),
-        Some(&signal),
-        IdleLimit(None),
-    )
-    .await
-    .err()
-    .unwrap();
+    let error = send_with_defaults(&provider, &request, Some(&signal))
+        .await
+        .err()
+        .unwrap();
     let took = now_ms() - aborted_at.get();
     assert_eq!(error.code(), "provider_aborted");
     assert!(aborted_at.get() > 0.0 && took < 100.0, "took {took} ms");

@@ -74,6 +74,17 @@ pub struct Run {
 }
 
 impl Run {
+    /// The text the `text` events showed, joined.
+    pub fn shown_text(&self) -> String {
+        self.events
+            .iter()
+            .filter_map(|event| match event {
+                AgentEvent::Text { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The actions that are not `Emit`s, for asserting the work the loop asked for.
     pub fn work(&self) -> Vec<&Action> {
         self.actions
