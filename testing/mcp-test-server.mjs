@@ -25,6 +25,10 @@
 //   /cross/...       POST 405; GET is a legacy SSE stream whose endpoint is on another origin
 //   /hidden-session/ sends Mcp-Session-Id without exposing it to the page, then requires it
 //   /standalone/...  SSE replies; the standalone GET stream carries a `ping` request
+//   /changing/...    SSE replies; tools/list gives `echo`, `add-tool` and the tools added so far;
+//                    `add-tool` adds the tool `name` and sends `notifications/tools/list_changed`
+//                    on the standalone GET stream (`via: "standalone"`, as the TypeScript SDK's
+//                    servers do) or on the call's own stream (`via: "response"`)
 //   /bulk/...        JSON replies with the BULK_TOOLS: `slow` (waits `ms`; the most calls in flight
 //                    at once per session path is at `GET /__inflight?path=<prefix>`), `big` (`chars`
 //                    characters of digits), `fail-500` (HTTP 500), `not-json` (200 with an HTML body),
@@ -48,6 +52,7 @@ const TOOLS = [
   { name: "hang", description: "Never answers", inputSchema: { type: "object" } },
   { name: "structured", description: "Structured content only", inputSchema: { type: "object" } },
 ];
+const ADD_TOOL = { name: "add-tool", description: "Adds the tool `name` and tells the client its tools changed", inputSchema: { type: "object" } };
 const BULK_TOOLS = [
   TOOLS[0],
   { name: "slow", description: "Answers after `ms` milliseconds", inputSchema: { type: "object", properties: { ms: { type: "number" } } } },
@@ -109,6 +114,7 @@ async function answer(message, context, send) {
     case "ping":
       return send(result(id, {}));
     case "tools/list":
+      if (context.session.mode === "changing") return send(result(id, { tools: [TOOLS[0], ADD_TOOL, ...context.session.addedTools] }));
       return send(result(id, toolsPage(params.cursor, context.session.mode)));
     case "tools/call":
       return callTool(id, params, context, send);
@@ -148,6 +154,13 @@ async function callTool(id, params, context, send) {
       const answers = await Promise.race([Promise.all(waiting), sleep(5000).then(() => "no answers within 5 s")]);
       return send(result(id, { content: [{ type: "text", text: JSON.stringify(answers) }] }));
     }
+    case "add-tool": {
+      context.session.addedTools.push({ name: args.name, description: "Added at run time", inputSchema: { type: "object" } });
+      const changed = { jsonrpc: "2.0", method: "notifications/tools/list_changed" };
+      if (args.via === "response") send(changed);
+      else context.session.standalone?.write(sseFrame(changed));
+      return send(result(id, { content: [{ type: "text", text: `added ${args.name}` }] }));
+    }
     case "hang":
       return new Promise(() => {});
     case "slow": {
@@ -170,7 +183,7 @@ async function callTool(id, params, context, send) {
 
 function newSession(mode, path) {
   const id = `session-${nextSessionNumber++}`;
-  const session = { id, mode, path, requests: 0, waiters: new Map() };
+  const session = { id, mode, path, requests: 0, waiters: new Map(), addedTools: [], standalone: null };
   sessions.set(id, session);
   return session;
 }
@@ -185,6 +198,17 @@ async function handleStreamable(request, response, mode, body) {
       response.writeHead(200, { ...cors, "Content-Type": "text/event-stream" });
       response.write(sseFrame({ jsonrpc: "2.0", id: "standalone-ping", method: "ping" }));
       request.on("close", () => response.end());
+      return;
+    }
+    const changing = mode === "changing" && !resumeFrom && sessions.get(request.headers["mcp-session-id"]);
+    if (changing) {
+      response.writeHead(200, { ...cors, "Content-Type": "text/event-stream" });
+      response.write(": standalone stream open\n\n");
+      changing.standalone = response;
+      request.on("close", () => {
+        changing.standalone = null;
+        response.end();
+      });
       return;
     }
     if (mode === "broken" && resumeFrom) {
@@ -397,7 +421,7 @@ const server = http.createServer(async (request, response) => {
     response.writeHead(307, { ...corsHeaders(true), location: target }).end();
   } else if (mode === "legacy" || mode === "cross") {
     handleLegacy(request, response, mode, url, body);
-  } else if (["json", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "bulk"].includes(mode)) {
+  } else if (["json", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk"].includes(mode)) {
     await handleStreamable(request, response, mode, body);
   } else {
     response.writeHead(404, corsHeaders(true)).end("unknown route");

@@ -705,3 +705,57 @@ async fn a_call_aborted_before_it_starts_sends_nothing() {
     let methods = posted_methods(&server_log("/json/pre-aborted").await);
     assert_eq!(methods, ["initialize", "notifications/initialized"]);
 }
+
+/// Lists through `cache` until `name` is among the tools, for at most about a second.
+async fn listing_with(
+    client: &McpClient,
+    cache: &RefCell<mcp_agent_wasm::core::mcp::cache::ToolsCache>,
+    name: &str,
+) -> Vec<String> {
+    let mut names = Vec::new();
+    for _ in 0..50 {
+        let tools = client.list_tools_cached(cache).await.expect("listing");
+        names = tools.iter().map(|tool| tool.name.clone()).collect();
+        if names.iter().any(|listed| listed == name) {
+            break;
+        }
+        sleep_ms(20).await;
+    }
+    names
+}
+
+#[wasm_bindgen_test]
+async fn a_tools_list_changed_notification_refreshes_a_cached_listing() {
+    let cache = RefCell::new(mcp_agent_wasm::core::mcp::cache::ToolsCache::new());
+    let client = test_client("/changing/mcp", TransportMode::Auto);
+    let first = listing_with(&client, &cache, "add-tool").await;
+    assert_eq!(first, ["echo", "add-tool"]);
+    // As the TypeScript SDK's servers send it: on the standalone GET stream, once it is open.
+    for _ in 0..50 {
+        let log = server_log("/changing/mcp").await;
+        if log.iter().any(|entry| entry["method"] == "GET") {
+            break;
+        }
+        sleep_ms(20).await;
+    }
+    client
+        .call_tool("add-tool", json!({"name": "weather"}), None, None, None)
+        .await
+        .expect("the tool is added");
+    let after_standalone = listing_with(&client, &cache, "weather").await;
+    assert_eq!(after_standalone, ["echo", "add-tool", "weather"]);
+    // On the call's own response stream.
+    client
+        .call_tool(
+            "add-tool",
+            json!({"name": "news", "via": "response"}),
+            None,
+            None,
+            None,
+        )
+        .await
+        .expect("the tool is added");
+    let after_response = listing_with(&client, &cache, "news").await;
+    assert_eq!(after_response, ["echo", "add-tool", "weather", "news"]);
+    client.close().await;
+}

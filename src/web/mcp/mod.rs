@@ -91,6 +91,9 @@ struct ClientState {
     connecting: Option<WeakShared<LocalBoxFuture<'static, Result<(), McpError>>>>,
     /// Aborted by `close`: requests still waiting end with `mcp_closed` at once.
     closing: AbortController,
+    /// The server sent `notifications/tools/list_changed` since the last listing began: a
+    /// cached listing is stale.
+    tools_changed: bool,
 }
 
 /// One MCP server's client. Cheap to clone (shared state); every method takes `&self`, so
@@ -140,6 +143,7 @@ impl McpClient {
                 connecting: None,
                 closing: AbortController::new()
                     .map_err(|error| McpError::Network(js_error_message(&error)))?,
+                tools_changed: false,
             })),
         })
     }
@@ -280,13 +284,15 @@ impl McpClient {
         }
     }
 
-    /// [`McpClient::list_tools`] through `cache`; only a successful listing is stored.
+    /// [`McpClient::list_tools`] through `cache`; only a successful listing is stored. A
+    /// listing the server said changed is not taken from the cache.
     pub async fn list_tools_cached(
         &self,
         cache: &RefCell<ToolsCache>,
     ) -> Result<Rc<[McpTool]>, McpError> {
         let key = self.cache_key();
-        if let Some(tools) = cache.borrow_mut().get(&key, now_ms()) {
+        let changed = std::mem::take(&mut self.state.borrow_mut().tools_changed);
+        if let Some(tools) = cache.borrow_mut().get(&key, now_ms()).filter(|_| !changed) {
             return Ok(tools);
         }
         let listing = self.list_tools().await.map(Rc::from);
@@ -660,7 +666,11 @@ impl McpClient {
                 self.answer_in_background(&id, &method, &params);
                 None
             }
-            IncomingMessage::Response { .. } | IncomingMessage::Notification { .. } => None,
+            IncomingMessage::Notification { method, .. } => {
+                note_notification(&self.state, &method);
+                None
+            }
+            IncomingMessage::Response { .. } => None,
         }
     }
 
@@ -863,7 +873,10 @@ async fn route_server_stream(
         for message in messages {
             let route_id = match &message {
                 IncomingMessage::Response { id, .. } => id.as_u64(),
-                IncomingMessage::Notification { .. } => {
+                IncomingMessage::Notification { method, .. } => {
+                    if let Some(state) = state.upgrade() {
+                        note_notification(&state, method);
+                    }
                     progress_of(&message).and_then(|progress| progress.progress_token.as_u64())
                 }
                 IncomingMessage::Request { id, method, params } => {
@@ -894,6 +907,14 @@ async fn route_server_stream(
     if still_current {
         state.legacy = None;
         state.session.connection_lost();
+    }
+}
+
+/// Records what a server notification (other than progress) tells the client: only that its
+/// tools changed; the others (logging, resources) concern no tool call.
+fn note_notification(state: &RefCell<ClientState>, method: &str) {
+    if method == "notifications/tools/list_changed" {
+        state.borrow_mut().tools_changed = true;
     }
 }
 
