@@ -24,7 +24,9 @@
 //   /legacy/...      POST 405; GET is a legacy SSE stream whose endpoint is /legacy/message
 //   /cross/...       POST 405; GET is a legacy SSE stream whose endpoint is on another origin
 //   /hidden-session/ sends Mcp-Session-Id without exposing it to the page, then requires it
-//   /standalone/...  SSE replies; the standalone GET stream carries a `ping` request
+//   /standalone/...  SSE replies; the standalone GET stream carries a `ping` request, and the
+//                    progress of tool `detached-progress` (`steps` every `intervalMs`), sent as a
+//                    server sends a notification it relates to no request
 //   /changing/...    SSE replies; tools/list gives `echo`, `add-tool` and the tools added so far;
 //                    `add-tool` adds the tool `name` and sends `notifications/tools/list_changed`
 //                    on the standalone GET stream (`via: "standalone"`, as the TypeScript SDK's
@@ -154,6 +156,14 @@ async function callTool(id, params, context, send) {
       const answers = await Promise.race([Promise.all(waiting), sleep(5000).then(() => "no answers within 5 s")]);
       return send(result(id, { content: [{ type: "text", text: JSON.stringify(answers) }] }));
     }
+    case "detached-progress": {
+      const steps = args.steps ?? 3;
+      for (let step = 1; step <= steps; step++) {
+        await sleep(args.intervalMs ?? 50);
+        context.session.standalone?.write(sseFrame({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: step } }));
+      }
+      return send(result(id, { content: [{ type: "text", text: `done after ${steps} steps` }] }));
+    }
     case "add-tool": {
       context.session.addedTools.push({ name: args.name, description: "Added at run time", inputSchema: { type: "object" } });
       const changed = { jsonrpc: "2.0", method: "notifications/tools/list_changed" };
@@ -197,7 +207,12 @@ async function handleStreamable(request, response, mode, body) {
       // The standalone stream: a server request that belongs to no client request.
       response.writeHead(200, { ...cors, "Content-Type": "text/event-stream" });
       response.write(sseFrame({ jsonrpc: "2.0", id: "standalone-ping", method: "ping" }));
-      request.on("close", () => response.end());
+      const session = sessions.get(request.headers["mcp-session-id"]);
+      session.standalone = response;
+      request.on("close", () => {
+        session.standalone = null;
+        response.end();
+      });
       return;
     }
     const changing = mode === "changing" && !resumeFrom && sessions.get(request.headers["mcp-session-id"]);

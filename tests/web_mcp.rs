@@ -759,3 +759,32 @@ async fn a_tools_list_changed_notification_refreshes_a_cached_listing() {
     assert_eq!(after_response, ["echo", "add-tool", "weather", "news"]);
     client.close().await;
 }
+
+#[wasm_bindgen_test]
+async fn progress_on_the_standalone_stream_reaches_its_call_and_restarts_the_timeout() {
+    let client = test_client("/standalone/detached", TransportMode::Auto);
+    client.connect().await.expect("connects");
+    for _ in 0..50 {
+        let log = server_log("/standalone/detached").await;
+        if log.iter().any(|entry| entry["method"] == "GET") {
+            break;
+        }
+        sleep_ms(20).await;
+    }
+    let progress = RefCell::new(Vec::<f64>::new());
+    let record = |event: &Progress| progress.borrow_mut().push(event.progress);
+    // 4 steps of 150 ms: 600 ms in all, under a 400 ms timeout that each step restarts.
+    let result = client
+        .call_tool(
+            "detached-progress",
+            json!({"steps": 4, "intervalMs": 150}),
+            Some(&record),
+            None,
+            Some(400),
+        )
+        .await
+        .expect("progress kept the call alive");
+    assert_eq!(result.model_text, "done after 4 steps");
+    assert_eq!(*progress.borrow(), [1.0, 2.0, 3.0, 4.0]);
+    client.close().await;
+}

@@ -83,6 +83,8 @@ struct ClientState {
     legacy: Option<LegacyConnection>,
     /// Dropping it ends the standalone GET stream's reader (see `open_standalone_stream`).
     standalone_stream: Option<oneshot::Sender<()>>,
+    /// The requests in flight, for the progress that arrives on the standalone stream.
+    standalone_routes: Routes,
     last_activity_ms: f64,
     /// The connection attempt in progress: concurrent callers share it rather than each
     /// initializing a session of their own. Held weakly, by its callers only: an attempt they all
@@ -139,6 +141,7 @@ impl McpClient {
                 session,
                 legacy: None,
                 standalone_stream: None,
+                standalone_routes: Routes::default(),
                 last_activity_ms: now_ms(),
                 connecting: None,
                 closing: AbortController::new()
@@ -374,15 +377,34 @@ impl McpClient {
             deadline: &deadline,
             on_progress,
         };
+        // Progress a server sends on the standalone stream instead of the call's own (as one that
+        // relates its notification to no request does) still reaches the call, as in the
+        // TypeScript SDK.
+        let (progress_sender, mut detached_progress) = mpsc::unbounded();
+        let routes = Rc::clone(&self.state.borrow().standalone_routes);
+        routes.borrow_mut().push((request.id, progress_sender));
+        let _route = RouteGuard {
+            routes: &routes,
+            request_id: request.id,
+        };
         let exchange = pin!(self.exchange(&request, &context, on_expired_session));
         let watchdog = pin!(async {
-            loop {
-                let remaining = deadline.get().remaining_ms(now_ms());
-                if remaining == 0 {
-                    break;
+            let expired = pin!(async {
+                loop {
+                    let remaining = deadline.get().remaining_ms(now_ms());
+                    if remaining == 0 {
+                        break;
+                    }
+                    sleep(remaining).await;
                 }
-                sleep(remaining).await;
-            }
+            });
+            let progress = pin!(async {
+                while let Some(message) = detached_progress.next().await {
+                    self.handle_message(message, request.id, &context);
+                }
+                std::future::pending::<()>().await
+            });
+            select(expired, progress).await.factor_first().0
         });
         let abort = pin!(async {
             match signal {
@@ -509,11 +531,15 @@ impl McpClient {
     /// the GET with an error (405, 400, 404) simply has none, and that is not a failure.
     fn open_standalone_stream(&self) {
         let (stop, stopped) = oneshot::channel();
-        let (url, headers) = {
+        let (url, headers, routes) = {
             let mut state = self.state.borrow_mut();
             state.standalone_stream = Some(stop);
             let headers = state.with_custom_headers(state.session.get_headers(None));
-            (state.url.href(), headers)
+            (
+                state.url.href(),
+                headers,
+                Rc::clone(&state.standalone_routes),
+            )
         };
         let state = Rc::downgrade(&self.state);
         spawn(async move {
@@ -523,7 +549,6 @@ impl McpClient {
             if !response.ok() || !response.content_type().starts_with("text/event-stream") {
                 return;
             }
-            let routes: Routes = Rc::default();
             let events = response.into_events();
             route_server_stream(events, stopped, state, routes, StreamRole::Standalone).await;
         });
@@ -847,7 +872,7 @@ impl Drop for RouteGuard<'_> {
 enum StreamRole {
     /// The legacy SSE stream: it carries every response, and the session dies with it.
     Legacy,
-    /// Streamable HTTP's optional GET stream: server requests only.
+    /// Streamable HTTP's optional GET stream: server requests, and progress of any request.
     Standalone,
 }
 
@@ -897,8 +922,12 @@ async fn route_server_stream(
             }
         }
     }
+    if role == StreamRole::Standalone {
+        // The routes are the client's: its requests stay in flight on their own streams.
+        return;
+    }
     routes.borrow_mut().clear();
-    let Some(state) = state.upgrade().filter(|_| role == StreamRole::Legacy) else {
+    let Some(state) = state.upgrade() else {
         return;
     };
     let mut state = state.borrow_mut();
