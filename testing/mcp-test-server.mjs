@@ -35,6 +35,8 @@
 //                    at once per session path is at `GET /__inflight?path=<prefix>`), `big` (`chars`
 //                    characters of digits), `fail-500` (HTTP 500), `not-json` (200 with an HTML body),
 //                    `rpc-error` (a JSON-RPC error)
+//   /stuck/...       JSON replies; a POST of notifications/cancelled is answered only after 5 s
+//                    (a server whose event loop the cancelled call still blocks)
 //   /redirect/...    307 to the same path under /json/ (a client must not follow it)
 //   (other modes answer a GET without Last-Event-ID with 405)
 
@@ -289,6 +291,7 @@ async function handleStreamable(request, response, mode, body) {
     }
   }
   const headers = { ...cors, "Mcp-Session-Id": session.id };
+  if (mode === "stuck" && message.method === "notifications/cancelled") await sleep(5000);
   if (message.id === undefined) {
     response.writeHead(202, headers).end();
     return;
@@ -313,7 +316,7 @@ async function handleStreamable(request, response, mode, body) {
     response.end(JSON.stringify(result(message.id, { content: [{ type: "text", text: "restarted" }] })));
     return;
   }
-  if (["json", "bulk", "restart", "refuse-initialized"].includes(mode)) {
+  if (["json", "bulk", "restart", "refuse-initialized", "stuck"].includes(mode)) {
     await answer(message, { session }, (reply) => {
       if (reply.id === message.id) response.writeHead(200, { ...headers, "Content-Type": "application/json" }).end(JSON.stringify(reply));
     });
@@ -436,7 +439,7 @@ const server = http.createServer(async (request, response) => {
     response.writeHead(307, { ...corsHeaders(true), location: target }).end();
   } else if (mode === "legacy" || mode === "cross") {
     handleLegacy(request, response, mode, url, body);
-  } else if (["json", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk"].includes(mode)) {
+  } else if (["json", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "stuck"].includes(mode)) {
     await handleStreamable(request, response, mode, body);
   } else {
     response.writeHead(404, corsHeaders(true)).end("unknown route");

@@ -25,6 +25,33 @@ fn posts(log: Vec<Value>) -> Vec<Value> {
         .collect()
 }
 
+/// The server's log once `ready` holds for it, or after about a second: what a client sends in
+/// the background (the standalone GET, a cancellation) arrives a moment after the call returns.
+async fn server_log_when(prefix: &str, ready: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+    let mut log = server_log(prefix).await;
+    for _ in 0..50 {
+        if ready(&log) {
+            break;
+        }
+        sleep_ms(20).await;
+        log = server_log(prefix).await;
+    }
+    log
+}
+
+fn has_cancelled(count: usize) -> impl Fn(&[Value]) -> bool {
+    move |log| {
+        log.iter()
+            .filter(|entry| entry["body"]["method"] == "notifications/cancelled")
+            .count()
+            >= count
+    }
+}
+
+fn has_get(log: &[Value]) -> bool {
+    log.iter().any(|entry| entry["method"] == "GET")
+}
+
 #[wasm_bindgen_test]
 async fn json_replies_and_every_page_of_tools() {
     let client = test_client("/json/pages", TransportMode::Auto);
@@ -456,7 +483,7 @@ async fn a_hanging_call_times_out_and_the_server_hears_cancelled() {
         .await
         .expect_err("no answer");
     assert_eq!(error.code(), "mcp_timeout");
-    let log = server_log("/sse/hang-timeout").await;
+    let log = server_log_when("/sse/hang-timeout", has_cancelled(1)).await;
     let call_id = log
         .iter()
         .find(|entry| entry["body"]["method"] == "tools/call")
@@ -481,7 +508,7 @@ async fn an_aborted_call_ends_at_once_and_the_server_hears_cancelled() {
         .await
         .expect_err("aborted");
     assert_eq!(error.code(), "mcp_aborted");
-    let log = server_log("/sse/hang-abort").await;
+    let log = server_log_when("/sse/hang-abort", has_cancelled(1)).await;
     let cancelled: Vec<&Value> = log
         .iter()
         .filter(|entry| entry["body"]["method"] == "notifications/cancelled")
@@ -731,13 +758,7 @@ async fn a_tools_list_changed_notification_refreshes_a_cached_listing() {
     let first = listing_with(&client, &cache, "add-tool").await;
     assert_eq!(first, ["echo", "add-tool"]);
     // As the TypeScript SDK's servers send it: on the standalone GET stream, once it is open.
-    for _ in 0..50 {
-        let log = server_log("/changing/mcp").await;
-        if log.iter().any(|entry| entry["method"] == "GET") {
-            break;
-        }
-        sleep_ms(20).await;
-    }
+    server_log_when("/changing/mcp", has_get).await;
     client
         .call_tool("add-tool", json!({"name": "weather"}), None, None, None)
         .await
@@ -764,13 +785,7 @@ async fn a_tools_list_changed_notification_refreshes_a_cached_listing() {
 async fn progress_on_the_standalone_stream_reaches_its_call_and_restarts_the_timeout() {
     let client = test_client("/standalone/detached", TransportMode::Auto);
     client.connect().await.expect("connects");
-    for _ in 0..50 {
-        let log = server_log("/standalone/detached").await;
-        if log.iter().any(|entry| entry["method"] == "GET") {
-            break;
-        }
-        sleep_ms(20).await;
-    }
+    server_log_when("/standalone/detached", has_get).await;
     let progress = RefCell::new(Vec::<f64>::new());
     let record = |event: &Progress| progress.borrow_mut().push(event.progress);
     // 4 steps of 150 ms: 600 ms in all, under a 400 ms timeout that each step restarts.
@@ -787,4 +802,39 @@ async fn progress_on_the_standalone_stream_reaches_its_call_and_restarts_the_tim
     assert_eq!(result.model_text, "done after 4 steps");
     assert_eq!(*progress.borrow(), [1.0, 2.0, 3.0, 4.0]);
     client.close().await;
+}
+
+#[wasm_bindgen_test]
+async fn a_timeout_or_abort_ends_the_call_without_waiting_for_the_server_to_take_cancelled() {
+    let client = test_client("/stuck/mcp", TransportMode::Auto);
+    client.connect().await.expect("connects");
+    let started = js_sys::Date::now();
+    let error = client
+        .call_tool("hang", json!({}), None, None, Some(200))
+        .await
+        .expect_err("no answer");
+    assert_eq!(error.code(), "mcp_timeout");
+    let timed_out_after = js_sys::Date::now() - started;
+    assert!(
+        timed_out_after < 1500.0,
+        "the timeout of 200 ms ended the call after {timed_out_after} ms"
+    );
+    let started = js_sys::Date::now();
+    let signal = web_sys::AbortSignal::timeout_with_u32(150);
+    let error = client
+        .call_tool("hang", json!({}), None, Some(&signal), None)
+        .await
+        .expect_err("aborted");
+    assert_eq!(error.code(), "mcp_aborted");
+    let aborted_after = js_sys::Date::now() - started;
+    assert!(
+        aborted_after < 1500.0,
+        "the abort after 150 ms ended the call after {aborted_after} ms"
+    );
+    let log = server_log_when("/stuck/mcp", has_cancelled(2)).await;
+    let cancelled = log
+        .iter()
+        .filter(|entry| entry["body"]["method"] == "notifications/cancelled")
+        .count();
+    assert_eq!(cancelled, 2, "the server was still told of both");
 }

@@ -267,7 +267,12 @@ test("MCP: a call hanging past toolTimeoutMs → toolError, notifications/cancel
   const run = await runInPage(page, config({ servers: [server], toolTimeoutMs: 300 }), question);
   assertCompleted(run);
   assert.match(eventsOf(run, "toolError")[0].message, /no answer within 300 ms/);
-  const log = await mcpLog(new URL(server.url).pathname);
+  // The cancellation is sent in the background: the call ends without waiting for it.
+  let log = await mcpLog(new URL(server.url).pathname);
+  for (let tries = 0; tries < 50 && !log.some((entry) => entry.body?.method === "notifications/cancelled"); tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    log = await mcpLog(new URL(server.url).pathname);
+  }
   const call = log.find((entry) => entry.body?.method === "tools/call");
   const cancelled = log.find((entry) => entry.body?.method === "notifications/cancelled");
   assert.ok(cancelled, "notifications/cancelled reached the server");

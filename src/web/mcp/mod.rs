@@ -429,10 +429,9 @@ impl McpClient {
                 return Err(McpError::Closed)
             }
         };
-        // Best effort: the caller's outcome is decided whether or not the server hears of it.
-        let _ = self
-            .post_message(&cancelled_notification(request.id, reason))
-            .await;
+        // The caller's outcome is decided whether or not the server hears of it: a server still
+        // stuck on the call may take long to accept the notification.
+        self.post_in_background(cancelled_notification(request.id, reason));
         Err(error)
     }
 
@@ -706,10 +705,15 @@ impl McpClient {
             .borrow()
             .session
             .answer_server_request(id, method, params);
+        self.post_in_background(answer);
+    }
+
+    /// Posts an answer or a notification without waiting for the server to accept it. Best
+    /// effort: a lost answer is the server's timeout to handle, a lost cancellation its work.
+    fn post_in_background(&self, message: Value) {
         let client = self.clone();
         spawn(async move {
-            // Best effort, like any notification: a lost answer is the server's timeout to handle.
-            let _ = client.post_message(&answer).await;
+            let _ = client.post_message(&message).await;
         });
     }
 
