@@ -465,3 +465,79 @@ fn queued_pieces_of_text_merge_only_with_a_neighbour_of_their_kind() {
         ]
     );
 }
+
+/// A body with no event in it, whatever the split, as `check_had_events` reports it.
+fn no_events_report(format: WireFormat, body: &[u8]) -> Vec<Result<(), String>> {
+    all_splits()
+        .into_iter()
+        .map(|split| {
+            let mut decoder = mcp_agent_wasm::core::stream::ModelStreamDecoder::new(
+                format,
+                DecoderOptions::default(),
+            );
+            let mut events = Vec::new();
+            for chunk in stream_support::chunks(body, split) {
+                decoder.push(chunk, &mut events).expect("under the cap");
+            }
+            decoder.finish(&mut events).expect("under the cap");
+            decoder
+                .check_had_events()
+                .map_err(|error| format!("{}: {error}", error.code()))
+        })
+        .collect()
+}
+
+#[test]
+fn a_body_without_one_event_is_reported_with_how_it_begins() {
+    let page = format!(
+        "<!doctype html>\n<html><head><title>Sign in</title></head>\n<body>x{}</body></html>\n",
+        "é".repeat(200)
+    );
+    // 65 bytes, then 47 two-byte characters and the first byte of one more, which is left out.
+    let begins = format!(
+        "<!doctype html> <html><head><title>Sign in</title></head> <body>x{}",
+        "é".repeat(47)
+    );
+    let advice = "check `baseUrl` (a web page or a proxy may have answered instead of the API)";
+    let json_error = r#"{"error":{"message":"model overloaded"}}"#;
+    let cases: [(WireFormat, &[u8], String); 5] = [
+        (
+            WireFormat::OpenAiChat,
+            page.as_bytes(),
+            format!("stream_no_events: the answer is no event stream; it begins `{begins}`: {advice}"),
+        ),
+        (
+            WireFormat::AnthropicMessages,
+            json_error.as_bytes(),
+            format!("stream_no_events: the answer is no event stream; it begins `{json_error}`: {advice}"),
+        ),
+        (
+            WireFormat::Gemini,
+            b": keep-alive\n\n",
+            format!("stream_no_events: the answer is no event stream; it begins `: keep-alive`: {advice}"),
+        ),
+        (
+            WireFormat::OllamaNdjson,
+            b"",
+            format!("stream_no_events: the answer is empty: {advice}"),
+        ),
+        (
+            WireFormat::OpenAiChat,
+            b"\r\n\r\n",
+            format!("stream_no_events: the answer is empty: {advice}"),
+        ),
+    ];
+    for (format, body, expected) in cases {
+        for report in no_events_report(format, body) {
+            assert_eq!(report, Err(expected.clone()), "{format:?}");
+        }
+    }
+    for (format, body) in [
+        (WireFormat::OpenAiChat, &b"data: [DONE]\n\n"[..]),
+        (WireFormat::OllamaNdjson, b"{\"done\":true}\n"),
+    ] {
+        for report in no_events_report(format, body) {
+            assert_eq!(report, Ok(()), "{format:?}");
+        }
+    }
+}

@@ -299,7 +299,9 @@ impl ModelEventStream {
                 Some(chunk) => self.decoder.push(&chunk, &mut self.decoded),
                 None => {
                     self.finished = true;
-                    self.decoder.finish(&mut self.decoded)
+                    self.decoder
+                        .finish(&mut self.decoded)
+                        .and_then(|()| self.decoder.check_had_events())
                 }
             };
             let provider = &self.response.provider;

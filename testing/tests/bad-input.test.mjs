@@ -104,6 +104,24 @@ test("provider: a connection dropped after text was shown ends with provider_net
   assert.equal((await providerRequests()).length, 1, "no retry once the user saw text");
 });
 
+test("provider: a 200 answer that is no event stream (a web page, a JSON error) fails with provider_invalid_response", bounded, async () => {
+  // What a wrong baseUrl (a web app answering every path), a proxy or a server ignoring
+  // `stream: true` sends back; it used to end as a completed run with an empty answer.
+  const bodies = [
+    ["<!doctype html>\n<html><head><title>Sign in</title></head>\n<body></body></html>\n", /begins `<!doctype html> <html><head><title>Sign in/],
+    [JSON.stringify({ error: { message: "model overloaded, try later" } }), /begins `\{"error":\{"message":"model overloaded, try later"/],
+    ["", /empty/],
+  ];
+  for (const [raw, start] of bodies) {
+    for (const id of ["openai_compatible", "anthropic"]) {
+      await scriptProvider([{ raw }]);
+      const run = await runInPage(page, config({ provider: { id, apiKey: "test-key-123", model: "scripted", baseUrl: providerBaseUrl() } }), question);
+      assertFailed(run, "provider_invalid_response", start);
+      assert.match(run.error.message, /check `baseUrl`/);
+    }
+  }
+});
+
 const statusRows = [
   { status: "401", code: "provider_auth", advice: /rejected the credentials \(HTTP 401\)/, requests: 1 },
   { status: "403", code: "provider_auth", advice: /rejected the credentials \(HTTP 403\)/, requests: 1 },

@@ -74,6 +74,19 @@ pub enum StreamError {
     EventTooLarge { limit: usize },
     #[error("bytes pushed after the end of the stream")]
     PushAfterFinish,
+    /// The body ended without one event: it was something else (see
+    /// [`ModelStreamDecoder::check_had_events`]).
+    #[error("{}", no_events_message(body_start))]
+    NoEvents { body_start: String },
+}
+
+fn no_events_message(body_start: &str) -> String {
+    let what = if body_start.is_empty() {
+        "the answer is empty".to_owned()
+    } else {
+        format!("the answer is no event stream; it begins `{body_start}`")
+    };
+    format!("{what}: check `baseUrl` (a web page or a proxy may have answered instead of the API)")
 }
 
 impl StreamError {
@@ -82,6 +95,7 @@ impl StreamError {
         match self {
             StreamError::EventTooLarge { .. } => "stream_event_too_large",
             StreamError::PushAfterFinish => "stream_push_after_finish",
+            StreamError::NoEvents { .. } => "stream_no_events",
         }
     }
 }
@@ -132,7 +146,14 @@ pub struct ModelStreamDecoder {
     /// Parser output, before the think splitter sees the text.
     parsed: Vec<ModelEvent>,
     finished: bool,
+    /// An SSE event or NDJSON line was framed.
+    framed_any: bool,
+    /// The body's first bytes while nothing was framed, to show what came instead of a stream.
+    body_start: Vec<u8>,
 }
+
+/// The bytes of a body kept for [`StreamError::NoEvents`].
+const BODY_START_BYTES: usize = 160;
 
 impl ModelStreamDecoder {
     pub fn new(format: WireFormat, options: DecoderOptions) -> Self {
@@ -155,6 +176,8 @@ impl ModelStreamDecoder {
             think_splitter: options.split_think_tags.then(ThinkTagSplitter::new),
             parsed: Vec::new(),
             finished: false,
+            framed_any: false,
+            body_start: Vec::new(),
         }
     }
 
@@ -163,6 +186,9 @@ impl ModelStreamDecoder {
     pub fn push(&mut self, bytes: &[u8], out: &mut Vec<ModelEvent>) -> Result<(), StreamError> {
         if self.finished {
             return Err(StreamError::PushAfterFinish);
+        }
+        if !self.framed_any && self.body_start.len() < BODY_START_BYTES {
+            self.keep_body_start(bytes);
         }
         let framed = self.frame(Some(bytes));
         self.deliver(out);
@@ -184,6 +210,31 @@ impl ModelStreamDecoder {
         framed
     }
 
+    /// Out of the hot path: only the first pushes of a body come here.
+    #[inline(never)]
+    fn keep_body_start(&mut self, bytes: &[u8]) {
+        let room = BODY_START_BYTES - self.body_start.len();
+        self.body_start
+            .extend_from_slice(&bytes[..bytes.len().min(room)]);
+    }
+
+    /// After [`Self::finish`]: fails when the whole body held not one event, as when a web page
+    /// (a wrong `baseUrl`, a proxy's login page) or a JSON error answered with status 200. Apart
+    /// from `finish`, whose errors stop the framing and leave the events before them valid.
+    pub fn check_had_events(&self) -> Result<(), StreamError> {
+        if self.framed_any || !self.finished {
+            return Ok(());
+        }
+        let text = String::from_utf8_lossy(&self.body_start);
+        let body_start = text
+            .trim_end_matches('\u{FFFD}')
+            .trim()
+            .chars()
+            .map(|c| if c.is_ascii_whitespace() { ' ' } else { c })
+            .collect();
+        Err(StreamError::NoEvents { body_start })
+    }
+
     /// Frames `bytes` (`None`: the end of the body) and parses every payload completed, even
     /// those completed before the framing failed: what arrived intact is still delivered. SSE
     /// payloads are parsed as they are dispatched, borrowed from the decoder.
@@ -193,12 +244,15 @@ impl ModelStreamDecoder {
             framing,
             parser,
             parsed,
+            framed_any,
             ..
         } = self;
         match framing {
             Framing::Sse(decoder) => {
-                let on_event =
-                    &mut |event: SseEventRef<'_>| parser.parse(event.event, event.data, parsed);
+                let on_event = &mut |event: SseEventRef<'_>| {
+                    *framed_any = true;
+                    parser.parse(event.event, event.data, parsed)
+                };
                 match bytes {
                     Some(bytes) => decoder.push_with(bytes, on_event),
                     None => decoder.finish_with(on_event),
@@ -210,6 +264,7 @@ impl ModelStreamDecoder {
                     None => decoder.finish(lines),
                 };
                 for line in lines.drain(..) {
+                    *framed_any = true;
                     parser.parse("", &line, parsed);
                 }
                 framed
