@@ -364,8 +364,14 @@ fn retries_follow_the_rules() {
     let (attempts, _, error) = drive(&provider, &[(429, &[("retry-after", "3600")])]);
     assert_eq!(attempts, 1);
     match error.unwrap() {
-        ProviderError::RateLimited { retry_after_ms, .. } => {
-            assert_eq!(retry_after_ms, Some(3_600_000))
+        error @ ProviderError::RateLimited { retry_after_ms, .. } => {
+            assert_eq!(retry_after_ms, Some(3_600_000));
+            assert!(
+                error
+                    .to_string()
+                    .ends_with("; it asks to wait 3600 s before the next request"),
+                "{error}"
+            );
         }
         other => panic!("expected rate limited, got {other:?}"),
     }

@@ -149,6 +149,17 @@ test("provider: 429 with Retry-After: 1 waits a second, retries and completes", 
   assert.ok(requests[1].at - requests[0].at >= 950, `retried after ${requests[1].at - requests[0].at} ms`);
 });
 
+test("provider: 429 asking for a wait beyond 30 s fails at once and says how long to wait", bounded, async () => {
+  for (const retryAfter of ["120", "date:120"]) {
+    await resetProvider();
+    const started = Date.now();
+    const run = await runInPage(page, config({ faults: { status: "429", retryAfter } }), question);
+    assertFailed(run, "provider_rate_limited", /rate limiting \(HTTP 429\): injected HTTP 429; it asks to wait 1[12]\d s before the next request/);
+    assert.equal((await providerRequests()).length, 1, "no retry");
+    assert.ok(Date.now() - started < 5000, "no wait");
+  }
+});
+
 test("provider: a 500 once is retried and the run completes", bounded, async () => {
   await scriptProvider([{ text: "second try" }]);
   const run = await runInPage(page, config({ faults: { status: "500", times: "1" } }), question);

@@ -55,7 +55,10 @@ pub enum ProviderError {
         body: String,
     },
 
-    #[error("provider `{provider}` is rate limiting (HTTP {status}): {message}")]
+    #[error(
+        "provider `{provider}` is rate limiting (HTTP {status}): {message}{}",
+        wait_asked_for(*retry_after_ms)
+    )]
     RateLimited {
         provider: String,
         status: u16,
@@ -89,6 +92,19 @@ pub enum ProviderError {
 
     #[error("the request to provider `{provider}` was aborted")]
     Aborted { provider: String },
+}
+
+/// The wait a rate limit named, for its message: the call gave up before it (retries used up,
+/// or a wait longer than the retry policy takes), and the caller cannot read the header.
+fn wait_asked_for(retry_after_ms: Option<u64>) -> String {
+    retry_after_ms
+        .filter(|wait_ms| *wait_ms > 0)
+        .map_or_else(String::new, |wait_ms| {
+            format!(
+                "; it asks to wait {} s before the next request",
+                wait_ms.div_ceil(1000)
+            )
+        })
 }
 
 impl ProviderError {
