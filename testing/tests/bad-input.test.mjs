@@ -95,6 +95,42 @@ test("provider: a connection dropped mid tool-call is retried once and the run c
   assert.equal((await providerRequests()).length, 3, "the dropped round was asked for once more");
 });
 
+/** An Anthropic Messages SSE body: one tool call, or a text answer (as in ../shared/fixtures/anthropic). */
+function anthropicStream({ toolCall, text }) {
+  const event = (data) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+  let out = event({ type: "message_start", message: { id: "msg_raw", type: "message", role: "assistant", content: [], model: "scripted", stop_reason: null, usage: { input_tokens: 12, output_tokens: 1 } } });
+  if (toolCall) {
+    out += event({ type: "content_block_start", index: 0, content_block: { type: "tool_use", id: toolCall.id, name: toolCall.name, input: {} } });
+    const json = JSON.stringify(toolCall.arguments);
+    for (let at = 0; at < json.length; at += 20) {
+      out += event({ type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: json.slice(at, at + 20) } });
+    }
+  } else {
+    out += event({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } });
+    out += event({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text } });
+  }
+  out += event({ type: "content_block_stop", index: 0 });
+  out += event({ type: "message_delta", delta: { stop_reason: toolCall ? "tool_use" : "end_turn" }, usage: { output_tokens: 30 } });
+  return out + event({ type: "message_stop" });
+}
+
+test("provider: an Anthropic stream dropped mid tool-call is retried once too (its usage comes first)", bounded, async () => {
+  const toolCall = { id: "toolu_echo", name: "echo", arguments: { message: "x".repeat(200) } };
+  const whole = anthropicStream({ toolCall });
+  await scriptProvider([
+    { raw: whole, disconnectAfter: Math.floor(whole.length / 2) },
+    { raw: whole },
+    { raw: anthropicStream({ text: "echoed" }) },
+  ]);
+  const provider = { id: "anthropic", apiKey: "test-key-123", model: "scripted", baseUrl: providerBaseUrl() };
+  const run = await runInPage(page, config({ provider, servers: [testServer("json", "test")] }), question);
+  assert.equal(assertCompleted(run).text, "echoed");
+  assert.equal(eventsOf(run, "toolCall").length, 1, "the broken round left no call behind");
+  assert.equal((await providerRequests()).length, 3, "the dropped round was asked for once more");
+  const usage = eventsOf(run, "usage").at(-1);
+  assert.deepEqual([usage.inputTokens, usage.outputTokens], [24, 60], "the dropped try's count was replaced");
+});
+
 test("provider: a connection dropped after text was shown ends with provider_network, messages kept", bounded, async () => {
   // Slow writes so that the first pieces of text surely reach the page before the drop.
   await scriptProvider([{ text: "A long answer that the user already sees on screen.", delay: 50, disconnectAfter: 900 }, { text: "never asked for" }]);

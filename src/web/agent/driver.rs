@@ -507,7 +507,8 @@ async fn model_call(
     Ok(())
 }
 
-/// A streamed call that failed, and whether any of its events had already reached the loop.
+/// A streamed call that failed, and whether any of its events but token counts had already
+/// reached the loop.
 struct StreamFailure {
     error: ProviderError,
     forwarded_any: bool,
@@ -542,7 +543,9 @@ async fn streamed_call(
         match events.next_event().await {
             Ok(Some(event)) => {
                 if held.is_empty() && !matches!(event, ModelEvent::ToolCallDelta(_)) {
-                    forwarded_any = true;
+                    // A token count shows nothing and the next try's count replaces it
+                    // (Anthropic's comes before anything else).
+                    forwarded_any |= !matches!(event, ModelEvent::Usage(_));
                     let _ = inputs.unbounded_send(Input::Model(event));
                 } else {
                     held.push(event);
