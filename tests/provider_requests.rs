@@ -482,6 +482,37 @@ fn anthropic_leaves_out_text_blocks_of_whitespace_only() {
     );
 }
 
+/// An aborted run's messages end with the text streamed so far; sent back as they are, that last
+/// assistant turn is a prefill, which the API refuses when it ends with whitespace ("final
+/// assistant content cannot end with trailing whitespace"). Earlier turns keep theirs.
+#[test]
+fn anthropic_trims_the_end_of_a_final_assistant_text_only() {
+    let earlier = ChatMessage::text(Role::Assistant, "First answer.\n\n");
+    let cut = ChatMessage::text(Role::Assistant, "Here is the plan:\n\n1. ");
+    let messages = vec![
+        ChatMessage::text(Role::User, "Plan my day."),
+        earlier,
+        ChatMessage::text(Role::User, "Again, shorter."),
+        cut,
+    ];
+    let body = body(&provider("anthropic"), &messages, ResponseMode::Streaming);
+    let texts: Vec<&Value> = body["messages"]
+        .as_array()
+        .expect("messages")
+        .iter()
+        .map(|turn| &turn["content"][0]["text"])
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            &json!("Plan my day."),
+            &json!("First answer.\n\n"),
+            &json!("Again, shorter."),
+            &json!("Here is the plan:\n\n1."),
+        ]
+    );
+}
+
 fn image_message(url: &str) -> Vec<ChatMessage> {
     let mut message = ChatMessage::text(Role::User, "");
     message.content = Some(MessageContent::Parts(vec![

@@ -482,3 +482,26 @@ test("abort between rounds: final aborted with the first round's results kept", 
   assert.equal(toolMessage.tool_call_id, "call_echo");
   assert.match(toolMessage.content, /Echo: round one/);
 });
+
+test("abort during an Anthropic answer: its messages sent straight back make a request Anthropic takes", bounded, async () => {
+  const event = (data) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+  const shown =
+    event({ type: "message_start", message: { id: "msg_raw", type: "message", role: "assistant", content: [], model: "scripted", stop_reason: null, usage: { input_tokens: 12, output_tokens: 1 } } }) +
+    event({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }) +
+    event({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Here is the plan:\n\n" } });
+  const rest =
+    event({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "1. Wake up." } }) +
+    event({ type: "content_block_stop", index: 0 }) +
+    event({ type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 30 } }) +
+    event({ type: "message_stop" });
+  await scriptProvider([{ raw: shown + rest, chunk: Buffer.byteLength(shown), delay: 2000 }, { raw: anthropicStream({ text: "Go on." }) }]);
+  const provider = { id: "anthropic", apiKey: "test-key-123", model: "scripted", baseUrl: providerBaseUrl() };
+  const aborted = await runInPage(page, config({ provider }), question, { abortOn: ["text"] });
+  const { messages } = aborted.events.at(-1);
+  assert.deepEqual(messages, [...question, { role: "assistant", content: "Here is the plan:\n\n" }], "the text shown is kept as shown");
+  assertCompleted(await runInPage(page, config({ provider }), messages));
+  const sent = (await providerRequests()).at(-1).json.messages;
+  // Anthropic refuses a last assistant turn ending with whitespace ("final assistant content
+  // cannot end with trailing whitespace"): the prefill goes without it.
+  assert.deepEqual(sent.at(-1), { role: "assistant", content: [{ type: "text", text: "Here is the plan:" }] });
+});

@@ -121,6 +121,14 @@ fn wire_messages(
             _ => turns.push((role, blocks)),
         }
     }
+    // A conversation ending with the assistant's text (an aborted run's, sent back as it is) asks
+    // the model to go on from it, and the API refuses such a prefill ending with whitespace.
+    if let Some(("assistant", blocks)) = turns.last_mut() {
+        if let Some(Value::String(text)) = blocks.last_mut().and_then(|block| block.get_mut("text"))
+        {
+            text.truncate(text.trim_end().len());
+        }
+    }
     Ok(turns
         .into_iter()
         .map(|(role, content)| json!({"role": role, "content": content}))
