@@ -38,6 +38,7 @@
 //   /stuck/...       JSON replies; a POST of notifications/cancelled is answered only after 5 s
 //                    (a server whose event loop the cancelled call still blocks)
 //   /redirect/...    307 to the same path under /json/ (a client must not follow it)
+//   /stall/...       reads every request and never answers (a server stuck before initialize)
 //   (other modes answer a GET without Last-Event-ID with 405)
 
 import http from "node:http";
@@ -439,6 +440,8 @@ const server = http.createServer(async (request, response) => {
     response.writeHead(307, { ...corsHeaders(true), location: target }).end();
   } else if (mode === "legacy" || mode === "cross") {
     handleLegacy(request, response, mode, url, body);
+  } else if (mode === "stall") {
+    // Never answered; the client's abort or timeout closes the connection.
   } else if (["json", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "stuck"].includes(mode)) {
     await handleStreamable(request, response, mode, body);
   } else {

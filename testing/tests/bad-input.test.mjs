@@ -298,6 +298,21 @@ test("MCP: a server that is down is reported (mcp_network) and the run goes on",
   assert.equal(assertCompleted(run).text, "answered without tools");
 });
 
+test("MCP: a server that never answers holds a run no longer than toolTimeoutMs, then is reported", bounded, async () => {
+  await scriptProvider([{ text: "answered with the tools that listed" }]);
+  const started = Date.now();
+  const servers = [testServer("stall", "stuck"), testServer("json", "test")];
+  const run = await runInPage(page, config({ servers, toolTimeoutMs: 1000 }), question);
+  const elapsed = Date.now() - started;
+  const [serverError] = eventsOf(run, "serverError");
+  assert.equal(serverError?.server, "stuck", JSON.stringify(run.events.slice(0, 3)));
+  assert.equal(serverError.code, "mcp_timeout");
+  assert.match(serverError.message, /MCP server `stuck`: .*1000 ms/);
+  assert.equal(assertCompleted(run).text, "answered with the tools that listed");
+  assert.ok((await providerRequests())[0].json.tools.some((tool) => tool.function.name === "echo"), "the other server's tools are offered");
+  assert.ok(elapsed < 10_000, `the run took ${elapsed} ms`);
+});
+
 const toolFaultRows = [
   { tool: "fail-500", error: /HTTP 500/ },
   { tool: "not-json", error: /invalid message|not JSON|parse/i },

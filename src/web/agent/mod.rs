@@ -226,6 +226,7 @@ impl Agent {
                 transport: server.transport,
                 allow_insecure_local_urls: options.allow_insecure_local_urls,
                 accept_elicitation_defaults: false,
+                timeout_ms: options.tool_timeout_ms,
             })?;
             servers.push((server.name, client));
         }

@@ -9,7 +9,7 @@ use web_sys::AbortSignal;
 use super::{McpClient, McpServerConfig};
 use crate::core::json_read::{boolean, header_list, named, object, string};
 use crate::core::mcp::jsonrpc::Progress;
-use crate::core::mcp::session::TransportMode;
+use crate::core::mcp::session::{TransportMode, DEFAULT_CALL_TIMEOUT_MS};
 use crate::web::error::js_error;
 use crate::web::json::{from_js, to_js};
 use crate::web::{option_member, promise_of};
@@ -75,6 +75,7 @@ fn client_options(value: Value) -> Result<McpServerConfig, serde_json::Error> {
         transport,
         allow_insecure_local_urls,
         accept_elicitation_defaults,
+        timeout_ms: DEFAULT_CALL_TIMEOUT_MS,
     })
 }
 

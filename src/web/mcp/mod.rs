@@ -46,6 +46,10 @@ pub struct McpServerConfig {
     pub allow_insecure_local_urls: bool,
     /// Unattended use: accept form elicitations with the schema's defaults instead of refusing.
     pub accept_elicitation_defaults: bool,
+    /// The longest wait for connecting, for each request of the client's own, and for a tool
+    /// call given no timeout: an Agent passes its `toolTimeoutMs`, so that a server that never
+    /// answers holds a run no longer than a tool call may.
+    pub timeout_ms: u64,
 }
 
 impl McpServerConfig {
@@ -56,6 +60,7 @@ impl McpServerConfig {
             transport: TransportMode::Auto,
             allow_insecure_local_urls: false,
             accept_elicitation_defaults: false,
+            timeout_ms: DEFAULT_CALL_TIMEOUT_MS,
         }
     }
 }
@@ -96,6 +101,8 @@ struct ClientState {
     /// The server sent `notifications/tools/list_changed` since the last listing began: a
     /// cached listing is stale.
     tools_changed: bool,
+    /// See [`McpServerConfig::timeout_ms`].
+    timeout_ms: u64,
 }
 
 /// One MCP server's client. Cheap to clone (shared state); every method takes `&self`, so
@@ -147,6 +154,7 @@ impl McpClient {
                 closing: AbortController::new()
                     .map_err(|error| McpError::Network(js_error_message(&error)))?,
                 tools_changed: false,
+                timeout_ms: config.timeout_ms,
             })),
         })
     }
@@ -166,7 +174,7 @@ impl McpClient {
     }
 
     /// Initializes a session, over Streamable HTTP or legacy SSE as configured, within the
-    /// default timeout. A connected client that sat idle is pinged first and reconnected if the
+    /// client's timeout. A connected client that sat idle is pinged first and reconnected if the
     /// ping fails.
     pub async fn connect(&self) -> Result<(), McpError> {
         let attempt = {
@@ -180,12 +188,13 @@ impl McpClient {
                 Some(attempt) => attempt,
                 None => {
                     let client = self.clone();
+                    let timeout_ms = state.timeout_ms;
                     let attempt = async move {
                         let connect = pin!(client.connect_now());
-                        let timeout = pin!(sleep(DEFAULT_CALL_TIMEOUT_MS));
+                        let timeout = pin!(sleep(timeout_ms));
                         match select(connect, timeout).await {
                             Either::Left((outcome, _)) => outcome,
-                            Either::Right(_) => Err(McpError::Timeout(DEFAULT_CALL_TIMEOUT_MS)),
+                            Either::Right(_) => Err(McpError::Timeout(timeout_ms)),
                         }
                     }
                     .boxed_local()
@@ -249,15 +258,10 @@ impl McpClient {
             .borrow_mut()
             .session
             .next_request("ping", Value::Null);
-        self.request(
-            request,
-            DEFAULT_CALL_TIMEOUT_MS,
-            None,
-            None,
-            OnExpiredSession::Fail,
-        )
-        .await
-        .map(drop)
+        let timeout_ms = self.state.borrow().timeout_ms;
+        self.request(request, timeout_ms, None, None, OnExpiredSession::Fail)
+            .await
+            .map(drop)
     }
 
     /// Every tool the server lists, following `nextCursor` to the last page.
@@ -271,14 +275,9 @@ impl McpClient {
                 .borrow_mut()
                 .session
                 .next_request("tools/list", ToolListing::params(cursor.as_deref()));
+            let timeout_ms = self.state.borrow().timeout_ms;
             let page = self
-                .request(
-                    request,
-                    DEFAULT_CALL_TIMEOUT_MS,
-                    None,
-                    None,
-                    OnExpiredSession::Renew,
-                )
+                .request(request, timeout_ms, None, None, OnExpiredSession::Renew)
                 .await?;
             cursor = listing.handle_page(&page)?;
             if cursor.is_none() {
@@ -327,7 +326,7 @@ impl McpClient {
             .borrow_mut()
             .session
             .tool_call_request(name, arguments);
-        let timeout_ms = timeout_ms.unwrap_or(DEFAULT_CALL_TIMEOUT_MS);
+        let timeout_ms = timeout_ms.unwrap_or(self.state.borrow().timeout_ms);
         let result = self
             .request(
                 request,
@@ -491,7 +490,8 @@ impl McpClient {
             let headers = state.with_custom_headers(state.session.post_headers());
             (request, state.url.href(), headers)
         };
-        let deadline = Cell::new(CallDeadline::new(DEFAULT_CALL_TIMEOUT_MS, now_ms()));
+        let timeout_ms = self.state.borrow().timeout_ms;
+        let deadline = Cell::new(CallDeadline::new(timeout_ms, now_ms()));
         let context = CallContext {
             deadline: &deadline,
             on_progress: None,
@@ -775,7 +775,8 @@ impl McpClient {
             StreamRole::Legacy,
         ));
         let request = self.state.borrow_mut().session.begin_initialize();
-        let deadline = Cell::new(CallDeadline::new(DEFAULT_CALL_TIMEOUT_MS, now_ms()));
+        let timeout_ms = self.state.borrow().timeout_ms;
+        let deadline = Cell::new(CallDeadline::new(timeout_ms, now_ms()));
         let context = CallContext {
             deadline: &deadline,
             on_progress: None,
