@@ -95,7 +95,7 @@ export function agentConfig(overrides = {}) {
  * or the error the stream ended with. `stopWhen(event)` aborts the run when it returns true, and
  * `abortedAt`/`finalAt` measure how fast the final event follows the abort. `plan.abortNth` picks
  * the nth event of an `abortOn` type (default the first); `plan.abortBeforeStart` aborts the signal
- * before `run` is called.
+ * before `run` is called; `plan.abortAfterMs` aborts that long after `run` is called.
  */
 export const collectSource = `
 async function collect(agentWasm, config, messages, plan = {}) {
@@ -107,6 +107,12 @@ async function collect(agentWasm, config, messages, plan = {}) {
   if (plan.abortBeforeStart) controller.abort();
   try {
     const stream = agent.run(messages, { signal: controller.signal });
+    if (plan.abortAfterMs !== undefined) {
+      setTimeout(() => {
+        abortedAt = performance.now();
+        controller.abort();
+      }, plan.abortAfterMs);
+    }
     for await (const event of stream) {
       events.push(event);
       if (event.type === "final") finalAt = performance.now();
