@@ -483,3 +483,62 @@ fn model_dependent_capabilities_come_from_the_table() {
         assert_eq!(spec(id).accepts_images(model), accepts, "{id} {model}");
     }
 }
+
+/// A base URL `fetch` would read relative to the page (no scheme), or could not fetch at all, is
+/// refused when the Agent is made: it went to the page's own server with the key, and the 404
+/// there read as "has no model".
+#[test]
+fn a_base_url_or_iam_url_that_is_not_an_absolute_http_url_is_refused() {
+    let with_urls = |id: &str, base_url: &str, iam_url: Option<&str>| ProviderConfig {
+        id: id.into(),
+        api_key: Some(KEY.into()),
+        model: Some("m".into()),
+        base_url: Some(base_url.into()),
+        project_id: Some("p".into()),
+        iam_url: iam_url.map(str::to_owned),
+        ..ProviderConfig::default()
+    };
+    let refused = [
+        (
+            with_urls("openai_compatible", "api.example.com/v1", None),
+            "`baseUrl` `api.example.com/v1` is not an absolute http(s) URL",
+        ),
+        (
+            with_urls("openai_compatible", "http://", None),
+            "`baseUrl` `http://` is not an absolute http(s) URL",
+        ),
+        (
+            with_urls("openai", "ftp://example.com/v1", None),
+            "`baseUrl` `ftp://example.com/v1` is not an absolute http(s) URL",
+        ),
+        (
+            with_urls("openai", "https://user:pw@example.com/v1", None),
+            "`baseUrl` holds a user name or password",
+        ),
+        (
+            with_urls(
+                "ibm",
+                "https://us-south.ml.cloud.ibm.com",
+                Some("/identity/token"),
+            ),
+            "`iamUrl` `/identity/token` is not an absolute http(s) URL",
+        ),
+    ];
+    for (config, message) in refused {
+        let error = config.resolve().expect_err(message);
+        assert_eq!(error.code(), "provider_invalid_url", "{error}");
+        assert_eq!(
+            error.to_string(),
+            format!("provider `{}`: {message}", config.id)
+        );
+    }
+    for base_url in [
+        "http://localhost:11434",
+        "https://api.example.com/v1/",
+        "HTTPS://API.EXAMPLE.COM/v1",
+    ] {
+        with_urls("openai_compatible", base_url, None)
+            .resolve()
+            .expect(base_url);
+    }
+}

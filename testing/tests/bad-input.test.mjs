@@ -451,6 +451,36 @@ test("URL policy: every blocked form is refused by the constructor before any re
   });
 });
 
+test("provider: a baseUrl fetch would read relative to the page is refused by the constructor, no request made", bounded, async () => {
+  // Without a scheme, fetch resolved it against the page: the key went to the page's own server,
+  // whose 404 came back as provider_model_not_found.
+  const outcomes = await page.evaluate((base) => {
+    const realFetch = window.fetch;
+    const recorded = [];
+    window.fetch = (...args) => {
+      recorded.push(String(args[0]?.url ?? args[0]));
+      return Promise.reject(new TypeError("fetch is stubbed in this test"));
+    };
+    try {
+      return ["api.example.com/v1", "/v1", "http://"].map((baseUrl) => {
+        try {
+          new window.agentWasm.Agent({ ...base, provider: { ...base.provider, baseUrl } });
+          return { baseUrl, code: "none", recorded: recorded.splice(0) };
+        } catch (error) {
+          return { baseUrl, code: error.code, message: error.message, recorded: recorded.splice(0) };
+        }
+      });
+    } finally {
+      window.fetch = realFetch;
+    }
+  }, config());
+  for (const outcome of outcomes) {
+    assert.equal(outcome.code, "provider_invalid_url", JSON.stringify(outcome));
+    assert.equal(outcome.message, `provider \`openai_compatible\`: \`baseUrl\` \`${outcome.baseUrl}\` is not an absolute http(s) URL`);
+    assert.deepEqual(outcome.recorded, []);
+  }
+});
+
 // ---- abort at each phase
 
 test("abort before start: final aborted at once, messages intact, no model call", bounded, async () => {

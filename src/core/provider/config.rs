@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::error::ProviderError;
 use super::table::{find_provider, Endpoint, KeyRequirement, ProviderSpec};
 use crate::core::json_read::{float, header_list, object, optional, string, unsigned};
-use crate::core::url_policy::{check_server_url, Host};
+use crate::core::url_policy::{check_server_url, Host, UrlPolicyError};
 
 /// What a caller passes per model call (`{ id, apiKey?, model?, baseUrl?, … }` from JS, in
 /// camelCase). Other members are ignored.
@@ -137,6 +137,11 @@ impl ProviderConfig {
             .ok_or_else(|| ProviderError::MissingBaseUrl {
                 provider: provider.clone(),
             })?;
+        check_absolute_url(&provider, "baseUrl", &base_url)?;
+        let iam_url = non_blank(&self.iam_url);
+        if let Some(iam_url) = &iam_url {
+            check_absolute_url(&provider, "iamUrl", iam_url)?;
+        }
         let model = non_blank(&self.model)
             .or_else(|| spec.default_model.map(str::to_owned))
             .ok_or_else(|| ProviderError::MissingModel {
@@ -165,10 +170,25 @@ impl ProviderConfig {
             project_id,
             api_version: non_blank(&self.api_version),
             thinking_budget: self.thinking_budget,
-            iam_url: non_blank(&self.iam_url),
+            iam_url,
             access_token: None,
         })
     }
+}
+
+/// Refuses a URL `fetch` would not take as given: one without a scheme is read relative to the
+/// page, which then gets the request and the key (and its 404 reads as a missing model).
+fn check_absolute_url(provider: &str, field: &'static str, url: &str) -> Result<(), ProviderError> {
+    let problem = match check_server_url(url, true) {
+        Ok(_) | Err(UrlPolicyError::NonAsciiHost(_)) => return Ok(()),
+        Err(UrlPolicyError::Credentials) => "holds a user name or password".to_owned(),
+        Err(_) => format!("`{url}` is not an absolute http(s) URL"),
+    };
+    Err(ProviderError::InvalidUrl {
+        provider: provider.to_owned(),
+        field,
+        problem,
+    })
 }
 
 impl ResolvedProvider {

@@ -17,6 +17,14 @@ pub enum ProviderError {
     #[error("provider `{provider}` needs a model (`model`)")]
     MissingModel { provider: String },
 
+    /// A `baseUrl` or `iamUrl` that `fetch` would read relative to the page, or could not use.
+    #[error("provider `{provider}`: `{field}` {problem}")]
+    InvalidUrl {
+        provider: String,
+        field: &'static str,
+        problem: String,
+    },
+
     /// A provider-specific setting, such as watsonx's `projectId`.
     #[error("provider `{provider}` needs `{field}`")]
     MissingSetting {
@@ -115,6 +123,7 @@ impl ProviderError {
             ProviderError::MissingApiKey { .. } => "provider_missing_api_key",
             ProviderError::MissingBaseUrl { .. } => "provider_missing_base_url",
             ProviderError::MissingModel { .. } => "provider_missing_model",
+            ProviderError::InvalidUrl { .. } => "provider_invalid_url",
             ProviderError::MissingSetting { .. } => "provider_missing_setting",
             ProviderError::AccessTokenRequired { .. } => "provider_access_token_required",
             ProviderError::InvalidConversation { .. } => "provider_invalid_conversation",
