@@ -2,7 +2,9 @@
 //!
 //! A wait that loses a race (a call that answered before its timeout, a retry cut short by an
 //! abort) is dropped; dropping clears its `setTimeout` and removes its `abort` listener, so an
-//! abandoned wait never keeps Node's event loop alive nor piles listeners on a signal.
+//! abandoned wait never keeps Node's event loop alive nor piles listeners on a signal. It also
+//! settles the wait's promise: `JsFuture` frees its two callbacks only when its promise settles,
+//! so each wait left pending would keep them, and two JS functions, for the page's lifetime.
 //! `setTimeout`/`clearTimeout` are bound as globals: pages, workers and Node alike.
 
 use std::future::Future;
@@ -11,6 +13,7 @@ use std::task::{Context, Poll};
 
 use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
 
@@ -26,16 +29,21 @@ extern "C" {
 pub struct Sleep {
     fired: JsFuture,
     timer: JsValue,
+    settle: Function,
 }
 
 pub fn sleep(milliseconds: u64) -> Sleep {
     let mut timer = JsValue::UNDEFINED;
+    // Replaced by the executor, which a promise calls at once.
+    let mut settle: Function = JsValue::UNDEFINED.unchecked_into();
     let promise = Promise::new(&mut |resolve, _reject| {
         timer = set_timeout(&resolve, milliseconds as f64);
+        settle = resolve;
     });
     Sleep {
         fired: JsFuture::from(promise),
         timer,
+        settle,
     }
 }
 
@@ -50,29 +58,39 @@ impl Future for Sleep {
 impl Drop for Sleep {
     fn drop(&mut self) {
         clear_timeout(&self.timer);
+        settle(&self.settle);
     }
+}
+
+/// Resolves a wait's promise (again, if it already was: that does nothing).
+fn settle(resolve: &Function) {
+    let _ = resolve.call0(&JsValue::UNDEFINED);
 }
 
 /// Resolves once a signal is aborted (at once if it already is); its listener is removed when
 /// this is dropped.
 pub struct Aborted {
     fired: JsFuture,
-    listener: Option<(AbortSignal, Function)>,
+    signal: AbortSignal,
+    /// The promise's `resolve`, also the `abort` listener.
+    listener: Function,
 }
 
 pub fn aborted(signal: &AbortSignal) -> Aborted {
-    let mut listener = None;
+    // Replaced by the executor, which a promise calls at once.
+    let mut listener: Function = JsValue::UNDEFINED.unchecked_into();
     let promise = Promise::new(&mut |resolve, _reject| {
         if signal.aborted() {
-            let _ = resolve.call0(&JsValue::UNDEFINED);
+            settle(&resolve);
         } else {
             // A listener rather than `onabort`, which would replace the caller's own handler.
             let _ = signal.add_event_listener_with_callback("abort", &resolve);
-            listener = Some((signal.clone(), resolve));
         }
+        listener = resolve;
     });
     Aborted {
         fired: JsFuture::from(promise),
+        signal: signal.clone(),
         listener,
     }
 }
@@ -87,9 +105,10 @@ impl Future for Aborted {
 
 impl Drop for Aborted {
     fn drop(&mut self) {
-        if let Some((signal, listener)) = &self.listener {
-            let _ = signal.remove_event_listener_with_callback("abort", listener);
-        }
+        let _ = self
+            .signal
+            .remove_event_listener_with_callback("abort", &self.listener);
+        settle(&self.listener);
     }
 }
 

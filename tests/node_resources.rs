@@ -1,0 +1,113 @@
+#![cfg(target_arch = "wasm32")]
+//! A page keeps one Agent or McpClient for hours: what a run, a call or a wait creates must not
+//! outlive it. Counted with wasm-bindgen's count of the JS values Rust holds, which is exact
+//! (no garbage collector in the count), against the local servers the test command starts.
+
+use js_sys::Reflect;
+use mcp_agent_wasm::web::agent::Agent;
+use mcp_agent_wasm::web::mcp::{McpClient, McpServerConfig};
+use mcp_agent_wasm::web::timer::{aborted, sleep};
+use serde_json::json;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+use web_sys::{AbortController, ReadableStream, ReadableStreamDefaultReader};
+
+const PROVIDER_SERVER_URL: Option<&str> = option_env!("PROVIDER_SERVER_URL");
+const MCP_TEST_SERVER_URL: Option<&str> = option_env!("MCP_TEST_SERVER_URL");
+
+fn server(url: Option<&'static str>, variable: &str) -> &'static str {
+    url.filter(|url| !url.is_empty())
+        .unwrap_or_else(|| panic!("{variable} is set by `cargo xtask test`"))
+}
+
+/// The JS values Rust holds once the promise jobs queued so far have run.
+async fn live_js_values() -> u32 {
+    sleep(0).await;
+    wasm_bindgen::externref_heap_live_count()
+}
+
+/// Fails when Rust holds more JS values than `before` (fewer is fine: an earlier test's leftovers
+/// may end meanwhile).
+async fn assert_none_kept(before: u32) {
+    let after = live_js_values().await;
+    assert!(after <= before, "{} JS values kept", after - before);
+}
+
+#[wasm_bindgen_test]
+async fn a_wait_dropped_before_it_ends_keeps_no_js_values() {
+    let controller = AbortController::new().unwrap();
+    let signal = controller.signal();
+    let before = live_js_values().await;
+    for _ in 0..20 {
+        drop(sleep(60_000));
+        drop(aborted(&signal));
+    }
+    assert_none_kept(before).await;
+}
+
+/// Reads a run's stream to its end and returns the last event's type.
+async fn read_run(agent: &Agent) -> String {
+    let messages = js_sys::JSON::parse(r#"[{"role":"user","content":"hi"}]"#).unwrap();
+    let stream: ReadableStream = agent
+        .run(messages, JsValue::UNDEFINED)
+        .unwrap()
+        .unchecked_into();
+    let reader: ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
+    let mut last_type = String::new();
+    loop {
+        let read = JsFuture::from(reader.read()).await.unwrap();
+        if Reflect::get(&read, &"done".into()).unwrap().is_truthy() {
+            return last_type;
+        }
+        let event = Reflect::get(&read, &"value".into()).unwrap();
+        last_type = Reflect::get(&event, &"type".into())
+            .unwrap()
+            .as_string()
+            .unwrap();
+    }
+}
+
+#[wasm_bindgen_test]
+async fn runs_of_one_agent_keep_no_js_values() {
+    let provider = server(PROVIDER_SERVER_URL, "PROVIDER_SERVER_URL");
+    let options = js_sys::encode_uri_component("fixture=openai/text.chunks.txt");
+    let config = json!({
+        "provider": { "id": "openai", "apiKey": "k", "model": "m", "baseUrl": format!("{provider}/_/{options}/v1") },
+        "allowInsecureLocalUrls": true,
+    });
+    let agent = Agent::new(js_sys::JSON::parse(&config.to_string()).unwrap()).unwrap();
+    assert_eq!(read_run(&agent).await, "final");
+    let before = live_js_values().await;
+    for _ in 0..10 {
+        assert_eq!(read_run(&agent).await, "final");
+    }
+    assert_none_kept(before).await;
+    JsFuture::from(agent.close()).await.unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn calls_of_one_mcp_client_keep_no_js_values() {
+    let base = server(MCP_TEST_SERVER_URL, "MCP_TEST_SERVER_URL");
+    let mut config = McpServerConfig::new(&format!("{base}/json/resources"));
+    config.allow_insecure_local_urls = true;
+    let client = McpClient::new(config).unwrap();
+    let controller = AbortController::new().unwrap();
+    let signal = controller.signal();
+    let call = || {
+        client.call_tool(
+            "echo",
+            json!({ "message": "hi" }),
+            None,
+            Some(&signal),
+            None,
+        )
+    };
+    assert!(!call().await.unwrap().is_error);
+    let before = live_js_values().await;
+    for _ in 0..10 {
+        assert!(!call().await.unwrap().is_error);
+    }
+    assert_none_kept(before).await;
+    client.close().await;
+}
