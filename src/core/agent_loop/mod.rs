@@ -122,6 +122,8 @@ struct Response {
     text: String,
     /// Bytes of `text` already emitted.
     shown_len: usize,
+    /// Where the line holding `shown_len` starts.
+    shown_line_start: usize,
     /// No more of this call's text is streamed (a tool call has started).
     text_stopped: bool,
     reasoning: String,
@@ -825,10 +827,11 @@ fn showable_text(response: &mut Response, source: CallSource, streaming: bool) -
         return None;
     }
     let end = if source == CallSource::Prompt {
-        let line_start = response.text[..response.shown_len]
-            .rfind('\n')
-            .map_or(0, |newline| newline + 1);
-        match streamable_len(&response.text, line_start) {
+        match streamable_len(
+            &response.text,
+            response.shown_line_start,
+            response.shown_len,
+        ) {
             Streamable::StopAt(end) => {
                 response.text_stopped = true;
                 end
@@ -842,6 +845,9 @@ fn showable_text(response: &mut Response, source: CallSource, streaming: bool) -
         return None;
     }
     let piece = response.text[response.shown_len..end].to_owned();
+    if let Some(newline) = piece.rfind('\n') {
+        response.shown_line_start = response.shown_len + newline + 1;
+    }
     response.shown_len = end;
     Some(piece)
 }

@@ -163,12 +163,17 @@ fn call_in_value(value: Value) -> Option<PromptCall> {
 /// How much of a round's text can be shown while it streams. A tool call must not flash on
 /// screen, so streaming stops at the first place a call may start (a fence, or a line opening
 /// with `{` or `[{`), and a tail that may still become one is held back until more text
-/// arrives. `line_start` is the start of the line where the previous answer left off.
-pub fn streamable_len(text: &str, line_start: usize) -> Streamable {
+/// arrives. `shown` is where the previous answer left off (no fence or call start lies before
+/// it), `line_start` the start of its line: only the text after `shown` is scanned, so that a
+/// long line streamed in many pieces costs time in proportion to its length, not its square.
+pub fn streamable_len(text: &str, line_start: usize, shown: usize) -> Streamable {
     // While `Some`, the current line holds only whitespace so far, and starts here.
-    let mut blank_line_from = Some(line_start);
-    for (offset, character) in text[line_start..].char_indices() {
-        let index = line_start + offset;
+    let mut blank_line_from = text[line_start..shown]
+        .bytes()
+        .all(|byte| matches!(byte, b' ' | b'\t' | b'\r'))
+        .then_some(line_start);
+    for (offset, character) in text[shown..].char_indices() {
+        let index = shown + offset;
         if text[index..].starts_with(FENCE) {
             return Streamable::StopAt(index);
         }
@@ -193,9 +198,9 @@ pub fn streamable_len(text: &str, line_start: usize) -> Streamable {
             _ => blank_line_from = None,
         }
     }
-    let last_line_start = text[line_start..]
+    let last_line_start = text[shown..]
         .rfind('\n')
-        .map_or(line_start, |newline| line_start + newline + 1);
+        .map_or(line_start, |newline| shown + newline + 1);
     let last_line = &text[last_line_start..];
     if last_line.trim().is_empty() {
         return Streamable::UpTo(last_line_start);
@@ -320,7 +325,46 @@ mod tests {
             ("é {", Streamable::UpTo("é {".len())),
         ];
         for (text, expected) in cases {
-            assert_eq!(streamable_len(text, 0), expected, "text: {text:?}");
+            assert_eq!(streamable_len(text, 0, 0), expected, "text: {text:?}");
+        }
+    }
+
+    /// Scanning only what follows the shown text answers as a scan of the whole line does, for
+    /// text arriving in pieces of every size.
+    #[test]
+    fn scanning_from_the_shown_text_answers_as_scanning_the_line() {
+        let texts = [
+            "Hello there, a long line with {braces} and [links](x) and `code`",
+            "Let me check.\n```json\n{\"name\": \"a\"}\n```",
+            "Two lines.\n  \t\n  {\"name\": \"a\"}",
+            "See:\n[ {\"name\"",
+            "See:\n[x] then ``tick`` and ```",
+            "é à\nü {\n  [ ]\n``",
+            "a ``\n   ``\n```",
+        ];
+        for text in texts {
+            for step in 1..=5 {
+                let (mut shown, mut line_start) = (0, 0);
+                let ends = (1..=text.len())
+                    .filter(|end| text.is_char_boundary(*end))
+                    .step_by(step);
+                for end in ends {
+                    let prefix = &text[..end];
+                    let answer = streamable_len(prefix, line_start, shown);
+                    let whole_line = streamable_len(prefix, line_start, line_start);
+                    assert_eq!(answer, whole_line, "text: {prefix:?}, shown: {shown}");
+                    match answer {
+                        Streamable::StopAt(_) => break,
+                        Streamable::UpTo(up_to) if up_to > shown => {
+                            if let Some(newline) = prefix[shown..up_to].rfind('\n') {
+                                line_start = shown + newline + 1;
+                            }
+                            shown = up_to;
+                        }
+                        Streamable::UpTo(_) => {}
+                    }
+                }
+            }
         }
     }
 }
