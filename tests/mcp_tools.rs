@@ -328,6 +328,28 @@ fn cache_entries_expire_after_the_ttl() {
 }
 
 #[test]
+fn recording_a_listing_drops_the_expired_ones() {
+    let key = |token: &str| {
+        CacheKey::new(
+            "https://a.example/mcp",
+            &headers(&[("Authorization", token)]),
+        )
+    };
+    let mut cache = ToolsCache::new();
+    cache.record(key("Bearer 1"), &Ok(vec![tool("t")].into()), 0.0);
+    cache.record(key("Bearer 2"), &Ok(vec![tool("t")].into()), 1.0);
+    // The page refreshed its token: the first key is never asked for again, and without this
+    // its listing would stay until a thousand others pushed it out.
+    cache.record(
+        key("Bearer 3"),
+        &Ok(vec![tool("t")].into()),
+        TOOLS_CACHE_TTL_MS,
+    );
+    assert_eq!(cache.len(), 2, "the expired listing is dropped");
+    assert!(cache.get(&key("Bearer 2"), TOOLS_CACHE_TTL_MS).is_some());
+}
+
+#[test]
 fn failed_listings_are_not_cached() {
     let key = CacheKey::new("https://a.example/mcp", &[]);
     let mut cache = ToolsCache::new();

@@ -1,6 +1,7 @@
 //! The cache of listed tools per server. Keyed by what determines the answer (URL and headers),
 //! not by display name: two names for one server share an entry, while one server reached with
-//! two users' tokens gets two. Entries live 60 s; the least recently used is evicted first.
+//! two users' tokens gets two. Entries live 60 s (expired ones are dropped when a listing is
+//! recorded); at 1000 entries the least recently used is evicted first.
 //! A hit hands out the stored listing itself (shared, not copied), so a caller can tell an
 //! unchanged listing by identity and keep what it built from it.
 
@@ -74,7 +75,9 @@ impl ToolsCache {
         Some(entry.tools.clone())
     }
 
-    /// Records a listing. Only a success is stored: a failure must be retried next time.
+    /// Records a listing. Only a success is stored: a failure must be retried next time. Expired
+    /// entries go now: a server no longer asked for (a closed client, a replaced token in the
+    /// headers) would otherwise keep its listing until a thousand others pushed it out.
     pub fn record(
         &mut self,
         key: CacheKey,
@@ -84,6 +87,15 @@ impl ToolsCache {
         let Ok(tools) = listing else {
             return;
         };
+        // A scan per expired entry: a few entries as a rule, a million comparisons (about a
+        // millisecond) at worst, and 160 B less wasm than a single pass.
+        while let Some(expired) = self
+            .entries
+            .iter()
+            .position(|(_, entry)| now_ms - entry.fetched_at_ms >= TOOLS_CACHE_TTL_MS)
+        {
+            self.entries.swap_remove(expired);
+        }
         if let Some(position) = self.position(&key) {
             self.entries.swap_remove(position);
         } else if self.entries.len() >= TOOLS_CACHE_MAX_ENTRIES {
