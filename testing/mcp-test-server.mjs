@@ -25,8 +25,9 @@
 //   /cross/...       POST 405; GET is a legacy SSE stream whose endpoint is on another origin
 //   /hidden-session/ sends Mcp-Session-Id without exposing it to the page, then requires it
 //   /standalone/...  SSE replies; the standalone GET stream carries a `ping` request, and the
-//                    progress of tool `detached-progress` (`steps` every `intervalMs`), sent as a
-//                    server sends a notification it relates to no request
+//                    progress of tool `detached-progress` (`steps` every `intervalMs`, the answer
+//                    one interval after the last), sent as a server sends a notification it
+//                    relates to no request
 //   /changing/...    SSE replies; tools/list gives `echo`, `add-tool` and the tools added so far;
 //                    `add-tool` adds the tool `name` and sends `notifications/tools/list_changed`
 //                    on the standalone GET stream (`via: "standalone"`, as the TypeScript SDK's
@@ -165,6 +166,9 @@ async function callTool(id, params, context, send) {
         await sleep(args.intervalMs ?? 50);
         context.session.standalone?.write(sseFrame({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: step } }));
       }
+      // The answer comes one interval after the last report: sent at once on its own connection,
+      // it could overtake the report on the standalone stream, which the client then ignores.
+      await sleep(args.intervalMs ?? 50);
       return send(result(id, { content: [{ type: "text", text: `done after ${steps} steps` }] }));
     }
     case "add-tool": {

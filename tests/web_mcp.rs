@@ -788,7 +788,8 @@ async fn progress_on_the_standalone_stream_reaches_its_call_and_restarts_the_tim
     server_log_when("/standalone/detached", has_get).await;
     let progress = RefCell::new(Vec::<f64>::new());
     let record = |event: &Progress| progress.borrow_mut().push(event.progress);
-    // 4 steps of 150 ms: 600 ms in all, under a 400 ms timeout that each step restarts.
+    // 4 steps of 150 ms and the answer 150 ms after the last: 750 ms in all, under a 400 ms
+    // timeout that each step restarts.
     let result = client
         .call_tool(
             "detached-progress",
