@@ -349,12 +349,23 @@ fn retries_follow_the_rules() {
     let (attempts, waits, error) = drive(&provider, &[(500, &[]), (500, &[]), (500, &[])]);
     assert_eq!((attempts, waits), (3, vec![375, 750]));
     assert_eq!(error.unwrap().code(), "provider_http_status");
+    // 408 (the server timed the request out) and 409 (a conflict with a concurrent request) are
+    // passing states, as the AI SDK also treats them: asked again, then answered.
+    for status in [408, 409] {
+        assert_eq!(
+            drive(&provider, &[(status, &[]), (200, &[])]),
+            (2, vec![375], None),
+            "{status}"
+        );
+    }
     // Not retried: auth, model not found, other 4xx.
     for (status, code) in [
         (401, "provider_auth"),
         (403, "provider_auth"),
         (404, "provider_model_not_found"),
         (400, "provider_http_status"),
+        (413, "provider_http_status"),
+        (422, "provider_http_status"),
     ] {
         let (attempts, waits, error) = drive(&provider, &[(status, &[])]);
         assert_eq!((attempts, waits.len()), (1, 0), "{status}");

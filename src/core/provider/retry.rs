@@ -39,9 +39,10 @@ pub enum RetryDecision {
 /// Longest provider message kept in an error's text (the whole body stays in `body`).
 const MESSAGE_LIMIT: usize = 500;
 
-/// Whether a status is worth another attempt.
+/// Whether a status is worth another attempt: a request timed out (408) or in conflict with
+/// another (409), rate limiting, and server errors; the AI SDK retries the same.
 pub fn is_retryable_status(status: u16) -> bool {
-    status == 429 || (500..600).contains(&status)
+    matches!(status, 408 | 409 | 429) || (500..600).contains(&status)
 }
 
 /// Exponential backoff with "equal jitter": half the doubled delay is fixed, half is random, so
