@@ -31,7 +31,8 @@
 //   /changing/...    SSE replies; tools/list gives `echo`, `add-tool` and the tools added so far;
 //                    `add-tool` adds the tool `name` and sends `notifications/tools/list_changed`
 //                    on the standalone GET stream (`via: "standalone"`, as the TypeScript SDK's
-//                    servers do) or on the call's own stream (`via: "response"`)
+//                    servers do) or on the call's own stream (`via: "response"`); with
+//                    `failNextListing`, the next tools/list fails with a JSON-RPC error
 //   /bulk/...        JSON replies with the BULK_TOOLS: `slow` (waits `ms`; the most calls in flight
 //                    at once per session path is at `GET /__inflight?path=<prefix>`), `big` (`chars`
 //                    characters of digits), `fail-500` (HTTP 500), `not-json` (200 with an HTML body),
@@ -120,6 +121,10 @@ async function answer(message, context, send) {
     case "ping":
       return send(result(id, {}));
     case "tools/list":
+      if (context.session.failNextListing) {
+        context.session.failNextListing = false;
+        return send({ jsonrpc: "2.0", id, error: { code: -32603, message: "listing failed once" } });
+      }
       if (context.session.mode === "changing") return send(result(id, { tools: [TOOLS[0], ADD_TOOL, ...context.session.addedTools] }));
       return send(result(id, toolsPage(params.cursor, context.session.mode)));
     case "tools/call":
@@ -173,6 +178,7 @@ async function callTool(id, params, context, send) {
     }
     case "add-tool": {
       context.session.addedTools.push({ name: args.name, description: "Added at run time", inputSchema: { type: "object" } });
+      context.session.failNextListing = args.failNextListing === true;
       const changed = { jsonrpc: "2.0", method: "notifications/tools/list_changed" };
       if (args.via === "response") send(changed);
       else context.session.standalone?.write(sseFrame(changed));

@@ -6,9 +6,12 @@
 mod web_mcp_common;
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use mcp_agent_wasm::core::mcp::jsonrpc::Progress;
 use mcp_agent_wasm::core::mcp::session::{Transport, TransportMode};
+use mcp_agent_wasm::core::mcp::McpError;
+use mcp_agent_wasm::core::tools::McpTool;
 use mcp_agent_wasm::web::mcp::{McpClient, McpServerConfig};
 use serde_json::{json, Value};
 use wasm_bindgen::JsValue;
@@ -838,4 +841,50 @@ async fn a_timeout_or_abort_ends_the_call_without_waiting_for_the_server_to_take
         .filter(|entry| entry["body"]["method"] == "notifications/cancelled")
         .count();
     assert_eq!(cancelled, 2, "the server was still told of both");
+}
+
+#[wasm_bindgen_test]
+async fn a_tools_change_outlasts_a_failed_listing_and_reaches_concurrent_listings() {
+    let cache = RefCell::new(mcp_agent_wasm::core::mcp::cache::ToolsCache::new());
+    let client = test_client("/changing/failing-listing", TransportMode::Auto);
+    let first = listing_with(&client, &cache, "add-tool").await;
+    assert_eq!(first, ["echo", "add-tool"]);
+    // On the call's own stream: the client has read the notification when the call returns.
+    let added = json!({"name": "weather", "via": "response", "failNextListing": true});
+    client
+        .call_tool("add-tool", added, None, None, None)
+        .await
+        .expect("the tool is added");
+    let error = client
+        .list_tools_cached(&cache)
+        .await
+        .expect_err("the server fails this listing");
+    assert_eq!(error.code(), "mcp_jsonrpc_error", "{error}");
+    let names = |listing: Result<Rc<[McpTool]>, McpError>| {
+        let tools = listing.expect("listing");
+        tools
+            .iter()
+            .map(|tool| tool.name.clone())
+            .collect::<Vec<_>>()
+    };
+    let after_failure = names(client.list_tools_cached(&cache).await);
+    assert_eq!(after_failure, ["echo", "add-tool", "weather"]);
+    // Two listings begun together after a change (two runs started at once) both see it.
+    client
+        .call_tool(
+            "add-tool",
+            json!({"name": "news", "via": "response"}),
+            None,
+            None,
+            None,
+        )
+        .await
+        .expect("the tool is added");
+    let (first, second) = futures::join!(
+        client.list_tools_cached(&cache),
+        client.list_tools_cached(&cache)
+    );
+    assert_eq!(names(first), ["echo", "add-tool", "weather", "news"]);
+    assert_eq!(names(second), ["echo", "add-tool", "weather", "news"]);
+    client.close().await;
 }

@@ -110,6 +110,14 @@ impl ToolsCache {
         self.entries.push((key, entry));
     }
 
+    /// Drops a server's listing: the server said its tools changed, so the next listing, and
+    /// any begun at the same time, must ask it again, even after a listing that failed.
+    pub fn forget(&mut self, key: &CacheKey) {
+        if let Some(position) = self.position(key) {
+            self.entries.swap_remove(position);
+        }
+    }
+
     fn position(&self, key: &CacheKey) -> Option<usize> {
         self.entries.iter().position(|(cached, _)| cached == key)
     }

@@ -98,8 +98,8 @@ struct ClientState {
     connecting: Option<WeakShared<LocalBoxFuture<'static, Result<(), McpError>>>>,
     /// Aborted by `close`: requests still waiting end with `mcp_closed` at once.
     closing: AbortController,
-    /// The server sent `notifications/tools/list_changed` since the last listing began: a
-    /// cached listing is stale.
+    /// The server sent `notifications/tools/list_changed` since the last listing through the
+    /// cache began: its cached listing is stale.
     tools_changed: bool,
     /// See [`McpServerConfig::timeout_ms`].
     timeout_ms: u64,
@@ -287,14 +287,16 @@ impl McpClient {
     }
 
     /// [`McpClient::list_tools`] through `cache`; only a successful listing is stored. A
-    /// listing the server said changed is not taken from the cache.
+    /// listing the server said changed leaves the cache.
     pub async fn list_tools_cached(
         &self,
         cache: &RefCell<ToolsCache>,
     ) -> Result<Rc<[McpTool]>, McpError> {
         let key = self.cache_key();
-        let changed = std::mem::take(&mut self.state.borrow_mut().tools_changed);
-        if let Some(tools) = cache.borrow_mut().get(&key, now_ms()).filter(|_| !changed) {
+        if std::mem::take(&mut self.state.borrow_mut().tools_changed) {
+            cache.borrow_mut().forget(&key);
+        }
+        if let Some(tools) = cache.borrow_mut().get(&key, now_ms()) {
             return Ok(tools);
         }
         let listing = self.list_tools().await.map(Rc::from);
