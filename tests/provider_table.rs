@@ -519,9 +519,18 @@ fn a_base_url_or_iam_url_that_is_not_an_absolute_http_url_is_refused() {
             with_urls(
                 "ibm",
                 "https://us-south.ml.cloud.ibm.com",
-                Some("/identity/token"),
+                Some("iam.example.com/token"),
             ),
-            "`iamUrl` `/identity/token` is not an absolute http(s) URL",
+            "`iamUrl` `iam.example.com/token` is not an absolute http(s) URL",
+        ),
+        // Browsers read `/\\host` as `//host`: another server, not a path of the page's own.
+        (
+            with_urls("openai_compatible", "/\\evil.example/v1", None),
+            "`baseUrl` `/\\evil.example/v1` is not an absolute http(s) URL",
+        ),
+        (
+            with_urls("openai_compatible", "//evil.example/v1", None),
+            "`baseUrl` `//evil.example/v1` is not an absolute http(s) URL",
         ),
     ];
     for (config, message) in refused {
@@ -541,4 +550,23 @@ fn a_base_url_or_iam_url_that_is_not_an_absolute_http_url_is_refused() {
             .resolve()
             .expect(base_url);
     }
+}
+
+/// A path from the root of the page's own origin is what an app's own proxy or token exchange
+/// looks like (watsonx needs one for `iamUrl`: IBM's IAM sends no CORS headers); `fetch` takes
+/// it as meant, in a page and in a worker alike.
+#[test]
+fn a_path_on_the_page_origin_is_taken_as_base_url_or_iam_url() {
+    let config = ProviderConfig {
+        id: "ibm".into(),
+        api_key: Some(KEY.into()),
+        model: Some("m".into()),
+        base_url: Some("/watsonx".into()),
+        project_id: Some("p".into()),
+        iam_url: Some("/identity/token".into()),
+        ..ProviderConfig::default()
+    };
+    let resolved = config.resolve().expect("paths on the page's origin");
+    assert_eq!(resolved.base_url, "/watsonx");
+    assert_eq!(resolved.iam_url.as_deref(), Some("/identity/token"));
 }

@@ -462,7 +462,8 @@ test("provider: a baseUrl fetch would read relative to the page is refused by th
       return Promise.reject(new TypeError("fetch is stubbed in this test"));
     };
     try {
-      return ["api.example.com/v1", "/v1", "http://"].map((baseUrl) => {
+      // A path such as `/v1` is the page's own proxy, and taken; `//host` names another server.
+      return ["api.example.com/v1", "//evil.example/v1", "http://"].map((baseUrl) => {
         try {
           new window.agentWasm.Agent({ ...base, provider: { ...base.provider, baseUrl } });
           return { baseUrl, code: "none", recorded: recorded.splice(0) };

@@ -177,9 +177,13 @@ impl ProviderConfig {
 }
 
 /// Refuses a URL `fetch` would not take as given: one without a scheme is read relative to the
-/// page, which then gets the request and the key (and its 404 reads as a missing model).
+/// page, which then gets the request and the key (and its 404 reads as a missing model). A path
+/// from the root of the page's origin (`/api/llm`: the app's own proxy or token exchange) is
+/// meant that way; `//` or `/\` would name another host.
 fn check_absolute_url(provider: &str, field: &'static str, url: &str) -> Result<(), ProviderError> {
+    let own_origin_path = url.starts_with('/') && !url[1..].starts_with(['/', '\\']);
     let problem = match check_server_url(url, true) {
+        _ if own_origin_path => return Ok(()),
         Ok(_) | Err(UrlPolicyError::NonAsciiHost(_)) => return Ok(()),
         Err(UrlPolicyError::Credentials) => "holds a user name or password".to_owned(),
         Err(_) => format!("`{url}` is not an absolute http(s) URL"),
