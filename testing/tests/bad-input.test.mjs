@@ -302,12 +302,13 @@ test("MCP: a server that never answers holds a run no longer than toolTimeoutMs,
   await scriptProvider([{ text: "answered with the tools that listed" }]);
   const started = Date.now();
   const servers = [testServer("stall", "stuck"), testServer("json", "test")];
-  const run = await runInPage(page, config({ servers, toolTimeoutMs: 1000 }), question);
+  // 3 s: the working server's handshake and listing must fit in it too, even on a loaded machine.
+  const run = await runInPage(page, config({ servers, toolTimeoutMs: 3000 }), question);
   const elapsed = Date.now() - started;
   const [serverError] = eventsOf(run, "serverError");
   assert.equal(serverError?.server, "stuck", JSON.stringify(run.events.slice(0, 3)));
   assert.equal(serverError.code, "mcp_timeout");
-  assert.match(serverError.message, /MCP server `stuck`: .*1000 ms/);
+  assert.match(serverError.message, /MCP server `stuck`: .*3000 ms/);
   assert.equal(assertCompleted(run).text, "answered with the tools that listed");
   assert.ok((await providerRequests())[0].json.tools.some((tool) => tool.function.name === "echo"), "the other server's tools are offered");
   assert.ok(elapsed < 10_000, `the run took ${elapsed} ms`);
@@ -347,9 +348,10 @@ test("MCP: a call hanging past toolTimeoutMs → toolError, notifications/cancel
   const run = await runInPage(page, config({ servers: [server], toolTimeoutMs: 300 }), question);
   assertCompleted(run);
   assert.match(eventsOf(run, "toolError")[0].message, /no answer within 300 ms/);
-  // The cancellation is sent in the background: the call ends without waiting for it.
+  // The cancellation is sent in the background: the call ends without waiting for it (up to 5 s
+  // for it to arrive on a loaded machine).
   let log = await mcpLog(new URL(server.url).pathname);
-  for (let tries = 0; tries < 50 && !log.some((entry) => entry.body?.method === "notifications/cancelled"); tries++) {
+  for (let tries = 0; tries < 250 && !log.some((entry) => entry.body?.method === "notifications/cancelled"); tries++) {
     await new Promise((resolve) => setTimeout(resolve, 20));
     log = await mcpLog(new URL(server.url).pathname);
   }

@@ -141,8 +141,8 @@ test("an abort while reasoning streams keeps the reasoning; the messages go back
 
 test("an abort while the servers are still connecting ends the run at once, before any model call", bounded, async () => {
   await scriptProvider([{ text: "never asked for" }]);
-  // The restart mode takes 300 ms to answer initialize.
-  const servers = [{ name: "slow-start", url: `${env.mcpTestUrl}${mcpTestPath("restart")}` }];
+  // The stall mode never answers: the abort surely comes while connecting, however late it fires.
+  const servers = [{ name: "stalled", url: `${env.mcpTestUrl}${mcpTestPath("stall")}` }];
   const run = await runInPage(page, config({ servers }), question, { abortAfterMs: 100 });
   const { messages, reason } = endOf(run);
   assert.equal(reason, "aborted");
@@ -152,8 +152,9 @@ test("an abort while the servers are still connecting ends the run at once, befo
 });
 
 test("an abort while a Retry-After wait runs ends the run at once, with no further request", bounded, async () => {
+  // The abort comes 1.5 s into the 20 s wait: after the 429 arrived, even on a loaded machine.
   await scriptProvider([{ status: 429, retryAfter: 20 }, { text: "never asked for" }]);
-  const run = await runInPage(page, config(), question, { abortAfterMs: 500 });
+  const run = await runInPage(page, config(), question, { abortAfterMs: 1500 });
   const { messages, reason } = endOf(run);
   assert.equal(reason, "aborted", JSON.stringify(run.error));
   assert.deepEqual(messages, question);
