@@ -891,3 +891,47 @@ async fn a_tools_change_outlasts_a_failed_listing_and_reaches_concurrent_listing
     assert_eq!(names(second), ["echo", "add-tool", "weather", "news"]);
     client.close().await;
 }
+
+/// `Agent.close()` during a tool call aborts the call and closes its client in one turn: the
+/// session is over (the DELETE says so), and nothing may follow it, not even `cancelled`.
+#[wasm_bindgen_test]
+async fn a_call_aborted_as_its_client_closes_sends_nothing_after_the_close() {
+    let client = test_client("/json/abort-and-close", TransportMode::Auto);
+    client.connect().await.expect("connects");
+    let controller = web_sys::AbortController::new().expect("a controller");
+    let signal = controller.signal();
+    let call = client.call_tool("hang", json!({}), None, Some(&signal), None);
+    let abort_and_close = async {
+        server_log_when("/json/abort-and-close", |log| {
+            posted_methods(log)
+                .iter()
+                .any(|method| method == "tools/call")
+        })
+        .await;
+        controller.abort();
+        client.close().await;
+    };
+    let (outcome, ()) = futures::join!(call, abort_and_close);
+    outcome.expect_err("the call ended");
+    // A POST sent after the close arrives within milliseconds on loopback.
+    sleep_ms(500).await;
+    let methods: Vec<String> = server_log("/json/abort-and-close")
+        .await
+        .iter()
+        .map(|entry| {
+            let method = entry["method"].as_str().unwrap_or_default();
+            let rpc = entry["body"]["method"].as_str().unwrap_or_default();
+            format!("{method} {rpc}").trim_end().to_owned()
+        })
+        .filter(|request| request.starts_with("POST") || request.starts_with("DELETE"))
+        .collect();
+    assert_eq!(
+        methods,
+        [
+            "POST initialize",
+            "POST notifications/initialized",
+            "POST tools/call",
+            "DELETE"
+        ]
+    );
+}

@@ -712,10 +712,14 @@ impl McpClient {
 
     /// Posts an answer or a notification without waiting for the server to accept it. Best
     /// effort: a lost answer is the server's timeout to handle, a lost cancellation its work.
+    /// Nothing goes out once the client is closed (an abort and `close` in one turn, as
+    /// `Agent.close()` makes them): the session is over, and its DELETE already said so.
     fn post_in_background(&self, message: Value) {
         let client = self.clone();
         spawn(async move {
-            let _ = client.post_message(&message).await;
+            if client.state.borrow().session.state() != SessionState::Closed {
+                let _ = client.post_message(&message).await;
+            }
         });
     }
 
