@@ -27,7 +27,7 @@
 //   /standalone/...  SSE replies; the standalone GET stream carries a `ping` request, and the
 //                    progress of tool `detached-progress` (`steps` every `intervalMs`, the answer
 //                    one interval after the last), sent as a server sends a notification it
-//                    relates to no request
+//                    relates to no request; tool `end-standalone` ends the standalone stream
 //   /changing/...    SSE replies; tools/list gives `echo`, `add-tool` and the tools added so far;
 //                    `add-tool` adds the tool `name` and sends `notifications/tools/list_changed`
 //                    on the standalone GET stream (`via: "standalone"`, as the TypeScript SDK's
@@ -175,6 +175,11 @@ async function callTool(id, params, context, send) {
       // it could overtake the report on the standalone stream, which the client then ignores.
       await sleep(args.intervalMs ?? 50);
       return send(result(id, { content: [{ type: "text", text: `done after ${steps} steps` }] }));
+    }
+    case "end-standalone": {
+      // As a proxy that closes an idle connection: the client should open the stream again.
+      context.session.standalone?.end();
+      return send(result(id, { content: [{ type: "text", text: "standalone stream ended" }] }));
     }
     case "add-tool": {
       context.session.addedTools.push({ name: args.name, description: "Added at run time", inputSchema: { type: "object" } });

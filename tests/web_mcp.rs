@@ -811,6 +811,35 @@ async fn progress_on_the_standalone_stream_reaches_its_call_and_restarts_the_tim
 }
 
 #[wasm_bindgen_test]
+async fn a_standalone_stream_the_server_ends_is_opened_again_and_carries_progress() {
+    let client = test_client("/standalone/reopened", TransportMode::Auto);
+    client.connect().await.expect("connects");
+    server_log_when("/standalone/reopened", has_get).await;
+    client
+        .call_tool("end-standalone", json!({}), None, None, None)
+        .await
+        .expect("the server ends its stream");
+    let gets = |log: &[Value]| log.iter().filter(|entry| entry["method"] == "GET").count();
+    let log = server_log_when("/standalone/reopened", |log| gets(log) >= 2).await;
+    assert_eq!(gets(&log), 2, "the stream is opened again once, 1 s later");
+    let progress = RefCell::new(Vec::<f64>::new());
+    let record = |event: &Progress| progress.borrow_mut().push(event.progress);
+    let result = client
+        .call_tool(
+            "detached-progress",
+            json!({"steps": 3, "intervalMs": 300}),
+            Some(&record),
+            None,
+            Some(1000),
+        )
+        .await
+        .expect("progress on the reopened stream kept the call alive");
+    assert_eq!(result.model_text, "done after 3 steps");
+    assert_eq!(*progress.borrow(), [1.0, 2.0, 3.0]);
+    client.close().await;
+}
+
+#[wasm_bindgen_test]
 async fn a_timeout_or_abort_ends_the_call_without_waiting_for_the_server_to_take_cancelled() {
     let client = test_client("/stuck/mcp", TransportMode::Auto);
     client.connect().await.expect("connects");

@@ -67,6 +67,10 @@ impl McpServerConfig {
 
 /// The client's name and version sent in `initialize`.
 const CLIENT_NAME: &str = "mcp-agent-wasm";
+/// How many times in a row an ended standalone stream is opened again.
+const STANDALONE_REOPENINGS: u32 = 3;
+/// A standalone stream that lasted this long was healthy: the count of reopenings starts over.
+const STANDALONE_HEALTHY_MS: f64 = 60_000.0;
 
 /// Request ids and where their replies go: the requests in flight on one connection, so a list
 /// (smaller in wasm than a hash map).
@@ -528,30 +532,61 @@ impl McpClient {
     }
 
     /// Opens the standalone GET stream on which a server sends requests that belong to no client
-    /// request (an elicitation from a tool, a ping). Optional in the spec: a server that answers
-    /// the GET with an error (405, 400, 404) simply has none, and that is not a failure.
+    /// request (an elicitation from a tool, a ping), its tool changes and some progress. Optional
+    /// in the spec: a server that answers the GET with an error (405, 400, 404) simply has none,
+    /// and that is not a failure. A stream the server or a proxy ends (many close idle
+    /// connections after a minute) is opened again, from its last event id, as the TypeScript
+    /// SDK does: after 1 s, 2 s, then 4 s while each lasts less than a minute, then no more.
     fn open_standalone_stream(&self) {
-        let (stop, stopped) = oneshot::channel();
-        let (url, headers, routes) = {
+        let (stop, mut stopped) = oneshot::channel();
+        let routes = {
             let mut state = self.state.borrow_mut();
             state.standalone_stream = Some(stop);
-            let headers = state.with_custom_headers(state.session.get_headers(None));
-            (
-                state.url.href(),
-                headers,
-                Rc::clone(&state.standalone_routes),
-            )
+            Rc::clone(&state.standalone_routes)
         };
         let state = Rc::downgrade(&self.state);
         spawn(async move {
-            let Ok(response) = send("GET", &url, &headers, None).await else {
-                return;
-            };
-            if !response.ok() || !response.content_type().starts_with("text/event-stream") {
-                return;
+            let mut last_event_id: Option<String> = None;
+            let mut reopenings = 0;
+            loop {
+                let Some((url, headers)) = state.upgrade().and_then(|state| {
+                    let state = state.borrow();
+                    let headers = state.session.get_headers(last_event_id.as_deref());
+                    let closed = state.session.state() == SessionState::Closed;
+                    (!closed).then(|| (state.url.href(), state.with_custom_headers(headers)))
+                }) else {
+                    return;
+                };
+                let opened_ms = now_ms();
+                if let Ok(response) = send("GET", &url, &headers, None).await {
+                    if !response.ok() || !response.content_type().starts_with("text/event-stream") {
+                        return;
+                    }
+                    let mut events = response.into_events();
+                    let stream = route_server_stream(
+                        &mut events,
+                        &mut stopped,
+                        state.clone(),
+                        Rc::clone(&routes),
+                        StreamRole::Standalone,
+                    );
+                    if stream.await == StreamEnd::Stopped {
+                        return;
+                    }
+                    last_event_id = events.last_event_id().map(str::to_owned).or(last_event_id);
+                    if now_ms() - opened_ms >= STANDALONE_HEALTHY_MS {
+                        reopenings = 0;
+                    }
+                }
+                if reopenings == STANDALONE_REOPENINGS {
+                    return;
+                }
+                let pause = pin!(sleep(1000 << reopenings));
+                reopenings += 1;
+                if let Either::Right(_) = select(pause, &mut stopped).await {
+                    return;
+                }
             }
-            let events = response.into_events();
-            route_server_stream(events, stopped, state, routes, StreamRole::Standalone).await;
         });
     }
 
@@ -773,13 +808,11 @@ impl McpClient {
                 _stop: stop,
             });
         }
-        spawn(route_server_stream(
-            events,
-            stopped,
-            Rc::downgrade(&self.state),
-            routes,
-            StreamRole::Legacy,
-        ));
+        let state = Rc::downgrade(&self.state);
+        spawn(async move {
+            let (mut events, mut stopped) = (events, stopped);
+            route_server_stream(&mut events, &mut stopped, state, routes, StreamRole::Legacy).await;
+        });
         let request = self.state.borrow_mut().session.begin_initialize();
         let timeout_ms = self.state.borrow().timeout_ms;
         let deadline = Cell::new(CallDeadline::new(timeout_ms, now_ms()));
@@ -891,15 +924,18 @@ enum StreamRole {
 /// the waiting request, server requests are answered. When a legacy stream ends, every waiting
 /// request learns it and the session must be initialized again.
 async fn route_server_stream(
-    mut events: http::SseReader,
-    mut stopped: oneshot::Receiver<()>,
+    events: &mut http::SseReader,
+    stopped: &mut oneshot::Receiver<()>,
     state: Weak<RefCell<ClientState>>,
     routes: Routes,
     role: StreamRole,
-) {
-    while let Either::Left((Ok(Some(event)), _)) =
-        select(pin!(events.next_event()), &mut stopped).await
-    {
+) -> StreamEnd {
+    let end = loop {
+        let event = match select(pin!(events.next_event()), &mut *stopped).await {
+            Either::Left((Ok(Some(event)), _)) => event,
+            Either::Left(_) => break StreamEnd::Ended,
+            Either::Right(_) => break StreamEnd::Stopped,
+        };
         if event.event != "message" {
             continue;
         }
@@ -917,7 +953,7 @@ async fn route_server_stream(
                 }
                 IncomingMessage::Request { id, method, params } => {
                     let Some(state) = state.upgrade() else {
-                        return;
+                        return StreamEnd::Stopped;
                     };
                     McpClient { state }.answer_in_background(id, method, params);
                     None
@@ -932,14 +968,14 @@ async fn route_server_stream(
                 let _ = sender.unbounded_send(message);
             }
         }
-    }
+    };
     if role == StreamRole::Standalone {
         // The routes are the client's: its requests stay in flight on their own streams.
-        return;
+        return end;
     }
     routes.borrow_mut().clear();
     let Some(state) = state.upgrade() else {
-        return;
+        return end;
     };
     let mut state = state.borrow_mut();
     let still_current =
@@ -948,6 +984,16 @@ async fn route_server_stream(
         state.legacy = None;
         state.session.connection_lost();
     }
+    end
+}
+
+/// Why a server stream's routing ended.
+#[derive(PartialEq)]
+enum StreamEnd {
+    /// The client stopped it (closed, or replaced the session or connection), or is gone.
+    Stopped,
+    /// The server or the network ended it.
+    Ended,
 }
 
 /// Records what a server notification (other than progress) tells the client: only that its
