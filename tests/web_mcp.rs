@@ -52,8 +52,12 @@ fn has_cancelled(count: usize) -> impl Fn(&[Value]) -> bool {
     }
 }
 
+fn get_count(log: &[Value]) -> usize {
+    log.iter().filter(|entry| entry["method"] == "GET").count()
+}
+
 fn has_get(log: &[Value]) -> bool {
-    log.iter().any(|entry| entry["method"] == "GET")
+    get_count(log) > 0
 }
 
 #[wasm_bindgen_test]
@@ -790,24 +794,30 @@ async fn progress_on_the_standalone_stream_reaches_its_call_and_restarts_the_tim
     let client = test_client("/standalone/detached", TransportMode::Auto);
     client.connect().await.expect("connects");
     server_log_when("/standalone/detached", has_get).await;
+    let (model_text, progress) = call_with_detached_progress(&client, 4).await;
+    assert_eq!(model_text, "done after 4 steps");
+    assert_eq!(progress, [1.0, 2.0, 3.0, 4.0]);
+    client.close().await;
+}
+
+/// Calls `detached-progress`, whose `steps` reports of 300 ms each come on the standalone stream
+/// and whose answer comes 300 ms after the last, under a 1 s timeout that each report restarts:
+/// each wait leaves 700 ms to spare on a loaded machine, and the answer follows the last report
+/// by 300 ms (the client ignores a report after the answer). Its text and the progress seen.
+async fn call_with_detached_progress(client: &McpClient, steps: u32) -> (String, Vec<f64>) {
     let progress = RefCell::new(Vec::<f64>::new());
     let record = |event: &Progress| progress.borrow_mut().push(event.progress);
-    // 4 steps of 300 ms and the answer 300 ms after the last: 1.5 s in all, under a 1 s timeout
-    // that each step restarts. Each wait leaves 700 ms to spare on a loaded machine, and the
-    // answer follows the last report by 300 ms (the client ignores a report after the answer).
     let result = client
         .call_tool(
             "detached-progress",
-            json!({"steps": 4, "intervalMs": 300}),
+            json!({"steps": steps, "intervalMs": 300}),
             Some(&record),
             None,
             Some(1000),
         )
         .await
-        .expect("progress kept the call alive");
-    assert_eq!(result.model_text, "done after 4 steps");
-    assert_eq!(*progress.borrow(), [1.0, 2.0, 3.0, 4.0]);
-    client.close().await;
+        .expect("progress on the standalone stream kept the call alive");
+    (result.model_text, progress.into_inner())
 }
 
 #[wasm_bindgen_test]
@@ -819,23 +829,15 @@ async fn a_standalone_stream_the_server_ends_is_opened_again_and_carries_progres
         .call_tool("end-standalone", json!({}), None, None, None)
         .await
         .expect("the server ends its stream");
-    let gets = |log: &[Value]| log.iter().filter(|entry| entry["method"] == "GET").count();
-    let log = server_log_when("/standalone/reopened", |log| gets(log) >= 2).await;
-    assert_eq!(gets(&log), 2, "the stream is opened again once, 1 s later");
-    let progress = RefCell::new(Vec::<f64>::new());
-    let record = |event: &Progress| progress.borrow_mut().push(event.progress);
-    let result = client
-        .call_tool(
-            "detached-progress",
-            json!({"steps": 3, "intervalMs": 300}),
-            Some(&record),
-            None,
-            Some(1000),
-        )
-        .await
-        .expect("progress on the reopened stream kept the call alive");
-    assert_eq!(result.model_text, "done after 3 steps");
-    assert_eq!(*progress.borrow(), [1.0, 2.0, 3.0]);
+    let log = server_log_when("/standalone/reopened", |log| get_count(log) >= 2).await;
+    assert_eq!(
+        get_count(&log),
+        2,
+        "the stream is opened again once, 1 s later"
+    );
+    let (model_text, progress) = call_with_detached_progress(&client, 3).await;
+    assert_eq!(model_text, "done after 3 steps");
+    assert_eq!(progress, [1.0, 2.0, 3.0]);
     client.close().await;
 }
 

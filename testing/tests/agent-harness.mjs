@@ -80,6 +80,21 @@ export function providerBaseUrl(options) {
   return `${env.providerUrl}${prefix}/v1`;
 }
 
+/** Node test options that bound a page test, so that a hang fails it instead of the run. */
+export const bounded = { timeout: 30_000 };
+
+/** The events of one type a run collected. */
+export const eventsOf = (run, type) => run.events.filter((event) => event.type === type);
+
+/** A config whose provider URL carries the scripted server's fault options and whose MCP servers are `servers`. */
+export function faultConfig({ faults, servers = [], ...overrides } = {}) {
+  return agentConfig({
+    provider: { id: "openai_compatible", apiKey: "test-key-123", model: "scripted", baseUrl: providerBaseUrl(faults) },
+    mcpServers: servers,
+    ...overrides,
+  });
+}
+
 export function agentConfig(overrides = {}) {
   return {
     provider: { id: "openai_compatible", apiKey: "test-key-123", model: "scripted", baseUrl: providerBaseUrl() },

@@ -4,6 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   agentConfig,
+  eventsOf,
   collectSource,
   env,
   mcpTestPath,
@@ -18,7 +19,6 @@ import {
 useSharedPage();
 
 const question = [{ role: "user", content: "Add 2 and 3, and echo hi." }];
-const eventsOf = (run, type) => run.events.filter((event) => event.type === type);
 
 test("a two-round run: parallel calls report in completion order, tool messages keep call order", async () => {
   await scriptProvider([

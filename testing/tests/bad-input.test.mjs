@@ -5,7 +5,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  agentConfig,
+  bounded,
+  eventsOf,
+  faultConfig as config,
   env,
   mcpLog,
   mcpTestPath,
@@ -22,17 +24,6 @@ import {
 useSharedPage();
 
 const question = [{ role: "user", content: "Use the tools if you need them." }];
-const bounded = { timeout: 30_000 };
-const eventsOf = (run, type) => run.events.filter((event) => event.type === type);
-
-/** A config whose provider URL carries fault options and whose only MCP server is `servers`. */
-function config({ faults, servers = [], ...overrides } = {}) {
-  return agentConfig({
-    provider: { id: "openai_compatible", apiKey: "test-key-123", model: "scripted", baseUrl: providerBaseUrl(faults) },
-    mcpServers: servers,
-    ...overrides,
-  });
-}
 
 const testServer = (mode, name = mode) => ({ name, url: `${env.mcpTestUrl}${mcpTestPath(mode)}` });
 
@@ -422,41 +413,13 @@ const blockedUrls = [
   ["not a url", /not a valid URL/],
   ["https://exämple.com/mcp", /punycode/],
 ];
-test("URL policy: every blocked form is refused by the constructor before any request", bounded, async () => {
-  const outcomes = await page.evaluate(
-    ({ blocked, base }) => {
-      const realFetch = window.fetch;
-      const recorded = [];
-      window.fetch = (...args) => {
-        recorded.push(String(args[0]?.url ?? args[0]));
-        return Promise.reject(new TypeError("fetch is stubbed in this test"));
-      };
-      try {
-        return blocked.map((url) => {
-          try {
-            new window.agentWasm.Agent({ ...base, mcpServers: [{ name: "blocked", url }] });
-            return { url, code: "none", recorded: recorded.splice(0) };
-          } catch (error) {
-            return { url, code: error.code, message: error.message, recorded: recorded.splice(0) };
-          }
-        });
-      } finally {
-        window.fetch = realFetch;
-      }
-    },
-    { blocked: blockedUrls.map(([url]) => url), base: config({ allowInsecureLocalUrls: false }) },
-  );
-  outcomes.forEach((outcome, index) => {
-    assert.equal(outcome.code, "mcp_url_refused", `${outcome.url}: ${outcome.message}`);
-    assert.match(outcome.message, blockedUrls[index][1], outcome.url);
-    assert.deepEqual(outcome.recorded, [], `${outcome.url} made no request`);
-  });
-});
-
-test("provider: a baseUrl fetch would read relative to the page is refused by the constructor, no request made", bounded, async () => {
-  // Without a scheme, fetch resolved it against the page: the key went to the page's own server,
-  // whose 404 came back as provider_model_not_found.
-  const outcomes = await page.evaluate((base) => {
+/**
+ * Makes an Agent of each config in the page while `fetch` is a stub that records and refuses every
+ * request (so that a policy bug fails the test instead of opening a connection): for each, the
+ * error's code and message ("none" when the Agent was made) and the requests it tried.
+ */
+function constructWithFetchStubbed(configs) {
+  return page.evaluate((configs) => {
     const realFetch = window.fetch;
     const recorded = [];
     window.fetch = (...args) => {
@@ -464,24 +427,48 @@ test("provider: a baseUrl fetch would read relative to the page is refused by th
       return Promise.reject(new TypeError("fetch is stubbed in this test"));
     };
     try {
-      // A path such as `/v1` is the page's own proxy, and taken; `//host` names another server.
-      return ["api.example.com/v1", "//evil.example/v1", "http://"].map((baseUrl) => {
+      return configs.map((config) => {
         try {
-          new window.agentWasm.Agent({ ...base, provider: { ...base.provider, baseUrl } });
-          return { baseUrl, code: "none", recorded: recorded.splice(0) };
+          new window.agentWasm.Agent(config);
+          return { code: "none", recorded: recorded.splice(0) };
         } catch (error) {
-          return { baseUrl, code: error.code, message: error.message, recorded: recorded.splice(0) };
+          return { code: error.code, message: error.message, recorded: recorded.splice(0) };
         }
       });
     } finally {
       window.fetch = realFetch;
     }
-  }, config());
-  for (const outcome of outcomes) {
-    assert.equal(outcome.code, "provider_invalid_url", JSON.stringify(outcome));
-    assert.equal(outcome.message, `provider \`openai_compatible\`: \`baseUrl\` \`${outcome.baseUrl}\` is not an absolute http(s) URL`);
-    assert.deepEqual(outcome.recorded, []);
-  }
+  }, configs);
+}
+
+test("URL policy: every blocked form is refused by the constructor before any request", bounded, async () => {
+  const base = config({ allowInsecureLocalUrls: false });
+  const outcomes = await constructWithFetchStubbed(
+    blockedUrls.map(([url]) => ({ ...base, mcpServers: [{ name: "blocked", url }] })),
+  );
+  outcomes.forEach((outcome, index) => {
+    const [url, expected] = blockedUrls[index];
+    assert.equal(outcome.code, "mcp_url_refused", `${url}: ${outcome.message}`);
+    assert.match(outcome.message, expected, url);
+    assert.deepEqual(outcome.recorded, [], `${url} made no request`);
+  });
+});
+
+test("provider: a baseUrl fetch would read relative to the page is refused by the constructor, no request made", bounded, async () => {
+  // Without a scheme, fetch resolved it against the page: the key went to the page's own server,
+  // whose 404 came back as provider_model_not_found. A path such as `/v1` is the page's own
+  // proxy, and taken; `//host` names another server.
+  const refused = ["api.example.com/v1", "//evil.example/v1", "http://"];
+  const base = config();
+  const outcomes = await constructWithFetchStubbed(
+    refused.map((baseUrl) => ({ ...base, provider: { ...base.provider, baseUrl } })),
+  );
+  outcomes.forEach((outcome, index) => {
+    const baseUrl = refused[index];
+    assert.equal(outcome.code, "provider_invalid_url", `${baseUrl}: ${JSON.stringify(outcome)}`);
+    assert.equal(outcome.message, `provider \`openai_compatible\`: \`baseUrl\` \`${baseUrl}\` is not an absolute http(s) URL`);
+    assert.deepEqual(outcome.recorded, [], `${baseUrl} made no request`);
+  });
 });
 
 // ---- abort at each phase

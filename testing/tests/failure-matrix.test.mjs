@@ -6,7 +6,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  agentConfig,
+  bounded,
+  eventsOf,
+  faultConfig as config,
   env,
   mcpTestPath,
   providerBaseUrl,
@@ -20,16 +22,6 @@ import {
 useSharedPage();
 
 const question = [{ role: "user", content: "Use the tools if you need them." }];
-const bounded = { timeout: 30_000 };
-const eventsOf = (run, type) => run.events.filter((event) => event.type === type);
-
-function config({ faults, servers = [], ...overrides } = {}) {
-  return agentConfig({
-    provider: { id: "openai_compatible", apiKey: "test-key-123", model: "scripted", baseUrl: providerBaseUrl(faults) },
-    mcpServers: servers,
-    ...overrides,
-  });
-}
 
 const bulkServer = () => ({ name: "bulk", url: `${env.mcpTestUrl}${mcpTestPath("bulk")}` });
 

@@ -5,6 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   agentConfig,
+  bounded,
   env,
   mcpLog,
   mcpTestPath,
@@ -20,7 +21,6 @@ useSharedPage();
 
 const apiKey = "sk-canary-7f3a9c1e5b";
 const question = [{ role: "user", content: "Echo something." }];
-const bounded = { timeout: 30_000 };
 
 function config(faults, servers) {
   return agentConfig({
