@@ -966,3 +966,92 @@ async fn a_call_aborted_as_its_client_closes_sends_nothing_after_the_close() {
         ]
     );
 }
+
+/// How many POSTs of a log carried `method`.
+fn count_posted(log: &[Value], method: &str) -> usize {
+    posted_methods(log)
+        .iter()
+        .filter(|posted| *posted == method)
+        .count()
+}
+
+fn tool_names(tools: &[McpTool]) -> Vec<&str> {
+    tools.iter().map(|tool| tool.name.as_str()).collect()
+}
+
+const JSON_TOOLS: [&str; 6] = [
+    "echo",
+    "add",
+    "progress",
+    "ask-client",
+    "hang",
+    "structured",
+];
+
+/// Listings begun together on a cold client (five runs of a new Agent, five `listTools` of one
+/// McpClient) share the one in flight: the server sees one initialize and one listing.
+#[wasm_bindgen_test]
+async fn listings_begun_together_share_one_listing() {
+    let cache = RefCell::new(mcp_agent_wasm::core::mcp::cache::ToolsCache::new());
+    let client = test_client("/json/listed-together", TransportMode::Auto);
+    let (first, second, third, fourth, fifth) = futures::join!(
+        client.list_tools_cached(&cache),
+        client.list_tools_cached(&cache),
+        client.list_tools_cached(&cache),
+        client.list_tools(),
+        client.list_tools(),
+    );
+    for tools in [first, second, third] {
+        assert_eq!(tool_names(&tools.expect("listing")), JSON_TOOLS);
+    }
+    for tools in [fourth, fifth] {
+        assert_eq!(tool_names(&tools.expect("listing")), JSON_TOOLS);
+    }
+    let log = server_log("/json/listed-together").await;
+    assert_eq!(count_posted(&log, "initialize"), 1);
+    assert_eq!(
+        count_posted(&log, "tools/list"),
+        3,
+        "one listing of three pages"
+    );
+}
+
+/// A listing that fails, fails every caller that shared it: none of them asks again.
+#[wasm_bindgen_test]
+async fn a_failed_listing_fails_every_caller_that_shared_it() {
+    let client = test_client("/changing/shared-failure", TransportMode::Auto);
+    let failing_next = json!({"name": "weather", "via": "response", "failNextListing": true});
+    client
+        .call_tool("add-tool", failing_next, None, None, None)
+        .await
+        .expect("the tool is added");
+    let (first, second) = futures::join!(client.list_tools(), client.list_tools());
+    for listing in [first.map(drop), second.map(drop)] {
+        let error = listing.expect_err("the server fails this listing");
+        assert_eq!(error.code(), "mcp_jsonrpc_error", "{error}");
+    }
+    let log = server_log("/changing/shared-failure").await;
+    assert_eq!(count_posted(&log, "tools/list"), 1);
+}
+
+/// A caller that gives up on a listing (a run aborted while the tools are listed drops it)
+/// leaves it to the callers that share it: they get it, and the server is asked once.
+#[wasm_bindgen_test]
+async fn a_listing_one_caller_gave_up_goes_on_for_the_others() {
+    // `/restart/`: the initialize, part of the first listing, takes 300 ms.
+    let client = test_client("/restart/listing-given-up", TransportMode::Auto);
+    let given_up = async {
+        let listing = std::pin::pin!(client.list_tools());
+        let timer = std::pin::pin!(sleep_ms(100));
+        futures::future::select(listing, timer).await;
+    };
+    let ((), kept) = futures::join!(given_up, client.list_tools());
+    assert_eq!(tool_names(&kept.expect("listing")), JSON_TOOLS);
+    let log = server_log("/restart/listing-given-up").await;
+    assert_eq!(count_posted(&log, "initialize"), 1);
+    assert_eq!(
+        count_posted(&log, "tools/list"),
+        3,
+        "one listing of three pages"
+    );
+}

@@ -7,6 +7,7 @@ import {
   eventsOf,
   collectSource,
   env,
+  mcpLog,
   mcpTestPath,
   providerBaseUrl,
   providerRequests,
@@ -183,6 +184,32 @@ test("two runs of one Agent in flight at once", async () => {
     return both.map((event) => event.text).sort();
   }, agentConfig({ mcpServers: [] }));
   assert.deepEqual(finals, ["first answer", "second answer"]);
+});
+
+test("five runs started together on a new Agent share one listing of the server's tools", async () => {
+  const answers = ["one", "two", "three", "four", "five"];
+  await scriptProvider(answers.map((text) => ({ text })));
+  const path = mcpTestPath("json");
+  const finals = await page.evaluate(async ({ config, questions }) => {
+    const agent = new window.agentWasm.Agent(config);
+    const finish = async (stream) => {
+      let last;
+      for await (const event of stream) last = event;
+      return last;
+    };
+    const all = await Promise.all(questions.map((content) => finish(agent.run([{ role: "user", content }]))));
+    await agent.close();
+    agent.free();
+    return all.map((event) => event.text).sort();
+  }, { config: agentConfig({ mcpServers: [{ name: "test", url: `${env.mcpTestUrl}${path}` }] }), questions: answers });
+  assert.deepEqual(finals, [...answers].sort());
+  const posted = (await mcpLog(path)).filter((entry) => entry.method === "POST").map((entry) => entry.body?.method);
+  assert.equal(posted.filter((method) => method === "initialize").length, 1, JSON.stringify(posted));
+  assert.equal(posted.filter((method) => method === "tools/list").length, 3, "one listing of three pages");
+  const offered = (await providerRequests()).map((request) => request.json.tools.map((tool) => tool.function.name));
+  assert.equal(offered.length, 5);
+  for (const tools of offered) assert.deepEqual(tools, offered[0], "every run offers the listed tools");
+  assert.equal(offered[0].length, 6);
 });
 
 test("runs of one Agent one after another offer the same tools and call them alike", async () => {

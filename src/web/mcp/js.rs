@@ -113,7 +113,7 @@ impl JsMcpClient {
     #[wasm_bindgen(js_name = listTools, unchecked_return_type = "Promise<McpTool[]>")]
     pub fn list_tools(&self) -> Promise {
         let client = self.client.clone();
-        promise_of(async move { to_js(&client.list_tools().await?) })
+        promise_of(async move { to_js(&*client.list_tools().await?) })
     }
 
     /// Calls `name` with `args` (`{}` when left out). A tool's own failure resolves with

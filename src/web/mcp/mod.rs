@@ -72,6 +72,12 @@ const STANDALONE_REOPENINGS: u32 = 3;
 /// A standalone stream that lasted this long was healthy: the count of reopenings starts over.
 const STANDALONE_HEALTHY_MS: f64 = 60_000.0;
 
+/// Work of the client's that callers arriving meanwhile share (see `ClientState::connecting`).
+type Attempt = LocalBoxFuture<'static, Result<(), McpError>>;
+
+/// Where a tool listing leaves the tools it got.
+type ListedTools = Rc<RefCell<Rc<[McpTool]>>>;
+
 /// Request ids and where their replies go: the requests in flight on one connection, so a list
 /// (smaller in wasm than a hash map).
 type Routes = Rc<RefCell<Vec<(u64, mpsc::UnboundedSender<IncomingMessage>)>>>;
@@ -99,7 +105,14 @@ struct ClientState {
     /// initializing a session of their own. Held weakly, by its callers only: an attempt they all
     /// gave up (aborted) is dropped with its requests, not left half done for a later caller to
     /// resume after its timeout fired or after `close`.
-    connecting: Option<WeakShared<LocalBoxFuture<'static, Result<(), McpError>>>>,
+    connecting: Option<WeakShared<Attempt>>,
+    /// The tool listing in progress: listings begun meanwhile (runs started together) share
+    /// it and its outcome, a failure included. Held weakly like `connecting`, so that one caller
+    /// giving up leaves it to the others; a tools change drops it, so that a listing begun
+    /// after the change asks the server again. It leaves its tools beside it for its callers
+    /// to take, so that it is an `Attempt` like `connecting` and the shared future's code is
+    /// compiled once (70 B less gzipped wasm).
+    listing: Option<(WeakShared<Attempt>, ListedTools)>,
     /// Aborted by `close`: requests still waiting end with `mcp_closed` at once.
     closing: AbortController,
     /// The server sent `notifications/tools/list_changed` since the last listing through the
@@ -155,6 +168,7 @@ impl McpClient {
                 standalone_routes: Routes::default(),
                 last_activity_ms: now_ms(),
                 connecting: None,
+                listing: None,
                 closing: AbortController::new()
                     .map_err(|error| McpError::Network(js_error_message(&error)))?,
                 tools_changed: false,
@@ -268,8 +282,37 @@ impl McpClient {
             .map(drop)
     }
 
-    /// Every tool the server lists, following `nextCursor` to the last page.
-    pub async fn list_tools(&self) -> Result<Vec<McpTool>, McpError> {
+    /// Every tool the server lists, following `nextCursor` to the last page; a listing already
+    /// under way is shared rather than asked for again.
+    pub async fn list_tools(&self) -> Result<Rc<[McpTool]>, McpError> {
+        let (listing, listed) = {
+            let mut state = self.state.borrow_mut();
+            let under_way = state
+                .listing
+                .as_ref()
+                .and_then(|(listing, listed)| Some((listing.upgrade()?, Rc::clone(listed))));
+            match under_way {
+                Some(under_way) => under_way,
+                None => {
+                    let listed = ListedTools::default();
+                    let (client, tools) = (self.clone(), Rc::clone(&listed));
+                    let listing = async move {
+                        *tools.borrow_mut() = client.list_every_page().await?;
+                        Ok(())
+                    }
+                    .boxed_local()
+                    .shared();
+                    state.listing = listing.downgrade().map(|weak| (weak, Rc::clone(&listed)));
+                    (listing, listed)
+                }
+            }
+        };
+        listing.await?;
+        let tools = listed.borrow().clone();
+        Ok(tools)
+    }
+
+    async fn list_every_page(&self) -> Result<Rc<[McpTool]>, McpError> {
         self.connect().await?;
         let mut listing = ToolListing::new();
         let mut cursor: Option<String> = None;
@@ -285,7 +328,7 @@ impl McpClient {
                 .await?;
             cursor = listing.handle_page(&page)?;
             if cursor.is_none() {
-                return Ok(listing.into_tools());
+                return Ok(listing.into_tools().into());
             }
         }
     }
@@ -303,7 +346,7 @@ impl McpClient {
         if let Some(tools) = cache.borrow_mut().get(&key, now_ms()) {
             return Ok(tools);
         }
-        let listing = self.list_tools().await.map(Rc::from);
+        let listing = self.list_tools().await;
         cache.borrow_mut().record(key, &listing, now_ms());
         listing
     }
@@ -1000,7 +1043,9 @@ enum StreamEnd {
 /// tools changed; the others (logging, resources) concern no tool call.
 fn note_notification(state: &RefCell<ClientState>, method: &str) {
     if method == "notifications/tools/list_changed" {
-        state.borrow_mut().tools_changed = true;
+        let mut state = state.borrow_mut();
+        state.tools_changed = true;
+        state.listing = None;
     }
 }
 
