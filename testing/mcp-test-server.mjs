@@ -41,6 +41,8 @@
 //                    (a server whose event loop the cancelled call still blocks)
 //   /redirect/...    307 to the same path under /json/ (a client must not follow it)
 //   /stall/...       reads every request and never answers (a server stuck before initialize)
+//   /future-version/ JSON replies; initialize opens a session but answers protocol version
+//                    2099-01-01, which no client supports
 //   (other modes answer a GET without Last-Event-ID with 405)
 
 import http from "node:http";
@@ -114,7 +116,7 @@ async function answer(message, context, send) {
   switch (method) {
     case "initialize":
       return send(result(id, {
-        protocolVersion: params.protocolVersion === "2024-11-05" ? "2024-11-05" : "2025-06-18",
+        protocolVersion: context.session.mode === "future-version" ? "2099-01-01" : params.protocolVersion === "2024-11-05" ? "2024-11-05" : "2025-06-18",
         capabilities: { tools: {} },
         serverInfo: { name: "mcp-test-server", version: "1.0.0" },
       }));
@@ -332,7 +334,7 @@ async function handleStreamable(request, response, mode, body) {
     response.end(JSON.stringify(result(message.id, { content: [{ type: "text", text: "restarted" }] })));
     return;
   }
-  if (["json", "bulk", "restart", "refuse-initialized", "stuck"].includes(mode)) {
+  if (["json", "bulk", "restart", "refuse-initialized", "stuck", "future-version"].includes(mode)) {
     await answer(message, { session }, (reply) => {
       if (reply.id === message.id) response.writeHead(200, { ...headers, "Content-Type": "application/json" }).end(JSON.stringify(reply));
     });
@@ -457,7 +459,7 @@ const server = http.createServer(async (request, response) => {
     handleLegacy(request, response, mode, url, body);
   } else if (mode === "stall") {
     // Never answered; the client's abort or timeout closes the connection.
-  } else if (["json", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "stuck"].includes(mode)) {
+  } else if (["json", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "stuck", "future-version"].includes(mode)) {
     await handleStreamable(request, response, mode, body);
   } else {
     response.writeHead(404, corsHeaders(true)).end("unknown route");

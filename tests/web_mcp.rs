@@ -1055,3 +1055,65 @@ async fn a_listing_one_caller_gave_up_goes_on_for_the_others() {
         "one listing of three pages"
     );
 }
+
+fn has_delete(log: &[Value]) -> bool {
+    log.iter().any(|entry| entry["method"] == "DELETE")
+}
+
+/// The DELETE a server got on `path` for the session its initialize opened, once it arrived
+/// (the client sends it in the background): the only one, and nothing posted after the
+/// initialize.
+async fn the_one_delete_after_initialize(path: &str) -> Value {
+    let log = server_log_when(path, has_delete).await;
+    assert_eq!(posted_methods(&log), ["initialize"]);
+    let deletes: Vec<&Value> = log
+        .iter()
+        .filter(|entry| entry["method"] == "DELETE")
+        .collect();
+    assert_eq!(deletes.len(), 1, "{deletes:?}");
+    deletes[0].clone()
+}
+
+/// A server that answers initialize with a protocol version this client does not implement has
+/// opened a session all the same: the client gives up and ends it, as `close` does, so that the
+/// server can free it.
+#[wasm_bindgen_test]
+async fn a_session_in_an_unsupported_protocol_version_is_deleted() {
+    let client = test_client("/future-version/mcp", TransportMode::Auto);
+    let error = client
+        .connect()
+        .await
+        .expect_err("2099-01-01 is not supported");
+    assert_eq!(error.code(), "mcp_unsupported_protocol_version");
+    let delete = the_one_delete_after_initialize("/future-version/mcp").await;
+    assert!(
+        delete["headers"]["sessionId"]
+            .as_str()
+            .is_some_and(|id| id.starts_with("session-")),
+        "{delete}"
+    );
+    assert_eq!(
+        delete["headers"]["protocolVersion"],
+        Value::Null,
+        "none agreed"
+    );
+}
+
+/// `close` while the initialize is on its way has no session id to end: the session the server
+/// opened meanwhile is ended once its id arrives.
+#[wasm_bindgen_test]
+async fn a_session_opened_as_its_client_closed_is_deleted() {
+    // `/restart/`: the server takes 300 ms to answer the initialize.
+    let client = test_client("/restart/closed-while-initializing", TransportMode::Auto);
+    let close_once_initializing = async {
+        server_log_when("/restart/closed-while-initializing", |log| {
+            !posted_methods(log).is_empty()
+        })
+        .await;
+        client.close().await;
+    };
+    let (connected, ()) = futures::join!(client.connect(), close_once_initializing);
+    assert_eq!(connected.expect_err("closed").code(), "mcp_closed");
+    let delete = the_one_delete_after_initialize("/restart/closed-while-initializing").await;
+    assert!(delete["headers"]["sessionId"].is_string(), "{delete}");
+}

@@ -5,6 +5,7 @@ mod http;
 mod js;
 
 use std::cell::{Cell, RefCell};
+use std::future::Future;
 use std::pin::pin;
 use std::rc::{Rc, Weak};
 
@@ -398,12 +399,25 @@ impl McpClient {
             state.connecting = None;
             state.legacy = None;
             state.standalone_stream = None;
-            let headers = state.with_custom_headers(state.session.session_headers());
+            let headers = state.session.session_headers();
             state.session.close().then_some(headers)
         };
         if let Some(headers) = delete_headers {
-            let url = self.state.borrow().url.href();
-            // Best effort: the session ends on our side whatever the server answers.
+            self.delete_session(headers).await;
+        }
+    }
+
+    /// The DELETE that tells the server a session is over, so that it can free it. Best effort:
+    /// the session ends on our side whatever the server answers.
+    fn delete_session(
+        &self,
+        session_headers: Vec<(&'static str, String)>,
+    ) -> impl Future<Output = ()> + 'static {
+        let (url, headers) = {
+            let state = self.state.borrow();
+            (state.url.href(), state.with_custom_headers(session_headers))
+        };
+        async move {
             let _ = send("DELETE", &url, &headers, None).await;
         }
     }
@@ -563,11 +577,22 @@ impl McpClient {
         }
         let session_id = response.header("mcp-session-id");
         let result = self.read_reply(response, request.id, &context).await?;
-        let initialized = self
+        let accepted = self
             .state
             .borrow_mut()
             .session
-            .handle_initialize_result(session_id.as_deref(), &result)?;
+            .handle_initialize_result(session_id.as_deref(), &result);
+        let initialized = match accepted {
+            Ok(initialized) => initialized,
+            Err(error) => {
+                // The server opened a session this client gave up: end it in the background,
+                // best effort, as `close` does.
+                if let Some(session_id) = session_id {
+                    spawn(self.delete_session(vec![("Mcp-Session-Id", session_id)]));
+                }
+                return Err(error);
+            }
+        };
         self.post_notification(&initialized).await?;
         self.accept_initialized()?;
         self.open_standalone_stream();
