@@ -43,6 +43,8 @@
 //   /stall/...       reads every request and never answers (a server stuck before initialize)
 //   /future-version/ JSON replies; initialize opens a session but answers protocol version
 //                    2099-01-01, which no client supports
+//   /legacy-future-version/ /legacy/ whose initialize answers 2099-01-01; how many of its
+//                    streams are open is at `GET /__legacy-open?path=<prefix>`
 //   (other modes answer a GET without Last-Event-ID with 405)
 
 import http from "node:http";
@@ -116,7 +118,7 @@ async function answer(message, context, send) {
   switch (method) {
     case "initialize":
       return send(result(id, {
-        protocolVersion: context.session.mode === "future-version" ? "2099-01-01" : params.protocolVersion === "2024-11-05" ? "2024-11-05" : "2025-06-18",
+        protocolVersion: context.session.mode.endsWith("future-version") ? "2099-01-01" : params.protocolVersion === "2024-11-05" ? "2024-11-05" : "2025-06-18",
         capabilities: { tools: {} },
         serverInfo: { name: "mcp-test-server", version: "1.0.0" },
       }));
@@ -406,7 +408,8 @@ function handleLegacy(request, response, mode, url, body) {
     ? `http://127.0.0.1:1${prefix}/message?sessionId=${session.id}`
     : `${prefix}/message?sessionId=${session.id}`;
   response.write(`event: endpoint\ndata: ${endpoint}\n\n`);
-  request.on("close", () => legacyStreams.delete(session.id));
+  // The response, not the request: a request read to its end may have closed already.
+  response.on("close", () => legacyStreams.delete(session.id));
 }
 
 const server = http.createServer(async (request, response) => {
@@ -420,6 +423,13 @@ const server = http.createServer(async (request, response) => {
     const max = Math.max(0, ...[...inFlight].filter(([path]) => path.startsWith(prefix)).map(([, count]) => count.max));
     response.writeHead(200, { ...corsHeaders(true), "Content-Type": "application/json" });
     response.end(JSON.stringify({ max }));
+    return;
+  }
+  if (url.pathname === "/__legacy-open") {
+    const prefix = url.searchParams.get("path") ?? "/";
+    const open = [...legacyStreams.values()].filter((stream) => stream.session.path.startsWith(prefix)).length;
+    response.writeHead(200, { ...corsHeaders(true), "Content-Type": "application/json" });
+    response.end(JSON.stringify({ open }));
     return;
   }
   if (url.pathname === "/__log") {
@@ -455,7 +465,7 @@ const server = http.createServer(async (request, response) => {
   if (mode === "redirect") {
     const target = url.pathname.replace(/^\/redirect\//, "/json/");
     response.writeHead(307, { ...corsHeaders(true), location: target }).end();
-  } else if (mode === "legacy" || mode === "cross") {
+  } else if (["legacy", "cross", "legacy-future-version"].includes(mode)) {
     handleLegacy(request, response, mode, url, body);
   } else if (mode === "stall") {
     // Never answered; the client's abort or timeout closes the connection.

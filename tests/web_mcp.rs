@@ -1117,3 +1117,46 @@ async fn a_session_opened_as_its_client_closed_is_deleted() {
     let delete = the_one_delete_after_initialize("/restart/closed-while-initializing").await;
     assert!(delete["headers"]["sessionId"].is_string(), "{delete}");
 }
+
+/// How many legacy SSE streams on paths starting with `prefix` the test server holds open.
+async fn open_legacy_streams(prefix: &str) -> u64 {
+    let url = format!(
+        "{}/__legacy-open?path={}",
+        web_mcp_common::test_server(),
+        run_path(prefix)
+    );
+    let request = mcp_agent_wasm::web::http::HttpRequest {
+        method: "GET",
+        url: &url,
+        ..Default::default()
+    };
+    let mut response = mcp_agent_wasm::web::http::fetch(&request, None)
+        .await
+        .expect("the test server answers /__legacy-open");
+    let text = response.text().await.expect("a body");
+    let count: Value = serde_json::from_str(&text).expect("JSON");
+    count["open"].as_u64().expect("a count")
+}
+
+/// Over legacy SSE the stream is the session: one whose initialize the client gave up (a
+/// protocol version it does not implement) is closed, not left holding the server's session
+/// and one of the page's few connections to that server until the next connect or `close`.
+#[wasm_bindgen_test]
+async fn a_legacy_stream_whose_initialize_was_given_up_is_closed() {
+    let path = "/legacy-future-version/mcp";
+    let client = test_client(path, TransportMode::Sse);
+    let error = client
+        .connect()
+        .await
+        .expect_err("2099-01-01 is not supported");
+    assert_eq!(error.code(), "mcp_unsupported_protocol_version");
+    let mut open = open_legacy_streams(path).await;
+    for _ in 0..250 {
+        if open == 0 {
+            break;
+        }
+        sleep_ms(20).await;
+        open = open_legacy_streams(path).await;
+    }
+    assert_eq!(open, 0, "the stream is closed within about five seconds");
+}

@@ -582,17 +582,13 @@ impl McpClient {
             .borrow_mut()
             .session
             .handle_initialize_result(session_id.as_deref(), &result);
-        let initialized = match accepted {
-            Ok(initialized) => initialized,
-            Err(error) => {
-                // The server opened a session this client gave up: end it in the background,
-                // best effort, as `close` does.
-                if let Some(session_id) = session_id {
-                    spawn(self.delete_session(vec![("Mcp-Session-Id", session_id)]));
-                }
-                return Err(error);
+        // The server opened a session this client gave up: end it in the background, best
+        // effort, as `close` does.
+        let initialized = accepted.inspect_err(|_| {
+            if let Some(session_id) = session_id {
+                spawn(self.delete_session(vec![("Mcp-Session-Id", session_id)]));
             }
-        };
+        })?;
         self.post_notification(&initialized).await?;
         self.accept_initialized()?;
         self.open_standalone_stream();
@@ -889,11 +885,13 @@ impl McpClient {
             on_progress: None,
         };
         let result = self.legacy_exchange(&request, &context).await?;
-        let initialized = self
+        let accepted = self
             .state
             .borrow_mut()
             .session
-            .handle_initialize_result(None, &result)?;
+            .handle_initialize_result(None, &result);
+        // The stream is the session: closing it ends the one given up, as `close` does.
+        let initialized = accepted.inspect_err(|_| self.state.borrow_mut().legacy = None)?;
         self.post_notification(&initialized).await?;
         self.accept_initialized()
     }
