@@ -570,3 +570,83 @@ fn a_path_on_the_page_origin_is_taken_as_base_url_or_iam_url() {
     assert_eq!(resolved.base_url, "/watsonx");
     assert_eq!(resolved.iam_url.as_deref(), Some("/identity/token"));
 }
+
+/// A key or header `fetch` refuses made every request reject with a `TypeError`, reported as
+/// `provider_network` after two retries; it is refused when the settings are read, with the
+/// field or header and the character's position, never the key.
+#[test]
+fn a_key_or_header_fetch_cannot_send_is_refused_with_its_position() {
+    let with = |id: &str, api_key: &str, headers: &[(&str, &str)]| ProviderConfig {
+        id: id.into(),
+        api_key: Some(api_key.into()),
+        model: Some("m".into()),
+        base_url: Some("https://api.example.com/v1".into()),
+        headers: Some(
+            headers
+                .iter()
+                .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+                .collect(),
+        ),
+        ..ProviderConfig::default()
+    };
+    let value_problem = "cannot be sent in a header";
+    let refused = [
+        (
+            with("openai", "sk-\u{201c}SECRET", &[]),
+            format!("`apiKey`: character 4 {value_problem}"),
+        ),
+        (
+            with("anthropic", "  sk-SEC\nRET ", &[]),
+            format!("`apiKey`: character 9 {value_problem}"),
+        ),
+        (
+            with("google", "sk-SECRET-\u{43a}", &[]),
+            format!("`apiKey`: character 11 {value_problem}"),
+        ),
+        (
+            with("azure_openai", "sk\0SECRET", &[]),
+            format!("`apiKey`: character 3 {value_problem}"),
+        ),
+        (
+            with("openai", KEY, &[("x-proxy-token", "tok\u{2019}SECRET")]),
+            format!("header `x-proxy-token`: character 4 {value_problem}"),
+        ),
+        (
+            with("openai", KEY, &[("x-ok", "fine"), ("X Proxy", "v")]),
+            format!("header name `X Proxy`: character 2 {value_problem}"),
+        ),
+        (
+            with("openai", KEY, &[("", "v")]),
+            format!("header name ``: character 1 {value_problem}"),
+        ),
+    ];
+    for (config, message) in refused {
+        let error = config.resolve().expect_err(&message);
+        assert_eq!(error.code(), "provider_invalid_header", "{error}");
+        assert_eq!(
+            error.to_string(),
+            format!("provider `{}`: {message}", config.id)
+        );
+        assert!(!error.to_string().contains("SECRET"), "{error}");
+    }
+    // What fetch takes: whitespace around (stripped), Latin-1, other controls; watsonx sends
+    // its key in a form body, where any character goes.
+    let accepted = [
+        with(
+            "openai",
+            " \tsk-key\r\n",
+            &[("x-note", "\t caf\u{e9} \u{b}\u{7f} \r\n")],
+        ),
+        with("openai", "sk-key", &[("X-Weird_Name.!#$%&'*+^`|~0", "")]),
+        with("ollama", "sk-\u{e9}\u{ff}", &[]),
+        // The library trims the key's end, an ideographic space too.
+        with("openai", "sk-key\u{3000}", &[]),
+        ProviderConfig {
+            project_id: Some("p".into()),
+            ..with("ibm", "key\u{201c}\nwith anything", &[])
+        },
+    ];
+    for config in accepted {
+        config.resolve().expect("fetch takes these");
+    }
+}

@@ -2,6 +2,7 @@
 
 pub mod agent_loop;
 pub mod assembler;
+pub mod http_header;
 pub mod json_read;
 pub mod json_text;
 pub mod mcp;

@@ -143,7 +143,10 @@ export type AgentEventStream = ReadableStream<AgentEvent> & AsyncIterable<AgentE
 
 /** Every error the library throws or a run's stream errors with. */
 export interface AgentError extends Error {
-  /** A stable code such as `provider_auth`, `provider_missing_api_key`, `mcp_url_refused`. */
+  /**
+   * A stable code such as `provider_auth`, `provider_missing_api_key`, `mcp_url_refused`, or
+   * `provider_invalid_header` / `mcp_invalid_header` (a key or header `fetch` cannot send).
+   */
   code: string;
   /** On a run's fatal error: the conversation so far, complete messages only. */
   messages?: ChatMessage[];

@@ -471,6 +471,58 @@ test("provider: a baseUrl fetch would read relative to the page is refused by th
   });
 });
 
+test("a key or header fetch cannot send is refused by the constructor, naming its position, no request made", bounded, async () => {
+  // fetch rejected such a header with a TypeError on every request: the run failed with
+  // provider_network after two retries. Each case's header is also given to the page's own
+  // `Headers`, so the verdicts are the browser's, and whitespace around a value (stripped by
+  // fetch) and Latin-1 are taken.
+  const base = config();
+  const withKey = (apiKey) => ({ ...base, provider: { ...base.provider, apiKey } });
+  const withProviderHeader = (name, value) => ({ ...base, provider: { ...base.provider, headers: { [name]: value } } });
+  const withServerHeader = (name, value) => ({ ...base, mcpServers: [{ name: "s", url: `${env.mcpTestUrl}/json/x`, headers: { [name]: value } }] });
+  const cases = [
+    [withKey("sk-\u201cSECRET\u201d"), ["authorization", "Bearer sk-\u201cSECRET\u201d"], "provider_invalid_header", "`apiKey`: character 4 "],
+    [withKey("sk-SEC\nRET"), ["authorization", "Bearer sk-SEC\nRET"], "provider_invalid_header", "`apiKey`: character 7 "],
+    [withKey("sk-\u043a\u043bSECRET"), ["authorization", "Bearer sk-\u043a\u043bSECRET"], "provider_invalid_header", "`apiKey`: character 4 "],
+    [withProviderHeader("x-proxy-token", "tok\u2019SECRET"), ["x-proxy-token", "tok\u2019SECRET"], "provider_invalid_header", "header `x-proxy-token`: character 4 "],
+    [withProviderHeader("X Proxy", "SECRET"), ["X Proxy", "SECRET"], "provider_invalid_header", "header name `X Proxy`: character 2 "],
+    [withServerHeader("authorization", "Bearer \u201cSECRET"), ["authorization", "Bearer \u201cSECRET"], "mcp_invalid_header", "header `authorization`: character 8 "],
+    [withServerHeader("x-key:", "SECRET"), ["x-key:", "SECRET"], "mcp_invalid_header", "header name `x-key:`: character 6 "],
+    [withKey(" sk-SECRET\t\n"), ["authorization", "Bearer  sk-SECRET\t\n"], "none"],
+    [withProviderHeader("x-note", " caf\u00e9 \t"), ["x-note", " caf\u00e9 \t"], "none"],
+    [withServerHeader("x-note", "\tcaf\u00e9\u00ff\r\n"), ["x-note", "\tcaf\u00e9\u00ff\r\n"], "none"],
+  ];
+  const outcomes = await constructWithFetchStubbed(cases.map(([agentConfig]) => agentConfig));
+  const browserTakes = await page.evaluate((headers) => headers.map((header) => {
+    try {
+      new Headers([header]);
+      return true;
+    } catch {
+      return false;
+    }
+  }), cases.map(([, header]) => header));
+  outcomes.forEach((outcome, index) => {
+    const [, header, code, problem] = cases[index];
+    const label = JSON.stringify(header);
+    assert.equal(outcome.code, code, `${label}: ${JSON.stringify(outcome)}`);
+    assert.equal(browserTakes[index], code === "none", `${label}: the browser's verdict`);
+    assert.deepEqual(outcome.recorded, [], `${label} made no request`);
+    if (code === "none") return;
+    assert.ok(outcome.message.includes(problem), `${label}: ${outcome.message}`);
+    assert.doesNotMatch(outcome.message, /SECRET/, "the value is not quoted");
+  });
+  const client = await page.evaluate((url) => {
+    try {
+      new window.agentWasm.McpClient({ url, allowInsecureLocalUrls: true, headers: { authorization: "Bearer SEC\r\nRET" } });
+      return { code: "none" };
+    } catch (error) {
+      return { code: error.code, message: error.message };
+    }
+  }, `${env.mcpTestUrl}/json/x`);
+  assert.equal(client.code, "mcp_invalid_header", JSON.stringify(client));
+  assert.ok(client.message.includes("header `authorization`: character 11 "), client.message);
+});
+
 // ---- abort at each phase
 
 test("abort before start: final aborted at once, messages intact, no model call", bounded, async () => {

@@ -16,6 +16,9 @@ use super::url_policy::UrlPolicyError;
 pub enum McpError {
     #[error("server URL refused: {0}")]
     UrlRefused(UrlPolicyError),
+    /// A configured header `fetch` would refuse; names the header, never the value.
+    #[error("{0}")]
+    InvalidHeader(String),
     #[error("legacy SSE endpoint refused: {0}")]
     LegacyEndpointRefused(UrlPolicyError),
     #[error("server answered HTTP {status}: {body}")]
@@ -64,6 +67,7 @@ impl McpError {
     pub fn code(&self) -> &'static str {
         match self {
             McpError::UrlRefused(_) => "mcp_url_refused",
+            McpError::InvalidHeader(_) => "mcp_invalid_header",
             McpError::LegacyEndpointRefused(_) => "mcp_legacy_endpoint_refused",
             McpError::HttpStatus { .. } => "mcp_http_status",
             McpError::SessionExpired => "mcp_session_expired",

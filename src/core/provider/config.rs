@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::error::ProviderError;
 use super::table::{find_provider, Endpoint, KeyRequirement, ProviderSpec};
+use crate::core::http_header::{headers_problem, refusal, refused_value_character};
 use crate::core::json_read::{float, header_list, object, optional, string, unsigned};
 use crate::core::url_policy::{check_server_url, Host, UrlPolicyError};
 
@@ -131,6 +132,20 @@ impl ProviderConfig {
         let api_key = non_blank(&self.api_key);
         if spec.api_key == KeyRequirement::Required && api_key.is_none() {
             return Err(ProviderError::MissingApiKey { provider });
+        }
+        // Checked as given, for positions the caller can count, but for the end that `non_blank`
+        // trims (a space such as U+3000 there is never sent). watsonx sends its key in a form
+        // body, where any character goes.
+        let key_problem = self
+            .api_key
+            .as_deref()
+            .filter(|_| spec.endpoint != Endpoint::WatsonxChat)
+            .and_then(|key| refused_value_character(key.trim_end()))
+            .map(|position| refusal("", "apiKey", position));
+        if let Some(problem) =
+            key_problem.or_else(|| headers_problem(self.headers.as_deref().unwrap_or_default()))
+        {
+            return Err(ProviderError::InvalidHeader { provider, problem });
         }
         let base_url = non_blank(&self.base_url)
             .or_else(|| spec.default_base_url.map(str::to_owned))

@@ -25,6 +25,10 @@ pub enum ProviderError {
         problem: String,
     },
 
+    /// A key or extra header `fetch` would refuse; names the field or header, never the value.
+    #[error("provider `{provider}`: {problem}")]
+    InvalidHeader { provider: String, problem: String },
+
     /// A provider-specific setting, such as watsonx's `projectId`.
     #[error("provider `{provider}` needs `{field}`")]
     MissingSetting {
@@ -124,6 +128,7 @@ impl ProviderError {
             ProviderError::MissingBaseUrl { .. } => "provider_missing_base_url",
             ProviderError::MissingModel { .. } => "provider_missing_model",
             ProviderError::InvalidUrl { .. } => "provider_invalid_url",
+            ProviderError::InvalidHeader { .. } => "provider_invalid_header",
             ProviderError::MissingSetting { .. } => "provider_missing_setting",
             ProviderError::AccessTokenRequired { .. } => "provider_access_token_required",
             ProviderError::InvalidConversation { .. } => "provider_invalid_conversation",

@@ -16,6 +16,7 @@ use serde_json::Value;
 use wasm_bindgen::JsValue;
 use web_sys::{AbortController, AbortSignal};
 
+use crate::core::http_header::headers_problem;
 use crate::core::json_text::to_json_text;
 use crate::core::mcp::cache::{CacheKey, ToolsCache};
 use crate::core::mcp::jsonrpc::{
@@ -152,10 +153,14 @@ enum InitializeOutcome {
 }
 
 impl McpClient {
-    /// Checks the URL against the policy: a refused URL never reaches `fetch`.
+    /// Checks the URL against the policy and the headers against `fetch`'s rules: a refused URL
+    /// never reaches `fetch`, and a refused header fails here rather than as a network error.
     pub fn new(config: McpServerConfig) -> Result<Self, McpError> {
         let url = check_server_url(&config.url, config.allow_insecure_local_urls)
             .map_err(McpError::UrlRefused)?;
+        if let Some(problem) = headers_problem(&config.headers) {
+            return Err(McpError::InvalidHeader(problem));
+        }
         let mut session = Session::new(CLIENT_NAME, env!("CARGO_PKG_VERSION"), config.transport);
         session.set_accept_elicitation_defaults(config.accept_elicitation_defaults);
         Ok(McpClient {
