@@ -32,12 +32,15 @@ pub struct Sleep {
     settle: Function,
 }
 
+/// Waits `milliseconds`, at most 2^31 − 1 (about 24.8 days): `setTimeout` reads its delay as a
+/// 32-bit integer, so a longer one (`Number.MAX_SAFE_INTEGER` for "never") wrapped around and
+/// fired at once or early.
 pub fn sleep(milliseconds: u64) -> Sleep {
     let mut timer = JsValue::UNDEFINED;
     // Replaced by the executor, which a promise calls at once.
     let mut settle: Function = JsValue::UNDEFINED.unchecked_into();
     let promise = Promise::new(&mut |resolve, _reject| {
-        timer = set_timeout(&resolve, milliseconds as f64);
+        timer = set_timeout(&resolve, milliseconds.min(i32::MAX as u64) as f64);
         settle = resolve;
     });
     Sleep {

@@ -523,6 +523,20 @@ test("a key or header fetch cannot send is refused by the constructor, naming it
   assert.ok(client.message.includes("header `authorization`: character 11 "), client.message);
 });
 
+test("a timeout longer than setTimeout takes (idleTimeoutMs, toolTimeoutMs) waits instead of ending at once", bounded, async () => {
+  // setTimeout reads its delay as a 32-bit integer: Number.MAX_SAFE_INTEGER, a page's "never",
+  // became -1, so every wait ended at once: the server was left out with mcp_timeout and the
+  // model call failed with provider_idle_timeout.
+  const call = { id: "call_echo", name: "echo", arguments: { message: "hi" } };
+  await scriptProvider([{ toolCalls: [call], delay: 100 }, { text: "echoed after a pause", delay: 100 }]);
+  const never = Number.MAX_SAFE_INTEGER;
+  const agentConfig = config({ servers: [testServer("json", "test")], idleTimeoutMs: never, toolTimeoutMs: never });
+  const run = await runInPage(page, agentConfig, question);
+  assert.deepEqual(eventsOf(run, "serverError"), []);
+  assert.equal(assertCompleted(run).text, "echoed after a pause");
+  assert.equal(eventsOf(run, "toolResult").length, 1);
+});
+
 // ---- abort at each phase
 
 test("abort before start: final aborted at once, messages intact, no model call", bounded, async () => {
