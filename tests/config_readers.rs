@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 #[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct Twin {
     id: String,
     #[serde(default)]
@@ -87,6 +87,9 @@ fn provider_settings_read_as_the_derived_reader_read_them() {
         r#"{"id": "openai", "headers": {"x-a": "1", "x-b": "2"}}"#,
         r#"{"id": "openai", "apiKey": null, "model": null, "headers": null, "temperature": null}"#,
         r#"{"id": "openai", "unknown": [1, 2], "also": {"x": 1}}"#,
+        // The OpenAI and AI SDKs' spelling: the default base URL would get the key instead.
+        r#"{"id": "openai", "apiKey": "k", "baseURL": "https://proxy.example/v1"}"#,
+        r#"{"id": "openai", "api_key": "k"}"#,
         r#"{"apiKey": "k"}"#,
         r#"{}"#,
         r#"{"id": 5}"#,

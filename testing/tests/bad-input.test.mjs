@@ -471,6 +471,17 @@ test("provider: a baseUrl fetch would read relative to the page is refused by th
   });
 });
 
+test("provider: a misspelt setting (baseURL, as the OpenAI SDK writes it) is refused by the constructor, no request made", bounded, async () => {
+  // It was ignored: the default base URL (api.openai.com) would have got the key meant for the proxy.
+  const base = config();
+  const [outcome] = await constructWithFetchStubbed([
+    { ...base, provider: { id: "openai", apiKey: "test-key-123", baseURL: "https://proxy.example/v1" } },
+  ]);
+  assert.equal(outcome.code, "invalid_config", JSON.stringify(outcome));
+  assert.match(outcome.message, /^invalid Agent config: unknown field `baseURL`, expected one of `id`, `apiKey`, `model`, `baseUrl`/);
+  assert.deepEqual(outcome.recorded, []);
+});
+
 test("a key or header fetch cannot send is refused by the constructor, naming its position, no request made", bounded, async () => {
   // fetch rejected such a header with a TypeError on every request: the run failed with
   // provider_network after two retries. Each case's header is also given to the page's own

@@ -9,11 +9,14 @@ use serde_json::Value;
 use super::error::ProviderError;
 use super::table::{find_provider, Endpoint, KeyRequirement, ProviderSpec};
 use crate::core::http_header::{headers_problem, refusal, refused_value_character};
-use crate::core::json_read::{float, header_list, object, optional, string, unsigned};
+use crate::core::json_read::{
+    float, header_list, known_member, object, optional, string, unsigned,
+};
 use crate::core::url_policy::{check_server_url, Host, UrlPolicyError};
 
 /// What a caller passes per model call (`{ id, apiKey?, model?, baseUrl?, … }` from JS, in
-/// camelCase). Other members are ignored.
+/// camelCase). Other members are refused: a misspelt one (`baseURL`, as the OpenAI SDK writes
+/// it) left the default base URL in place, which then got the key.
 #[derive(Clone, Default, PartialEq)]
 pub struct ProviderConfig {
     pub id: String,
@@ -41,12 +44,27 @@ impl<'de> Deserialize<'de> for ProviderConfig {
     }
 }
 
+const PROVIDER_CONFIG: &[&str] = &[
+    "id",
+    "apiKey",
+    "model",
+    "baseUrl",
+    "temperature",
+    "maxTokens",
+    "headers",
+    "projectId",
+    "apiVersion",
+    "thinkingBudget",
+    "iamUrl",
+];
+
 impl ProviderConfig {
     /// Reads the caller's settings by hand (`core::json_read`), with serde's error texts.
     pub fn from_json<E: Error>(value: Value) -> Result<Self, E> {
         let mut config = ProviderConfig::default();
         let mut id = None;
         for (key, value) in object::<E>(value, "struct ProviderConfig")? {
+            known_member::<E>(&key, PROVIDER_CONFIG)?;
             match key.as_str() {
                 "id" => id = Some(string(value)?),
                 "apiKey" => config.api_key = optional(value, string)?,
@@ -61,7 +79,7 @@ impl ProviderConfig {
                     config.thinking_budget = optional(value, |n| unsigned(n, "u32"))?;
                 }
                 "iamUrl" => config.iam_url = optional(value, string)?,
-                _ => {}
+                _ => {} // refused by `known_member` above
             }
         }
         config.id = id.ok_or_else(|| E::missing_field("id"))?;
