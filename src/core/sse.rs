@@ -43,8 +43,8 @@ impl SseEventRef<'_> {
     }
 }
 
-/// The data buffer keeps its capacity from one event to the next, up to this many bytes: a
-/// long-lived stream does not hold on to the memory of one large event.
+/// The data and line buffers keep their capacity from one event to the next, up to this many
+/// bytes: a long-lived stream does not hold on to the memory of one large event.
 const KEPT_DATA_CAPACITY: usize = 64 * 1024;
 
 /// Decodes one SSE body. Feed it with [`SseDecoder::push`], then call [`SseDecoder::finish`] once
@@ -173,8 +173,10 @@ impl SseDecoder {
                 let mut whole_line = std::mem::take(&mut self.partial_line);
                 whole_line.extend_from_slice(line);
                 self.process_line(&whole_line, on_event);
-                whole_line.clear();
-                self.partial_line = whole_line;
+                if whole_line.capacity() <= KEPT_DATA_CAPACITY {
+                    whole_line.clear();
+                    self.partial_line = whole_line;
+                }
             }
         }
         if !rest.is_empty() {
@@ -320,6 +322,21 @@ impl SseDecoder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_line_leaves_no_large_buffer_behind() {
+        let mut decoder = SseDecoder::default();
+        let mut events = Vec::new();
+        let line = format!("data: {}", "x".repeat(1 << 20));
+        for piece in line.as_bytes().chunks(1000) {
+            decoder.push(piece, &mut events).unwrap();
+        }
+        decoder.push(b"\n\ndata: next\n\n", &mut events).unwrap();
+        assert_eq!(events.len(), 2);
+        assert_eq!(events[0].data.len(), 1 << 20);
+        assert!(decoder.partial_line.capacity() <= KEPT_DATA_CAPACITY);
+        assert!(decoder.data.capacity() <= KEPT_DATA_CAPACITY);
+    }
 
     #[test]
     fn line_end_finds_the_first_line_break_wherever_it_falls() {
