@@ -233,7 +233,7 @@ fn conversion_cases() -> Vec<(Value, &'static str, bool)> {
 #[test]
 fn results_give_the_model_text_and_the_ui_every_block() {
     for (result, expected_text, expected_is_error) in conversion_cases() {
-        let converted = ToolCallResult::from_result(&result).expect("valid result");
+        let converted = ToolCallResult::from_result(result.clone()).expect("valid result");
         assert_eq!(converted.model_text, expected_text, "{result}");
         assert_eq!(converted.is_error, expected_is_error, "{result}");
         let sent_blocks = result["content"].as_array().cloned().unwrap_or_default();
@@ -252,7 +252,7 @@ fn results_give_the_model_text_and_the_ui_every_block() {
 fn base64_never_reaches_the_model() {
     let data = "iVBORw0KGgoAAAANSUhEUgAAABQAAAAUCAIAAAAC64paAAABFElEQVR4nGNgGAWjgBoAAAW0AAHRLlsSAAAAAElFTkSuQmCC";
     let result = json!({"content": [{"type": "image", "data": data, "mimeType": "image/png"}]});
-    let converted = ToolCallResult::from_result(&result).expect("valid");
+    let converted = ToolCallResult::from_result(result.clone()).expect("valid");
     assert!(!converted.model_text.contains(data));
     assert_eq!(converted.blocks[0]["data"], data);
 }
@@ -261,7 +261,7 @@ fn base64_never_reaches_the_model() {
 fn malformed_results_are_errors() {
     for bad in [json!([]), json!("text"), json!({"content": "text"})] {
         assert_eq!(
-            ToolCallResult::from_result(&bad).map_err(|error| error.code()),
+            ToolCallResult::from_result(bad.clone()).map_err(|error| error.code()),
             Err("mcp_invalid_message"),
             "{bad}"
         );

@@ -25,7 +25,7 @@ fuzz_target!(|data: &[u8]| {
                 outcome: Ok(result),
                 ..
             } => {
-                let _ = ToolCallResult::from_result(result);
+                let _ = ToolCallResult::from_result(result.clone());
                 let _ = ToolListing::new().handle_page(result);
             }
             IncomingMessage::Request { id, method, params } => {

@@ -1,6 +1,8 @@
 //! `tools/list` pagination and `tools/call` results: the text a model gets and the blocks a UI
 //! gets.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -105,14 +107,16 @@ pub struct ToolCallResult {
 }
 
 impl ToolCallResult {
-    pub fn from_result(result: &Value) -> Result<Self, McpError> {
-        if !result.is_object() {
+    /// Takes the blocks out of `result` rather than copying them: a result may be megabytes,
+    /// and wasm memory keeps its peak for the page's life.
+    pub fn from_result(result: Value) -> Result<Self, McpError> {
+        let Value::Object(mut result) = result else {
             return Err(McpError::InvalidMessage(
                 "tools/call result is not an object".to_owned(),
             ));
-        }
-        let blocks = match result.get("content") {
-            Some(Value::Array(blocks)) => blocks.clone(),
+        };
+        let blocks = match result.remove("content") {
+            Some(Value::Array(blocks)) => blocks,
             None | Some(Value::Null) => Vec::new(),
             Some(_) => {
                 return Err(McpError::InvalidMessage(
@@ -121,9 +125,8 @@ impl ToolCallResult {
             }
         };
         let structured_content = result
-            .get("structuredContent")
-            .filter(|value| !value.is_null())
-            .cloned();
+            .remove("structuredContent")
+            .filter(|value| !value.is_null());
         let is_error = result
             .get("isError")
             .and_then(Value::as_bool)
@@ -137,13 +140,14 @@ impl ToolCallResult {
     }
 }
 
+/// The parts joined into one string, a text block's text borrowed rather than copied first.
 fn model_text(blocks: &[Value], structured_content: Option<&Value>) -> String {
     let has_text = blocks
         .iter()
         .any(|block| block.get("type").and_then(Value::as_str) == Some("text"));
-    let mut parts: Vec<String> = Vec::new();
+    let mut parts: Vec<Cow<'_, str>> = Vec::new();
     if let (false, Some(structured)) = (has_text, structured_content) {
-        parts.push(to_json_text(structured));
+        parts.push(Cow::Owned(to_json_text(structured)));
     }
     parts.extend(
         blocks
@@ -156,10 +160,10 @@ fn model_text(blocks: &[Value], structured_content: Option<&Value>) -> String {
 
 /// A block as text for the model. Binary data is replaced by a reference the UI can resolve
 /// (the block's position), so that base64 never reaches the model as text.
-fn describe_block(index: usize, block: &Value) -> String {
+fn describe_block(index: usize, block: &Value) -> Cow<'_, str> {
     let text_field = |field: &str| block.get(field).and_then(Value::as_str).unwrap_or_default();
-    match text_field("type") {
-        "text" => text_field("text").to_owned(),
+    Cow::Owned(match text_field("type") {
+        "text" => return Cow::Borrowed(text_field("text")),
         "image" | "audio" => format!(
             "[{} block {index}: {}, {} bytes, shown to the user]",
             text_field("type"),
@@ -175,8 +179,8 @@ fn describe_block(index: usize, block: &Value) -> String {
             format!("[resource link: {name} <{}>]", text_field("uri"))
         }
         "resource" => {
-            let resource = block.get("resource").cloned().unwrap_or(Value::Null);
-            let field = |name: &str| resource.get(name).and_then(Value::as_str);
+            let resource = block.get("resource");
+            let field = |name: &str| resource.and_then(|resource| resource.get(name))?.as_str();
             let uri = field("uri").unwrap_or_default();
             match (field("text"), field("blob")) {
                 (Some(text), _) => format!("[resource <{uri}>]\n{text}"),
@@ -189,7 +193,7 @@ fn describe_block(index: usize, block: &Value) -> String {
             }
         }
         other => format!("[{} block {index}]", or_unknown(other)),
-    }
+    })
 }
 
 fn or_unknown(text: &str) -> &str {

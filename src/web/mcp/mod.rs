@@ -391,7 +391,7 @@ impl McpClient {
                 OnExpiredSession::Renew,
             )
             .await?;
-        ToolCallResult::from_result(&result)
+        ToolCallResult::from_result(result)
     }
 
     /// Ends the session: DELETE for a Streamable HTTP session (405 is fine), the stream closed for
