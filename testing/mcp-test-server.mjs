@@ -35,8 +35,11 @@
 //                    `failNextListing`, the next tools/list fails with a JSON-RPC error
 //   /bulk/...        JSON replies with the BULK_TOOLS: `slow` (waits `ms`; the most calls in flight
 //                    at once per session path is at `GET /__inflight?path=<prefix>`), `big` (`chars`
-//                    characters of digits), `fail-500` (HTTP 500), `not-json` (200 with an HTML body),
-//                    `rpc-error` (a JSON-RPC error)
+//                    characters of digits, every tenth a line end with `lines`), `fail-500` (HTTP
+//                    500), `not-json` (200 with an HTML body), `rpc-error` (a JSON-RPC error);
+//                    and, not listed, `deep` (a result nested `depth` arrays deep, 100 000 by
+//                    default)
+//   /bulk-sse/...    the same tools with SSE replies
 //   /stuck/...       JSON replies; a POST of notifications/cancelled is answered only after 5 s
 //                    (a server whose event loop the cancelled call still blocks)
 //   /redirect/...    307 to the same path under /json/ (a client must not follow it)
@@ -94,7 +97,7 @@ function sseFrame(message, eventId) {
 }
 
 function toolsPage(cursor, mode) {
-  const all = mode === "bulk" ? BULK_TOOLS : TOOLS;
+  const all = mode === "bulk" || mode === "bulk-sse" ? BULK_TOOLS : TOOLS;
   const start = cursor ? Number(cursor.replace("page-", "")) : 0;
   const tools = all.slice(start, start + PAGE_SIZE);
   const next = start + PAGE_SIZE < all.length ? { nextCursor: `page-${start + PAGE_SIZE}` } : {};
@@ -204,8 +207,10 @@ async function callTool(id, params, context, send) {
       count.now--;
       return send(result(id, { content: [{ type: "text", text: `slept ${args.ms ?? 100} ms` }] }));
     }
-    case "big":
-      return send(result(id, { content: [{ type: "text", text: "0123456789".repeat(Math.ceil((args.chars ?? 10) / 10)).slice(0, args.chars ?? 10) }] }));
+    case "big": {
+      const unit = args.lines ? "012345678\n" : "0123456789";
+      return send(result(id, { content: [{ type: "text", text: unit.repeat(Math.ceil((args.chars ?? 10) / 10)).slice(0, args.chars ?? 10) }] }));
+    }
     case "rpc-error":
       return send({ jsonrpc: "2.0", id, error: { code: -32000, message: "injected JSON-RPC error" } });
     default:
@@ -324,6 +329,13 @@ async function handleStreamable(request, response, mode, body) {
   }
   if (mode === "bulk" && message.method === "tools/call" && message.params?.name === "fail-500") {
     response.writeHead(500, cors).end("injected failure");
+    return;
+  }
+  if (mode === "bulk" && message.method === "tools/call" && message.params?.name === "deep") {
+    const depth = message.params.arguments?.depth ?? 100000;
+    const nested = "[".repeat(depth) + "]".repeat(depth);
+    response.writeHead(200, { ...headers, "Content-Type": "application/json" });
+    response.end(`{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"content":[],"structuredContent":{"nested":${nested}}}}`);
     return;
   }
   if (mode === "bulk" && message.method === "tools/call" && message.params?.name === "not-json") {
@@ -469,7 +481,7 @@ const server = http.createServer(async (request, response) => {
     handleLegacy(request, response, mode, url, body);
   } else if (mode === "stall") {
     // Never answered; the client's abort or timeout closes the connection.
-  } else if (["json", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "stuck", "future-version"].includes(mode)) {
+  } else if (["json", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "bulk-sse", "stuck", "future-version"].includes(mode)) {
     await handleStreamable(request, response, mode, body);
   } else {
     response.writeHead(404, corsHeaders(true)).end("unknown route");

@@ -239,6 +239,33 @@ async fn results_keep_structured_content_and_errors() {
     assert_eq!(unknown.model_text, "unknown tool no-such-tool");
 }
 
+/// The engine reads a reply of any depth; the client reads as deep as serde_json would and
+/// refuses the rest, rather than exhausting the wasm stack, which would end the module.
+#[wasm_bindgen_test]
+async fn a_reply_nested_too_deep_is_refused_and_the_client_goes_on() {
+    let client = test_client("/bulk/deep", TransportMode::StreamableHttp);
+    let shallow = client
+        .call_tool("deep", json!({"depth": 100}), None, None, None)
+        .await
+        .expect("100 levels are read");
+    let mut nested = &shallow.structured_content.expect("structured content")["nested"];
+    for _ in 0..99 {
+        nested = &nested[0];
+    }
+    assert_eq!(nested, &json!([]));
+    let deep = client
+        .call_tool("deep", json!({}), None, None, None)
+        .await
+        .expect_err("100 000 levels are refused");
+    assert_eq!(deep.code(), "mcp_invalid_message");
+    assert!(deep.to_string().contains("128 levels"), "{deep}");
+    let echo = client
+        .call_tool("echo", json!({"message": "still here"}), None, None, None)
+        .await
+        .expect("the client goes on");
+    assert!(echo.model_text.contains("still here"));
+}
+
 #[wasm_bindgen_test]
 async fn expired_session_is_reinitialized_once_and_the_request_retried() {
     let client = test_client("/expire/once", TransportMode::Auto);

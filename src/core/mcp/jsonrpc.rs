@@ -74,6 +74,11 @@ impl IncomingMessage {
 pub fn parse_incoming(text: &str) -> Result<Vec<IncomingMessage>, McpError> {
     let value: Value = serde_json::from_str(text)
         .map_err(|error| McpError::InvalidMessage(format!("not JSON: {error}")))?;
+    incoming_messages(value)
+}
+
+/// The messages of a parsed JSON body or SSE `data`: one message or a batch.
+pub fn incoming_messages(value: Value) -> Result<Vec<IncomingMessage>, McpError> {
     match value {
         Value::Array(items) => items.into_iter().map(classify).collect(),
         single => Ok(vec![classify(single)?]),

@@ -25,7 +25,7 @@ use crate::core::provider::{ProviderError, ProviderTools};
 use crate::core::tools::{tool_prompt, McpTool, ToolTable};
 use crate::web::error::{js_error, set_property};
 use crate::web::join::join_every;
-use crate::web::json::to_js;
+use crate::web::json::{set_tool_result_members, to_js};
 use crate::web::provider::{stream_model_call, whole_model_call, IdleLimit};
 use crate::web::spawn;
 
@@ -320,6 +320,21 @@ impl Run<'_> {
         let value = match event {
             AgentEvent::Text { text } => Ok(text_event(TextKind::Text, text)),
             AgentEvent::Reasoning { text } => Ok(text_event(TextKind::Reasoning, text)),
+            AgentEvent::ToolResult {
+                id,
+                text,
+                content,
+                structured_content,
+                is_error,
+            } => {
+                let event = js_sys::Object::new();
+                set_property(&event, "type", &JsValue::from_str("toolResult"));
+                set_property(&event, "id", &JsValue::from_str(id));
+                set_property(&event, "text", &JsValue::from_str(text));
+                let structured_content = structured_content.as_ref();
+                set_tool_result_members(&event, "content", content, structured_content, *is_error);
+                Ok(event.into())
+            }
             other => to_js(other),
         };
         match value {

@@ -1,9 +1,12 @@
 //! What the MCP client adds to the shared fetch path (`web::http`): its errors as `McpError`,
 //! response bodies read as SSE events.
 
+use crate::core::mcp::jsonrpc::{incoming_messages, IncomingMessage};
 use crate::core::mcp::McpError;
 use crate::core::sse::{SseDecoder, SseEvent};
+use crate::web::error::js_error_message;
 use crate::web::http::{fetch, HttpError, HttpRequest, HttpResponse};
+use crate::web::json::value_from_js;
 
 /// An event larger than this (a huge base64 image, a runaway stream) ends the stream.
 const MAX_SSE_EVENT_BYTES: usize = 32 * 1024 * 1024;
@@ -17,6 +20,19 @@ fn mcp_error(error: HttpError) -> McpError {
         HttpError::Aborted => McpError::Aborted,
         HttpError::Network(message) | HttpError::Body(message) => McpError::Network(message),
     }
+}
+
+/// The messages of a JSON body or SSE `data`, parsed by the engine's `JSON.parse` (see
+/// `value_from_js`); the text is let go before the value is read out of JS.
+pub fn parse_messages(text: String) -> Result<Vec<IncomingMessage>, McpError> {
+    let parsed = js_sys::JSON::parse(&text);
+    drop(text);
+    let parsed = parsed.map_err(|error| {
+        McpError::InvalidMessage(format!("not JSON: {}", js_error_message(&error)))
+    })?;
+    let value = value_from_js(&parsed)
+        .ok_or_else(|| McpError::InvalidMessage("nested more than 128 levels deep".to_owned()))?;
+    incoming_messages(value)
 }
 
 /// One request to the server: `headers` are the server's configured headers followed by the

@@ -10,8 +10,8 @@ use super::{McpClient, McpServerConfig};
 use crate::core::json_read::{boolean, header_list, named, object, string};
 use crate::core::mcp::jsonrpc::Progress;
 use crate::core::mcp::session::{TransportMode, DEFAULT_CALL_TIMEOUT_MS};
-use crate::web::error::js_error;
-use crate::web::json::{from_js, to_js};
+use crate::web::error::{js_error, set_property};
+use crate::web::json::{from_js, set_tool_result_members, to_js};
 use crate::web::{option_member, promise_of};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -191,5 +191,15 @@ async fn call_tool(
     let result = client
         .call_tool(name, arguments, Some(&report), signal.as_ref(), timeout_ms)
         .await?;
-    to_js(&result)
+    let object = js_sys::Object::new();
+    set_property(&object, "modelText", &JsValue::from_str(&result.model_text));
+    let structured_content = result.structured_content.as_ref();
+    set_tool_result_members(
+        &object,
+        "blocks",
+        &result.blocks,
+        structured_content,
+        result.is_error,
+    );
+    Ok(object.into())
 }

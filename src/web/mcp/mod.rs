@@ -20,7 +20,7 @@ use crate::core::http_header::headers_problem;
 use crate::core::json_text::to_json_text;
 use crate::core::mcp::cache::{CacheKey, ToolsCache};
 use crate::core::mcp::jsonrpc::{
-    cancelled_notification, parse_incoming, progress_of, IncomingMessage, OutgoingRequest, Progress,
+    cancelled_notification, progress_of, IncomingMessage, OutgoingRequest, Progress,
 };
 use crate::core::mcp::session::{
     needs_ping_before_reuse, CallDeadline, FailureDecision, InitializeFailure, ResumeDecision,
@@ -35,7 +35,7 @@ use crate::core::url_policy::{check_legacy_endpoint, check_server_url, CheckedUr
 use crate::web::error::js_error_message;
 use crate::web::spawn;
 use crate::web::timer::{aborted, sleep};
-use http::{now_ms, send, Reply};
+use http::{now_ms, parse_messages, send, Reply};
 
 /// How to reach one MCP server.
 #[derive(Debug, Clone, PartialEq)]
@@ -709,8 +709,7 @@ impl McpClient {
     ) -> Result<Value, McpError> {
         let content_type = response.content_type();
         if content_type.starts_with("application/json") {
-            let text = response.text().await?;
-            for message in parse_incoming(&text)? {
+            for message in parse_messages(response.text().await?)? {
                 if let Some(outcome) = self.handle_message(message, request_id, context) {
                     return outcome;
                 }
@@ -732,7 +731,7 @@ impl McpClient {
             resumption.observe_event(events.last_event_id(), events.retry_ms());
             match next {
                 Some(event) if event.event == "message" && !event.data.trim().is_empty() => {
-                    for message in parse_incoming(&event.data)? {
+                    for message in parse_messages(event.data)? {
                         if let Some(outcome) = self.handle_message(message, request_id, context) {
                             return outcome;
                         }
@@ -1010,7 +1009,7 @@ async fn route_server_stream(
         if event.event != "message" {
             continue;
         }
-        let Ok(messages) = parse_incoming(&event.data) else {
+        let Ok(messages) = parse_messages(event.data) else {
             continue;
         };
         for message in messages {

@@ -1,0 +1,113 @@
+#![cfg(target_arch = "wasm32")]
+//! Wasm memory never shrinks: what a page's Agent needs at its peak for one large tool result it
+//! keeps for the page's whole life. Measured as the growth of the instance's memory, in a file of
+//! its own, so that no other test's peak hides this one's.
+
+use js_sys::{Reflect, WebAssembly};
+use mcp_agent_wasm::web::agent::Agent;
+use mcp_agent_wasm::web::http::{fetch, HttpRequest};
+use serde_json::json;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+use web_sys::{ReadableStream, ReadableStreamDefaultReader};
+
+const PROVIDER_SERVER_URL: Option<&str> = option_env!("PROVIDER_SERVER_URL");
+const MCP_TEST_SERVER_URL: Option<&str> = option_env!("MCP_TEST_SERVER_URL");
+
+fn server(url: Option<&'static str>, variable: &str) -> &'static str {
+    url.filter(|url| !url.is_empty())
+        .unwrap_or_else(|| panic!("{variable} is set by `cargo xtask test`"))
+}
+
+fn memory_bytes() -> u32 {
+    let memory: WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+    let buffer: js_sys::ArrayBuffer = memory.buffer().unchecked_into();
+    buffer.byte_length()
+}
+
+/// The provider server answers the next two model calls: a call of `big` for `chars`
+/// characters in lines of ten (each line end is escaped in JSON, as in most text), then a short
+/// answer.
+async fn script_big_call(chars: usize) {
+    let provider = server(PROVIDER_SERVER_URL, "PROVIDER_SERVER_URL");
+    let script = json!({ "rounds": [
+        { "toolCalls": [{ "id": "call_big", "name": "big", "arguments": { "chars": chars, "lines": true } }] },
+        { "text": "that was long" },
+    ]})
+    .to_string();
+    let headers = [("content-type".to_owned(), "application/json".to_owned())];
+    let request = HttpRequest {
+        method: "POST",
+        url: &format!("{provider}/__script"),
+        headers: &headers,
+        body: Some(&script),
+    };
+    let mut response = fetch(&request, None).await.unwrap();
+    let status = response.status;
+    assert_eq!(status, 200, "{}", response.text().await.unwrap());
+}
+
+/// Reads a run to its end; returns the length of the text the `toolResult` event carried and
+/// the last event's type.
+async fn read_run(agent: &Agent) -> (u32, String) {
+    let messages = js_sys::JSON::parse(r#"[{"role":"user","content":"go"}]"#).unwrap();
+    let stream: ReadableStream = agent
+        .run(messages, JsValue::UNDEFINED)
+        .unwrap()
+        .unchecked_into();
+    let reader: ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
+    let (mut result_chars, mut last_type) = (0, String::new());
+    loop {
+        let read = JsFuture::from(reader.read()).await.unwrap();
+        if Reflect::get(&read, &"done".into()).unwrap().is_truthy() {
+            return (result_chars, last_type);
+        }
+        let event = Reflect::get(&read, &"value".into()).unwrap();
+        last_type = Reflect::get(&event, &"type".into())
+            .unwrap()
+            .as_string()
+            .unwrap();
+        if last_type == "toolResult" {
+            let content = Reflect::get(&event, &"content".into()).unwrap();
+            let block = Reflect::get(&content, &0.into()).unwrap();
+            let text: js_sys::JsString = Reflect::get(&block, &"text".into()).unwrap().into();
+            result_chars = text.length();
+        }
+    }
+}
+
+fn bulk_agent(mode: &str) -> Agent {
+    let provider = server(PROVIDER_SERVER_URL, "PROVIDER_SERVER_URL");
+    let mcp = server(MCP_TEST_SERVER_URL, "MCP_TEST_SERVER_URL");
+    let config = json!({
+        "provider": { "id": "openai", "apiKey": "k", "model": "m", "baseUrl": format!("{provider}/v1") },
+        "mcpServers": [{ "name": "bulk", "url": format!("{mcp}/{mode}/memory-{}", js_sys::Date::now()) }],
+        "allowInsecureLocalUrls": true,
+    });
+    Agent::new(js_sys::JSON::parse(&config.to_string()).unwrap()).unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn a_large_tool_result_grows_memory_by_at_most_four_times_its_size() {
+    const CHARS: usize = 10_000_000;
+    // Whatever every run needs once (the tools listing, the first fetches) is in place first.
+    let agents = [bulk_agent("bulk-sse"), bulk_agent("bulk")];
+    for agent in &agents {
+        script_big_call(1000).await;
+        assert_eq!(read_run(agent).await, (1000, "final".to_owned()));
+    }
+    let before = memory_bytes();
+    let mut growths = Vec::new();
+    for agent in &agents {
+        script_big_call(CHARS).await;
+        assert_eq!(read_run(agent).await, (CHARS as u32, "final".to_owned()));
+        growths.push(memory_bytes() - before);
+        JsFuture::from(agent.close()).await.unwrap();
+    }
+    let most = growths.iter().max().copied().unwrap_or_default() as usize;
+    assert!(
+        most <= 4 * CHARS,
+        "memory grew by {growths:?} bytes (SSE replies, then JSON) for a result of {CHARS} bytes"
+    );
+}
