@@ -3,10 +3,14 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+use mcp_agent_wasm::core::assembler::ToolCallAssembler;
 use mcp_agent_wasm::core::mcp::tools::ToolCallResult;
+use mcp_agent_wasm::core::model_event::{queue_merging_pieces, ModelEvent};
+use mcp_agent_wasm::core::stream::{DecoderOptions, ModelStreamDecoder, WireFormat};
 use serde_json::json;
 
 struct CountingAllocator;
@@ -39,6 +43,66 @@ fn peak_during<T>(work: impl FnOnce() -> T) -> (usize, T) {
     PEAK_BYTES.store(before, Ordering::SeqCst);
     let result = work();
     (PEAK_BYTES.load(Ordering::SeqCst) - before, result)
+}
+
+/// An OpenAI stream whose call's arguments come one character per event, each event its own
+/// network read, as a slow model streams them.
+fn arguments_streamed_a_character_at_a_time(arguments: &str) -> Vec<String> {
+    let first = r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"write","arguments":""}}]}}]}"#;
+    let mut reads = vec![format!("data: {first}\n\n")];
+    for character in arguments.chars() {
+        let piece = json!([{"index": 0, "delta": {"tool_calls": [
+            {"index": 0, "function": {"arguments": character.to_string()}}
+        ]}}]);
+        reads.push(format!("data: {{\"choices\":{piece}}}\n\n"));
+    }
+    reads.push("data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n".to_owned());
+    reads
+}
+
+#[test]
+fn held_argument_pieces_take_at_most_three_times_their_text() {
+    let _one = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let arguments = json!({"content": "a line of text\n".repeat(2000)}).to_string();
+    let reads = arguments_streamed_a_character_at_a_time(&arguments);
+    // As the web layer holds a round's events from its first call piece until the stream ends:
+    // each read's events queued, then added to those held.
+    let (held_peak, held) = peak_during(|| {
+        let mut decoder =
+            ModelStreamDecoder::new(WireFormat::OpenAiChat, DecoderOptions::default());
+        let mut held = VecDeque::new();
+        for read in &reads {
+            let mut events = Vec::new();
+            decoder.push(read.as_bytes(), &mut events).unwrap();
+            let mut queue = VecDeque::new();
+            for event in events {
+                queue_merging_pieces(&mut queue, event);
+            }
+            for event in queue {
+                queue_merging_pieces(&mut held, event);
+            }
+        }
+        held
+    });
+    let mut assembler = ToolCallAssembler::new();
+    for event in &held {
+        if let ModelEvent::ToolCallDelta(delta) = event {
+            assembler.push(delta);
+        }
+    }
+    let calls = assembler.finish();
+    assert_eq!(calls.len(), 1);
+    assert_eq!(
+        calls[0].raw_arguments, arguments,
+        "the pieces make the same text"
+    );
+    assert!(
+        held_peak <= 3 * arguments.len(),
+        "{held_peak} bytes held at the most for {} bytes of arguments",
+        arguments.len()
+    );
 }
 
 #[test]

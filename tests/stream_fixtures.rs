@@ -8,7 +8,7 @@ mod stream_support;
 
 use std::path::{Path, PathBuf};
 
-use mcp_agent_wasm::core::model_event::{FinishReason, ModelEvent, Usage};
+use mcp_agent_wasm::core::model_event::{ArgumentsDelta, FinishReason, ModelEvent, Usage};
 use mcp_agent_wasm::core::stream::{DecoderOptions, WireFormat};
 use serde_json::{json, Value};
 use stream_support::{all_splits, decode, decode_merged, fingerprint, summarise, Outcome, Split};
@@ -210,21 +210,32 @@ fn every_fixture_decodes_to_its_expected_outcome_under_every_split() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// A text piece's kind (`text` or `reasoning`), which merges with a neighbour of the same kind.
-fn text_kind(event: &ModelEvent) -> Option<&'static str> {
+/// A piece's kind, which merges with a neighbour of the same kind: `text`, `reasoning`, or the
+/// arguments of the call at one index, for a delta that carries nothing else.
+fn piece_kind(event: &ModelEvent) -> Option<String> {
+    let absent = |field: &Option<String>| field.as_deref().is_none_or(str::is_empty);
     match event {
-        ModelEvent::TextDelta(_) => Some("text"),
-        ModelEvent::ReasoningDelta(_) => Some("reasoning"),
+        ModelEvent::TextDelta(_) => Some("text".to_owned()),
+        ModelEvent::ReasoningDelta(_) => Some("reasoning".to_owned()),
+        ModelEvent::ToolCallDelta(delta)
+            if absent(&delta.id)
+                && absent(&delta.name)
+                && delta.thought_signature.is_none()
+                && matches!(delta.arguments, Some(ArgumentsDelta::Fragment(_))) =>
+        {
+            Some(format!("arguments at {:?}", delta.index))
+        }
         _ => None,
     }
 }
 
-/// The web layer hands on the text pieces of one network read as one event. For every shared
-/// fixture and split (whole, 4 KiB reads as the benchmark serves them, seeded random): the
-/// outcome is the one of the unmerged events, every other event keeps its place, no batch holds
-/// two neighbouring pieces of one kind, and a body read whole gives one piece per run of pieces.
+/// The web layer hands on the pieces of one network read (text, reasoning, a call's arguments)
+/// as one event. For every shared fixture and split (whole, 4 KiB reads as the benchmark serves
+/// them, seeded random): the outcome is the one of the unmerged events, every other event keeps
+/// its place, no batch holds two neighbouring pieces of one kind, and a body read whole gives one
+/// piece per run of pieces.
 #[test]
-fn pieces_of_text_read_together_merge_without_changing_what_the_round_said() {
+fn pieces_read_together_merge_without_changing_what_the_round_said() {
     let mut failures = Vec::new();
     let splits = [
         Split::Whole,
@@ -237,10 +248,10 @@ fn pieces_of_text_read_together_merge_without_changing_what_the_round_said() {
         let options = DecoderOptions::default();
         let unmerged =
             decode(case.format, options.clone(), &body, Split::Whole).expect("the fixture decodes");
-        let not_text = |events: &[ModelEvent]| -> Vec<ModelEvent> {
+        let not_pieces = |events: &[ModelEvent]| -> Vec<ModelEvent> {
             events
                 .iter()
-                .filter(|event| text_kind(event).is_none())
+                .filter(|event| piece_kind(event).is_none())
                 .cloned()
                 .collect()
         };
@@ -251,12 +262,12 @@ fn pieces_of_text_read_together_merge_without_changing_what_the_round_said() {
             if summarise(&merged) != summarise(&unmerged) {
                 failures.push(format!("{} {split:?}: the outcome changed", case.path));
             }
-            if not_text(&merged) != not_text(&unmerged) {
+            if not_pieces(&merged) != not_pieces(&unmerged) {
                 failures.push(format!("{} {split:?}: other events moved", case.path));
             }
             let unmerged_neighbours = batches.iter().any(|batch| {
                 batch.windows(2).any(|pair| {
-                    text_kind(&pair[0]).is_some() && text_kind(&pair[0]) == text_kind(&pair[1])
+                    piece_kind(&pair[0]).is_some() && piece_kind(&pair[0]) == piece_kind(&pair[1])
                 })
             });
             if unmerged_neighbours {
@@ -269,16 +280,16 @@ fn pieces_of_text_read_together_merge_without_changing_what_the_round_said() {
         let whole: Vec<ModelEvent> = decode_merged(case.format, options, &body, Split::Whole)
             .expect("the fixture decodes")
             .concat();
-        let mut runs: Vec<Option<&str>> = unmerged.iter().map(text_kind).collect();
+        let mut runs: Vec<Option<String>> = unmerged.iter().map(piece_kind).collect();
         runs.dedup();
         let pieces_expected = runs.iter().filter(|kind| kind.is_some()).count();
         let pieces = whole
             .iter()
-            .filter(|event| text_kind(event).is_some())
+            .filter(|event| piece_kind(event).is_some())
             .count();
         if pieces != pieces_expected {
             failures.push(format!(
-                "{}: {pieces} text pieces from a whole read, {pieces_expected} expected",
+                "{}: {pieces} pieces from a whole read, {pieces_expected} expected",
                 case.path
             ));
         }

@@ -432,13 +432,22 @@ fn events_completed_before_the_cap_broke_are_still_delivered() {
 }
 
 /// Neighbouring pieces of one kind merge; a piece of the other kind or any other event between
-/// them keeps them apart, and nothing moves.
+/// them keeps them apart, and nothing moves. A call's argument pieces merge while they carry
+/// nothing but arguments and stay at one index.
 #[test]
-fn queued_pieces_of_text_merge_only_with_a_neighbour_of_their_kind() {
-    use mcp_agent_wasm::core::model_event::queue_merging_text;
+fn queued_pieces_merge_only_with_a_neighbour_of_their_kind() {
+    use mcp_agent_wasm::core::model_event::{queue_merging_pieces, ArgumentsDelta, ToolCallDelta};
     use ModelEvent::{Finish, ReasoningDelta, TextDelta};
     let text = |piece: &str| TextDelta(piece.to_owned());
     let reasoning = |piece: &str| ReasoningDelta(piece.to_owned());
+    let arguments = |index: u32, id: Option<&str>, piece: &str| {
+        ModelEvent::ToolCallDelta(ToolCallDelta {
+            index: Some(index),
+            id: id.map(str::to_owned),
+            arguments: Some(ArgumentsDelta::Fragment(piece.to_owned())),
+            ..ToolCallDelta::default()
+        })
+    };
     let mut queue = std::collections::VecDeque::from([reasoning("already queued, ")]);
     for event in [
         reasoning("thinking"),
@@ -448,10 +457,15 @@ fn queued_pieces_of_text_merge_only_with_a_neighbour_of_their_kind() {
         reasoning("again"),
         text(""),
         text(" world"),
+        arguments(0, Some("call_1"), "{\"a\""),
+        arguments(0, None, ":"),
+        arguments(0, Some(""), "1"),
+        arguments(1, None, "{}"),
+        arguments(0, None, "}"),
         Finish(FinishReason::Stop),
         text("after"),
     ] {
-        queue_merging_text(&mut queue, event);
+        queue_merging_pieces(&mut queue, event);
     }
     assert_eq!(
         Vec::from(queue),
@@ -460,6 +474,10 @@ fn queued_pieces_of_text_merge_only_with_a_neighbour_of_their_kind() {
             text("Hello"),
             reasoning("again"),
             text(" world"),
+            arguments(0, Some("call_1"), "{\"a\""),
+            arguments(0, None, ":1"),
+            arguments(1, None, "{}"),
+            arguments(0, None, "}"),
             Finish(FinishReason::Stop),
             text("after"),
         ]

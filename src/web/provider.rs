@@ -20,7 +20,7 @@ use super::http::{fetch, HttpError, HttpRequest as FetchRequest, HttpResponse};
 use super::json::to_js;
 use super::timer::{sleep, sleep_unless_aborted, Sleep};
 use crate::core::message::ChatMessage;
-use crate::core::model_event::{queue_merging_text, ModelEvent};
+use crate::core::model_event::{queue_merging_pieces, ModelEvent};
 use crate::core::provider::{
     HttpRequest, ProviderError, ProviderTools, ResolvedProvider, ResponseMode, RetryDecision,
     RetryPolicy, PROVIDERS,
@@ -310,7 +310,7 @@ impl ModelEventStream {
                 if let ModelEvent::Error(error) = &mut event {
                     error.message = provider.redact(&error.message);
                 }
-                queue_merging_text(&mut self.ready, event);
+                queue_merging_pieces(&mut self.ready, event);
             }
             if let Err(error) = decoded {
                 self.finished = true;

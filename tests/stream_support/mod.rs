@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 
 use mcp_agent_wasm::core::assembler::{AssembledToolCall, ToolCallAssembler};
 use mcp_agent_wasm::core::model_event::{
-    queue_merging_text, FinishReason, ModelEvent, ProviderStreamError, Usage,
+    queue_merging_pieces, FinishReason, ModelEvent, ProviderStreamError, Usage,
 };
 use mcp_agent_wasm::core::stream::{DecoderOptions, ModelStreamDecoder, StreamError, WireFormat};
 
@@ -80,7 +80,7 @@ pub fn decode(
 }
 
 /// Decodes a body cut as `split` as the web layer hands it on: the events of each chunk queued
-/// with `queue_merging_text`, each chunk's events returned as one batch.
+/// with `queue_merging_pieces`, each chunk's events returned as one batch.
 pub fn decode_merged(
     format: WireFormat,
     options: DecoderOptions,
@@ -98,7 +98,7 @@ pub fn decode_merged(
         }
         let mut queue = VecDeque::new();
         for event in events {
-            queue_merging_text(&mut queue, event);
+            queue_merging_pieces(&mut queue, event);
         }
         batches.push(queue.into());
     }

@@ -20,7 +20,7 @@ use crate::core::agent_loop::{
 use crate::core::mcp::cache::ToolsCache;
 use crate::core::mcp::McpError;
 use crate::core::message::ChatMessage;
-use crate::core::model_event::ModelEvent;
+use crate::core::model_event::{queue_merging_pieces, ModelEvent};
 use crate::core::provider::{ProviderError, ProviderTools};
 use crate::core::tools::{tool_prompt, McpTool, ToolTable};
 use crate::web::error::{js_error, set_property};
@@ -531,7 +531,7 @@ struct StreamFailure {
 
 /// One streamed model call. Events reach the loop as they come until the first tool-call delta;
 /// from there on they are held until the stream ends, so that a failure mid tool-call leaves the
-/// loop untouched.
+/// loop untouched (a call's argument pieces held as one string, however many pieces came).
 async fn streamed_call(
     shared: &AgentShared,
     messages: &[ChatMessage],
@@ -539,7 +539,7 @@ async fn streamed_call(
     inputs: &UnboundedSender<Input>,
 ) -> Result<(), StreamFailure> {
     let mut forwarded_any = false;
-    let mut held = Vec::new();
+    let mut held = VecDeque::new();
     let failure = |error, forwarded_any| StreamFailure {
         error,
         forwarded_any,
@@ -563,7 +563,7 @@ async fn streamed_call(
                     forwarded_any |= !matches!(event, ModelEvent::Usage(_));
                     let _ = inputs.unbounded_send(Input::Model(event));
                 } else {
-                    held.push(event);
+                    queue_merging_pieces(&mut held, event);
                 }
             }
             Ok(None) => break,
