@@ -1460,3 +1460,14 @@ fn dialects_are_found_by_their_names() {
         assert_eq!(SchemaDialect::from_name(unknown), None, "{unknown}");
     }
 }
+
+/// Found by the fixed-point property above (session 14): a union whose branches already take
+/// `null`, made nullable, lost Gemini's `nullable` when sanitized a second time.
+#[test]
+fn a_nullable_union_of_open_branches_keeps_nullable_for_gemini_when_sanitized_again() {
+    let input = json!({"properties": {"a": {"anyOf": [true, true], "const": null}}});
+    let once = sanitize_schema(&input, SchemaDialect::Gemini).schema;
+    assert_eq!(once["properties"]["a"]["nullable"], json!(true), "{once}");
+    let twice = sanitize_schema(&once, SchemaDialect::Gemini).schema;
+    assert_eq!(twice, once);
+}

@@ -629,15 +629,21 @@ impl Sanitizer<'_> {
             }
             set_types(node, types);
         }
-        for keyword in ["anyOf", "oneOf"] {
-            if let Some(Value::Array(branches)) = node.get_mut(keyword) {
-                // Not when a branch may take `null` already: `oneOf` would then match it twice.
-                let takes_null = branches
-                    .iter()
-                    .any(|branch| branch.as_object().is_some_and(accepts_null));
-                if !takes_null {
-                    branches.push(json!({"type": "null"}));
-                }
+        let null_branch = json!({"type": "null"});
+        if let Some(Value::Array(branches)) = node.get_mut("anyOf") {
+            // Even when another branch takes `null`: Gemini's rewrite turns this branch back into
+            // `nullable`, so that a sanitized schema sanitized again stays the same.
+            if !branches.contains(&null_branch) {
+                branches.push(null_branch.clone());
+            }
+        }
+        if let Some(Value::Array(branches)) = node.get_mut("oneOf") {
+            // Not when a branch may take `null` already: it would then match twice.
+            let takes_null = branches
+                .iter()
+                .any(|branch| branch.as_object().is_some_and(accepts_null));
+            if !takes_null {
+                branches.push(null_branch);
             }
         }
         if !node.contains_key("enum") {
