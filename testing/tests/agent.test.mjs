@@ -465,6 +465,8 @@ test("a bad config, bad messages or bad client options throw at once with a code
       clientUnknownTransport: attempt(() => new McpClient({ url: "https://example.com/mcp", transport: "ftp" })),
       clientFlagNotBoolean: attempt(() => new McpClient({ url: "https://example.com/mcp", allowInsecureLocalUrls: "yes" })),
       clientHeadersNotObject: attempt(() => new McpClient({ url: "https://example.com/mcp", headers: ["x-a"] })),
+      // A misspelt member (the key meant for the server) was ignored, and the server answered 401.
+      clientMisspeltMember: attempt(() => new McpClient({ url: "https://example.com/mcp", header: { authorization: "Bearer x" } })),
       // A lone surrogate (half an emoji) is read as U+FFFD, as a TextEncoder reads it, not refused.
       loneSurrogate: attempt(() => validateToolArguments({ type: "object" }, { s: "cut \ud83d" })),
       cyclicSchema: attempt(() => {
@@ -494,5 +496,6 @@ test("a bad config, bad messages or bad client options throw at once with a code
   expect("clientUnknownTransport", "mcp_invalid_options", /unknown variant `ftp`, expected one of `auto`, `streamable-http`, `sse`/);
   expect("clientFlagNotBoolean", "mcp_invalid_options", /invalid type: string "yes", expected a boolean/);
   expect("clientHeadersNotObject", "mcp_invalid_options", /invalid type: sequence, expected a map/);
+  expect("clientMisspeltMember", "mcp_invalid_options", /unknown field `header`, expected one of `url`, `headers`/);
   expect("cyclicSchema", "invalid_argument", /invalid schema: not JSON data \(.*circular/i);
 });

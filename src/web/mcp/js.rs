@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
 
 use super::{McpClient, McpServerConfig};
-use crate::core::json_read::{boolean, header_list, named, object, string};
+use crate::core::json_read::{boolean, header_list, known_member, named, object, string};
 use crate::core::mcp::jsonrpc::Progress;
 use crate::core::mcp::session::{TransportMode, DEFAULT_CALL_TIMEOUT_MS};
 use crate::web::error::{js_error, set_property};
@@ -54,19 +54,28 @@ export interface McpCallOptions {
 
 /// `new McpClient(options)` read by hand (`core::json_read`), with serde's error texts; other
 /// members are ignored.
+const CLIENT_OPTIONS: &[&str] = &[
+    "url",
+    "headers",
+    "transport",
+    "allowInsecureLocalUrls",
+    "acceptElicitationDefaults",
+];
+
 fn client_options(value: Value) -> Result<McpServerConfig, serde_json::Error> {
     let mut url = None;
     let mut headers = Vec::new();
     let mut transport = TransportMode::default();
     let (mut allow_insecure_local_urls, mut accept_elicitation_defaults) = (false, false);
     for (key, value) in object(value, "struct ClientOptions")? {
+        known_member(&key, CLIENT_OPTIONS)?;
         match key.as_str() {
             "url" => url = Some(string(value)?),
             "headers" => headers = header_list(value)?,
             "transport" => transport = named(value, TransportMode::NAMES, &TransportMode::ALL)?,
             "allowInsecureLocalUrls" => allow_insecure_local_urls = boolean(value)?,
             "acceptElicitationDefaults" => accept_elicitation_defaults = boolean(value)?,
-            _ => {}
+            _ => {} // refused by `known_member` above
         }
     }
     Ok(McpServerConfig {
