@@ -532,6 +532,24 @@ fn a_base_url_or_iam_url_that_is_not_an_absolute_http_url_is_refused() {
             with_urls("openai_compatible", "//evil.example/v1", None),
             "`baseUrl` `//evil.example/v1` is not an absolute http(s) URL",
         ),
+        // The path each request adds, given in the base URL too (as many vendors' docs show
+        // the whole endpoint): requests went to it twice, and the 404 read as a missing model.
+        (
+            with_urls(
+                "openai",
+                "https://api.example.com/v1/chat/completions/",
+                None,
+            ),
+            "`baseUrl` ends with `/chat/completions`, which each request adds: leave it out",
+        ),
+        (
+            with_urls("anthropic", "https://proxy.example.com/v1/messages", None),
+            "`baseUrl` ends with `/v1/messages`, which each request adds: leave it out",
+        ),
+        (
+            with_urls("ollama", "http://localhost:11434/api/chat", None),
+            "`baseUrl` ends with `/api/chat`, which each request adds: leave it out",
+        ),
     ];
     for (config, message) in refused {
         let error = config.resolve().expect_err(message);
@@ -544,6 +562,7 @@ fn a_base_url_or_iam_url_that_is_not_an_absolute_http_url_is_refused() {
     for base_url in [
         "http://localhost:11434",
         "https://api.example.com/v1/",
+        "https://api.example.com/api/chat",
         "HTTPS://API.EXAMPLE.COM/v1",
     ] {
         with_urls("openai_compatible", base_url, None)

@@ -171,6 +171,21 @@ impl ProviderConfig {
                 provider: provider.clone(),
             })?;
         check_absolute_url(&provider, "baseUrl", &base_url)?;
+        let base_url = base_url.trim_end_matches('/');
+        let added_path = match spec.endpoint {
+            Endpoint::ChatCompletions => Some("/chat/completions"),
+            Endpoint::AnthropicMessages => Some("/v1/messages"),
+            Endpoint::OllamaChat => Some("/api/chat"),
+            _ => None,
+        };
+        // Each request adds this path: given twice, the 404 would read as a missing model.
+        if let Some(added_path) = added_path.filter(|path| base_url.ends_with(path)) {
+            return Err(ProviderError::InvalidUrl {
+                provider,
+                field: "baseUrl",
+                problem: format!("ends with `{added_path}`, which each request adds: leave it out"),
+            });
+        }
         let iam_url = non_blank(&self.iam_url);
         if let Some(iam_url) = &iam_url {
             check_absolute_url(&provider, "iamUrl", iam_url)?;
@@ -190,7 +205,7 @@ impl ProviderConfig {
         Ok(ResolvedProvider {
             spec,
             api_key,
-            base_url: base_url.trim_end_matches('/').to_owned(),
+            base_url: base_url.to_owned(),
             model,
             temperature: self.temperature,
             max_tokens: self.max_tokens,
