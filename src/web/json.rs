@@ -99,7 +99,7 @@ pub fn set_tool_result_members(
 
 /// How deep [`value_from_js`] reads, as deep as serde_json reads text: a hostile server's
 /// nesting must not exhaust the wasm stack, which would end the module for the page.
-const MAX_DEPTH: u32 = 128;
+pub const MAX_DEPTH: u32 = 128;
 
 /// `value`, as `JSON.parse` made it, as a `Value` (`None` when nested deeper than serde_json
 /// reads): each string enters wasm memory once, where the reply's text and serde_json's buffer

@@ -7,7 +7,10 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use super::error::ProviderError;
-use super::table::{find_provider, Endpoint, KeyRequirement, ProviderSpec};
+use super::table::{
+    find_provider, Endpoint, KeyRequirement, ProviderSpec, ANTHROPIC_MESSAGES_PATH,
+    CHAT_COMPLETIONS_PATH, OLLAMA_CHAT_PATH,
+};
 use crate::core::http_header::{headers_problem, refusal, refused_value_character};
 use crate::core::json_read::{
     float, header_list, known_member, object, optional, string, unsigned,
@@ -173,9 +176,9 @@ impl ProviderConfig {
         check_absolute_url(&provider, "baseUrl", &base_url)?;
         let base_url = base_url.trim_end_matches('/');
         let added_path = match spec.endpoint {
-            Endpoint::ChatCompletions => Some("/chat/completions"),
-            Endpoint::AnthropicMessages => Some("/v1/messages"),
-            Endpoint::OllamaChat => Some("/api/chat"),
+            Endpoint::ChatCompletions => Some(CHAT_COMPLETIONS_PATH),
+            Endpoint::AnthropicMessages => Some(ANTHROPIC_MESSAGES_PATH),
+            Endpoint::OllamaChat => Some(OLLAMA_CHAT_PATH),
             _ => None,
         };
         // Each request adds this path: given twice, the 404 would read as a missing model.

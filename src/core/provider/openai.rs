@@ -6,7 +6,7 @@ use serde_json::{json, Map, Value};
 use super::config::ResolvedProvider;
 use super::error::ProviderError;
 use super::request::{named_tool, ResponseMode};
-use super::table::{Endpoint, MaxTokensField, Reasoning};
+use super::table::{Endpoint, MaxTokensField, Reasoning, CHAT_COMPLETIONS_PATH};
 use crate::core::json_text::to_json_text;
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role};
 use crate::core::model_event::{
@@ -21,7 +21,7 @@ pub const AZURE_DEFAULT_API_VERSION: &str = "2024-10-21";
 pub(super) fn url(provider: &ResolvedProvider) -> String {
     match provider.spec.endpoint {
         Endpoint::AzureDeployment => format!(
-            "{}/openai/deployments/{}/chat/completions?api-version={}",
+            "{}/openai/deployments/{}{CHAT_COMPLETIONS_PATH}?api-version={}",
             provider.base_url,
             super::request::form_encode(&provider.model),
             provider
@@ -29,7 +29,7 @@ pub(super) fn url(provider: &ResolvedProvider) -> String {
                 .as_deref()
                 .unwrap_or(AZURE_DEFAULT_API_VERSION)
         ),
-        _ => format!("{}/chat/completions", provider.base_url),
+        _ => format!("{}{CHAT_COMPLETIONS_PATH}", provider.base_url),
     }
 }
 

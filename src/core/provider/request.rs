@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::config::ResolvedProvider;
 use super::error::ProviderError;
-use super::table::Endpoint;
+use super::table::{Endpoint, ANTHROPIC_MESSAGES_PATH, OLLAMA_CHAT_PATH};
 use super::{anthropic, gemini, ollama, openai, watsonx};
 use crate::core::json_text::to_json_text;
 use crate::core::message::{ChatMessage, MessageToolCall};
@@ -191,7 +191,7 @@ impl ResolvedProvider {
                 openai::body(self, messages, mode)?,
             ),
             Endpoint::AnthropicMessages => (
-                format!("{}/v1/messages", self.base_url),
+                format!("{}{ANTHROPIC_MESSAGES_PATH}", self.base_url),
                 anthropic::headers(self),
                 anthropic::body(self, messages, mode)?,
             ),
@@ -201,7 +201,7 @@ impl ResolvedProvider {
                 gemini::body(self, messages)?,
             ),
             Endpoint::OllamaChat => (
-                format!("{}/api/chat", self.base_url),
+                format!("{}{OLLAMA_CHAT_PATH}", self.base_url),
                 ollama::headers(self),
                 ollama::body(self, messages, mode)?,
             ),

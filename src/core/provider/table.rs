@@ -16,6 +16,12 @@ pub fn wire_name(wire: WireFormat) -> &'static str {
     }
 }
 
+/// What a request adds to the base URL, for the endpoints that add one fixed path; also what a
+/// `baseUrl` must not end with (see `ProviderConfig::resolve`).
+pub const CHAT_COMPLETIONS_PATH: &str = "/chat/completions";
+pub const ANTHROPIC_MESSAGES_PATH: &str = "/v1/messages";
+pub const OLLAMA_CHAT_PATH: &str = "/api/chat";
+
 /// How the request URL is formed and how the credential is sent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Endpoint {

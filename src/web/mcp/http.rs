@@ -6,7 +6,7 @@ use crate::core::mcp::McpError;
 use crate::core::sse::{SseDecoder, SseEvent};
 use crate::web::error::js_error_message;
 use crate::web::http::{fetch, HttpError, HttpRequest, HttpResponse};
-use crate::web::json::value_from_js;
+use crate::web::json::{value_from_js, MAX_DEPTH};
 
 /// An event larger than this (a huge base64 image, a runaway stream) ends the stream.
 const MAX_SSE_EVENT_BYTES: usize = 32 * 1024 * 1024;
@@ -30,8 +30,9 @@ pub fn parse_messages(text: String) -> Result<Vec<IncomingMessage>, McpError> {
     let parsed = parsed.map_err(|error| {
         McpError::InvalidMessage(format!("not JSON: {}", js_error_message(&error)))
     })?;
-    let value = value_from_js(&parsed)
-        .ok_or_else(|| McpError::InvalidMessage("nested more than 128 levels deep".to_owned()))?;
+    let value = value_from_js(&parsed).ok_or_else(|| {
+        McpError::InvalidMessage(format!("nested more than {MAX_DEPTH} levels deep"))
+    })?;
     incoming_messages(value)
 }
 

@@ -52,8 +52,6 @@ export interface McpCallOptions {
 }
 "#;
 
-/// `new McpClient(options)` read by hand (`core::json_read`), with serde's error texts; other
-/// members are ignored.
 const CLIENT_OPTIONS: &[&str] = &[
     "url",
     "headers",
@@ -62,6 +60,8 @@ const CLIENT_OPTIONS: &[&str] = &[
     "acceptElicitationDefaults",
 ];
 
+/// `new McpClient(options)` read by hand (`core::json_read`), with serde's error texts; other
+/// members are refused, as a misspelt one (`header`) would otherwise leave its setting out.
 fn client_options(value: Value) -> Result<McpServerConfig, serde_json::Error> {
     let mut url = None;
     let mut headers = Vec::new();
