@@ -3,22 +3,15 @@
 //! keeps for the page's whole life. Measured as the growth of the instance's memory, in a file of
 //! its own, so that no other test's peak hides this one's.
 
+mod node_common;
+
 use js_sys::{Reflect, WebAssembly};
 use mcp_agent_wasm::web::agent::Agent;
 use mcp_agent_wasm::web::http::{fetch, HttpRequest};
 use serde_json::json;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
-use web_sys::{ReadableStream, ReadableStreamDefaultReader};
-
-const PROVIDER_SERVER_URL: Option<&str> = option_env!("PROVIDER_SERVER_URL");
-const MCP_TEST_SERVER_URL: Option<&str> = option_env!("MCP_TEST_SERVER_URL");
-
-fn server(url: Option<&'static str>, variable: &str) -> &'static str {
-    url.filter(|url| !url.is_empty())
-        .unwrap_or_else(|| panic!("{variable} is set by `cargo xtask test`"))
-}
 
 fn memory_bytes() -> u32 {
     let memory: WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
@@ -30,7 +23,7 @@ fn memory_bytes() -> u32 {
 /// characters in lines of ten (each line end is escaped in JSON, as in most text), then a short
 /// answer.
 async fn script_big_call(chars: usize) {
-    let provider = server(PROVIDER_SERVER_URL, "PROVIDER_SERVER_URL");
+    let provider = node_common::provider_server();
     let script = json!({ "rounds": [
         { "toolCalls": [{ "id": "call_big", "name": "big", "arguments": { "chars": chars, "lines": true } }] },
         { "text": "that was long" },
@@ -51,35 +44,22 @@ async fn script_big_call(chars: usize) {
 /// Reads a run to its end; returns the length of the text the `toolResult` event carried and
 /// the last event's type.
 async fn read_run(agent: &Agent) -> (u32, String) {
-    let messages = js_sys::JSON::parse(r#"[{"role":"user","content":"go"}]"#).unwrap();
-    let stream: ReadableStream = agent
-        .run(messages, JsValue::UNDEFINED)
-        .unwrap()
-        .unchecked_into();
-    let reader: ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
-    let (mut result_chars, mut last_type) = (0, String::new());
-    loop {
-        let read = JsFuture::from(reader.read()).await.unwrap();
-        if Reflect::get(&read, &"done".into()).unwrap().is_truthy() {
-            return (result_chars, last_type);
-        }
-        let event = Reflect::get(&read, &"value".into()).unwrap();
-        last_type = Reflect::get(&event, &"type".into())
-            .unwrap()
-            .as_string()
-            .unwrap();
-        if last_type == "toolResult" {
-            let content = Reflect::get(&event, &"content".into()).unwrap();
+    let mut result_chars = 0;
+    let last_type = node_common::read_run(agent, |event_type, event| {
+        if event_type == "toolResult" {
+            let content = Reflect::get(event, &"content".into()).unwrap();
             let block = Reflect::get(&content, &0.into()).unwrap();
             let text: js_sys::JsString = Reflect::get(&block, &"text".into()).unwrap().into();
             result_chars = text.length();
         }
-    }
+    })
+    .await;
+    (result_chars, last_type)
 }
 
 fn bulk_agent(mode: &str) -> Agent {
-    let provider = server(PROVIDER_SERVER_URL, "PROVIDER_SERVER_URL");
-    let mcp = server(MCP_TEST_SERVER_URL, "MCP_TEST_SERVER_URL");
+    let provider = node_common::provider_server();
+    let mcp = node_common::mcp_test_server();
     let config = json!({
         "provider": { "id": "openai", "apiKey": "k", "model": "m", "baseUrl": format!("{provider}/v1") },
         "mcpServers": [{ "name": "bulk", "url": format!("{mcp}/{mode}/memory-{}", js_sys::Date::now()) }],

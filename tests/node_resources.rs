@@ -3,23 +3,15 @@
 //! outlive it. Counted with wasm-bindgen's count of the JS values Rust holds, which is exact
 //! (no garbage collector in the count), against the local servers the test command starts.
 
-use js_sys::Reflect;
+mod node_common;
+
 use mcp_agent_wasm::web::agent::Agent;
 use mcp_agent_wasm::web::mcp::{McpClient, McpServerConfig};
 use mcp_agent_wasm::web::timer::{aborted, sleep};
 use serde_json::json;
-use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
-use web_sys::{AbortController, ReadableStream, ReadableStreamDefaultReader};
-
-const PROVIDER_SERVER_URL: Option<&str> = option_env!("PROVIDER_SERVER_URL");
-const MCP_TEST_SERVER_URL: Option<&str> = option_env!("MCP_TEST_SERVER_URL");
-
-fn server(url: Option<&'static str>, variable: &str) -> &'static str {
-    url.filter(|url| !url.is_empty())
-        .unwrap_or_else(|| panic!("{variable} is set by `cargo xtask test`"))
-}
+use web_sys::AbortController;
 
 /// The JS values Rust holds once the promise jobs queued so far have run.
 async fn live_js_values() -> u32 {
@@ -56,29 +48,12 @@ async fn a_wait_dropped_before_it_ends_keeps_no_js_values() {
 
 /// Reads a run's stream to its end and returns the last event's type.
 async fn read_run(agent: &Agent) -> String {
-    let messages = js_sys::JSON::parse(r#"[{"role":"user","content":"hi"}]"#).unwrap();
-    let stream: ReadableStream = agent
-        .run(messages, JsValue::UNDEFINED)
-        .unwrap()
-        .unchecked_into();
-    let reader: ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
-    let mut last_type = String::new();
-    loop {
-        let read = JsFuture::from(reader.read()).await.unwrap();
-        if Reflect::get(&read, &"done".into()).unwrap().is_truthy() {
-            return last_type;
-        }
-        let event = Reflect::get(&read, &"value".into()).unwrap();
-        last_type = Reflect::get(&event, &"type".into())
-            .unwrap()
-            .as_string()
-            .unwrap();
-    }
+    node_common::read_run(agent, |_, _| {}).await
 }
 
 #[wasm_bindgen_test]
 async fn runs_of_one_agent_keep_no_js_values() {
-    let provider = server(PROVIDER_SERVER_URL, "PROVIDER_SERVER_URL");
+    let provider = node_common::provider_server();
     let options = js_sys::encode_uri_component("fixture=openai/text.chunks.txt");
     let config = json!({
         "provider": { "id": "openai", "apiKey": "k", "model": "m", "baseUrl": format!("{provider}/_/{options}/v1") },
@@ -96,7 +71,7 @@ async fn runs_of_one_agent_keep_no_js_values() {
 
 #[wasm_bindgen_test]
 async fn calls_of_one_mcp_client_keep_no_js_values() {
-    let base = server(MCP_TEST_SERVER_URL, "MCP_TEST_SERVER_URL");
+    let base = node_common::mcp_test_server();
     let mut config = McpServerConfig::new(&format!("{base}/json/resources"));
     config.allow_insecure_local_urls = true;
     let client = McpClient::new(config).unwrap();

@@ -768,6 +768,15 @@ async fn a_call_aborted_before_it_starts_sends_nothing() {
     assert_eq!(methods, ["initialize", "notifications/initialized"]);
 }
 
+/// Calls the test server's `add-tool` with `arguments` (the new tool's `name`, and where the
+/// server sends its `tools/list_changed`).
+async fn add_tool(client: &McpClient, arguments: Value) {
+    client
+        .call_tool("add-tool", arguments, None, None, None)
+        .await
+        .expect("the tool is added");
+}
+
 /// Lists through `cache` until `name` is among the tools, for at most about five seconds.
 async fn listing_with(
     client: &McpClient,
@@ -794,23 +803,11 @@ async fn a_tools_list_changed_notification_refreshes_a_cached_listing() {
     assert_eq!(first, ["echo", "add-tool"]);
     // As the TypeScript SDK's servers send it: on the standalone GET stream, once it is open.
     server_log_when("/changing/mcp", has_get).await;
-    client
-        .call_tool("add-tool", json!({"name": "weather"}), None, None, None)
-        .await
-        .expect("the tool is added");
+    add_tool(&client, json!({"name": "weather"})).await;
     let after_standalone = listing_with(&client, &cache, "weather").await;
     assert_eq!(after_standalone, ["echo", "add-tool", "weather"]);
     // On the call's own response stream.
-    client
-        .call_tool(
-            "add-tool",
-            json!({"name": "news", "via": "response"}),
-            None,
-            None,
-            None,
-        )
-        .await
-        .expect("the tool is added");
+    add_tool(&client, json!({"name": "news", "via": "response"})).await;
     let after_response = listing_with(&client, &cache, "news").await;
     assert_eq!(after_response, ["echo", "add-tool", "weather", "news"]);
     client.close().await;
@@ -912,10 +909,7 @@ async fn a_tools_change_outlasts_a_failed_listing_and_reaches_concurrent_listing
     assert_eq!(first, ["echo", "add-tool"]);
     // On the call's own stream: the client has read the notification when the call returns.
     let added = json!({"name": "weather", "via": "response", "failNextListing": true});
-    client
-        .call_tool("add-tool", added, None, None, None)
-        .await
-        .expect("the tool is added");
+    add_tool(&client, added).await;
     let error = client
         .list_tools_cached(&cache)
         .await
@@ -931,16 +925,7 @@ async fn a_tools_change_outlasts_a_failed_listing_and_reaches_concurrent_listing
     let after_failure = names(client.list_tools_cached(&cache).await);
     assert_eq!(after_failure, ["echo", "add-tool", "weather"]);
     // Two listings begun together after a change (two runs started at once) both see it.
-    client
-        .call_tool(
-            "add-tool",
-            json!({"name": "news", "via": "response"}),
-            None,
-            None,
-            None,
-        )
-        .await
-        .expect("the tool is added");
+    add_tool(&client, json!({"name": "news", "via": "response"})).await;
     let (first, second) = futures::join!(
         client.list_tools_cached(&cache),
         client.list_tools_cached(&cache)
@@ -1048,10 +1033,7 @@ async fn listings_begun_together_share_one_listing() {
 async fn a_failed_listing_fails_every_caller_that_shared_it() {
     let client = test_client("/changing/shared-failure", TransportMode::Auto);
     let failing_next = json!({"name": "weather", "via": "response", "failNextListing": true});
-    client
-        .call_tool("add-tool", failing_next, None, None, None)
-        .await
-        .expect("the tool is added");
+    add_tool(&client, failing_next).await;
     let (first, second) = futures::join!(client.list_tools(), client.list_tools());
     for listing in [first.map(drop), second.map(drop)] {
         let error = listing.expect_err("the server fails this listing");
@@ -1147,22 +1129,8 @@ async fn a_session_opened_as_its_client_closed_is_deleted() {
 
 /// How many legacy SSE streams on paths starting with `prefix` the test server holds open.
 async fn open_legacy_streams(prefix: &str) -> u64 {
-    let url = format!(
-        "{}/__legacy-open?path={}",
-        web_mcp_common::test_server(),
-        run_path(prefix)
-    );
-    let request = mcp_agent_wasm::web::http::HttpRequest {
-        method: "GET",
-        url: &url,
-        ..Default::default()
-    };
-    let mut response = mcp_agent_wasm::web::http::fetch(&request, None)
-        .await
-        .expect("the test server answers /__legacy-open");
-    let text = response.text().await.expect("a body");
-    let count: Value = serde_json::from_str(&text).expect("JSON");
-    count["open"].as_u64().expect("a count")
+    let report = web_mcp_common::test_server_report("__legacy-open", prefix).await;
+    report["open"].as_u64().expect("a count")
 }
 
 /// Over legacy SSE the stream is the session: one whose initialize the client gave up (a

@@ -42,7 +42,16 @@ pub fn client_for(url: &str, transport: TransportMode) -> McpClient {
 
 /// What the test server received in this run on paths starting with `prefix`.
 pub async fn server_log(prefix: &str) -> Vec<Value> {
-    let url = format!("{}/__log?path={}", test_server(), run_path(prefix));
+    match test_server_report("__log", prefix).await {
+        Value::Array(entries) => entries,
+        other => panic!("the log is not a list: {other}"),
+    }
+}
+
+/// The JSON the test server answers on one of its own routes (`__log`, `__legacy-open`) about
+/// this run's paths starting with `prefix`.
+pub async fn test_server_report(route: &str, prefix: &str) -> Value {
+    let url = format!("{}/{route}?path={}", test_server(), run_path(prefix));
     let request = mcp_agent_wasm::web::http::HttpRequest {
         method: "GET",
         url: &url,
@@ -50,9 +59,9 @@ pub async fn server_log(prefix: &str) -> Vec<Value> {
     };
     let mut response = mcp_agent_wasm::web::http::fetch(&request, None)
         .await
-        .expect("the test server answers /__log");
-    let text = response.text().await.expect("a log body");
-    serde_json::from_str(&text).expect("the log is JSON")
+        .unwrap_or_else(|_| panic!("the test server answers /{route}"));
+    let text = response.text().await.expect("a body");
+    serde_json::from_str(&text).expect("the test server answers JSON")
 }
 
 /// The JSON-RPC methods of the POSTs in a log, in order.

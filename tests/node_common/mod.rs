@@ -1,0 +1,44 @@
+//! Helpers shared by the Node tests: the servers the test command starts, and reading a run.
+
+use js_sys::Reflect;
+use mcp_agent_wasm::web::agent::Agent;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{ReadableStream, ReadableStreamDefaultReader};
+
+fn server(url: Option<&'static str>, variable: &str) -> &'static str {
+    url.filter(|url| !url.is_empty())
+        .unwrap_or_else(|| panic!("{variable} is set by `cargo xtask test`"))
+}
+
+pub fn provider_server() -> &'static str {
+    server(option_env!("PROVIDER_SERVER_URL"), "PROVIDER_SERVER_URL")
+}
+
+pub fn mcp_test_server() -> &'static str {
+    server(option_env!("MCP_TEST_SERVER_URL"), "MCP_TEST_SERVER_URL")
+}
+
+/// Reads a run of one user message to its end, handing each event to `on_event` with its type;
+/// returns the last event's type.
+pub async fn read_run(agent: &Agent, mut on_event: impl FnMut(&str, &JsValue)) -> String {
+    let messages = js_sys::JSON::parse(r#"[{"role":"user","content":"go"}]"#).unwrap();
+    let stream: ReadableStream = agent
+        .run(messages, JsValue::UNDEFINED)
+        .unwrap()
+        .unchecked_into();
+    let reader: ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
+    let mut last_type = String::new();
+    loop {
+        let read = JsFuture::from(reader.read()).await.unwrap();
+        if Reflect::get(&read, &"done".into()).unwrap().is_truthy() {
+            return last_type;
+        }
+        let event = Reflect::get(&read, &"value".into()).unwrap();
+        last_type = Reflect::get(&event, &"type".into())
+            .unwrap()
+            .as_string()
+            .unwrap();
+        on_event(&last_type, &event);
+    }
+}
