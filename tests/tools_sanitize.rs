@@ -1471,3 +1471,23 @@ fn a_nullable_union_of_open_branches_keeps_nullable_for_gemini_when_sanitized_ag
     let twice = sanitize_schema(&once, SchemaDialect::Gemini).schema;
     assert_eq!(twice, once);
 }
+
+/// A root union beside a root `allOf` that holds another union: the `allOf` cannot be merged, so
+/// the tool goes non-strict. Flattening the root union anyway (as the first pass did) left
+/// nothing for the `allOf` to conflict with, and a second pass merged it and flattened again.
+#[test]
+fn a_root_union_beside_an_unmergeable_all_of_is_left_whole_for_strict() {
+    let object_with =
+        |name: &str| json!({"type": "object", "properties": {name: {"type": "string"}}});
+    let input = json!({
+        "type": "object",
+        "anyOf": [object_with("a"), object_with("b")],
+        "allOf": [{"anyOf": [object_with("c"), object_with("d")]}],
+    });
+    let once = sanitize_schema(&input, SchemaDialect::OpenAiStrict);
+    assert!(!once.strict, "{:?}", once.warnings);
+    assert_eq!(once.schema["anyOf"], input["anyOf"], "{}", once.schema);
+    let twice = sanitize_schema(&once.schema, SchemaDialect::OpenAiStrict);
+    assert_eq!(twice.schema, once.schema);
+    assert!(!twice.strict);
+}

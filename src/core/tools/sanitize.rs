@@ -141,7 +141,15 @@ pub fn sanitize_schema(schema: &Value, dialect: SchemaDialect) -> SanitizedSchem
         SchemaDialect::OpenAi | SchemaDialect::Anthropic => base,
         SchemaDialect::OpenAiStrict => {
             let root = sanitizer.strict(base, "#", 0);
-            let root = sanitizer.flatten_root_union(root);
+            // A root `allOf` is left only when it could not be merged (the tool is sent
+            // non-strict, its root as the base rules made it): flattening the union beside it
+            // would take away what it conflicted with, and a second pass would merge it.
+            let all_of_unmerged = root.get("allOf").is_some();
+            let root = if all_of_unmerged {
+                root
+            } else {
+                sanitizer.flatten_root_union(root)
+            };
             if sanitizer.strict_compatible {
                 sanitizer.check_strict_sizes(&root);
             }
