@@ -94,3 +94,58 @@ async fn calls_of_one_mcp_client_keep_no_js_values() {
     assert_none_kept(before).await;
     client.close().await;
 }
+
+/// Starts collecting the warnings Node emits; the function returned stops and gives them, one a
+/// line.
+fn collect_node_warnings() -> js_sys::Function {
+    let start = js_sys::Function::new_no_args(
+        "const seen = []; \
+         const onWarning = (warning) => seen.push(`${warning.name}: ${warning.message}`); \
+         process.on('warning', onWarning); \
+         return () => { process.off('warning', onWarning); return seen.join('\\n'); };",
+    );
+    start
+        .call0(&wasm_bindgen::JsValue::UNDEFINED)
+        .unwrap()
+        .into()
+}
+
+#[wasm_bindgen_test]
+async fn twelve_calls_in_flight_on_one_client_raise_no_node_warning() {
+    let base = node_common::mcp_test_server();
+    let mut config = McpServerConfig::new(&format!("{base}/bulk/warnings"));
+    config.allow_insecure_local_urls = true;
+    let client = McpClient::new(config).unwrap();
+    let stop_collecting = collect_node_warnings();
+    let calls = (0..12).map(|_| client.call_tool("slow", json!({ "ms": 200 }), None, None, None));
+    for outcome in futures::future::join_all(calls).await {
+        assert!(!outcome.unwrap().is_error);
+    }
+    // Node emits a warning on the next tick after it arises.
+    sleep(10).await;
+    let warnings = stop_collecting
+        .call0(&wasm_bindgen::JsValue::UNDEFINED)
+        .unwrap()
+        .as_string()
+        .unwrap();
+    assert_eq!(warnings, "");
+    client.close().await;
+}
+
+/// What replaced the client's `AbortSignal` still ends every waiting call at once on `close`.
+#[wasm_bindgen_test]
+async fn calls_in_flight_end_with_mcp_closed_when_their_client_closes() {
+    let base = node_common::mcp_test_server();
+    let mut config = McpServerConfig::new(&format!("{base}/bulk/closing"));
+    config.allow_insecure_local_urls = true;
+    let client = McpClient::new(config).unwrap();
+    let calls = (0..3).map(|_| client.call_tool("slow", json!({ "ms": 10_000 }), None, None, None));
+    let close_meanwhile = async {
+        sleep(500).await;
+        client.close().await;
+    };
+    let (outcomes, ()) = futures::join!(futures::future::join_all(calls), close_meanwhile);
+    for outcome in outcomes {
+        assert_eq!(outcome.expect_err("closed").code(), "mcp_closed");
+    }
+}

@@ -10,11 +10,11 @@ use std::pin::pin;
 use std::rc::{Rc, Weak};
 
 use futures::channel::{mpsc, oneshot};
-use futures::future::{select, Either, FutureExt, LocalBoxFuture, WeakShared};
+use futures::future::{select, Either, FutureExt, LocalBoxFuture, Shared, WeakShared};
 use futures::StreamExt;
 use serde_json::Value;
 use wasm_bindgen::JsValue;
-use web_sys::{AbortController, AbortSignal};
+use web_sys::AbortSignal;
 
 use crate::core::http_header::headers_problem;
 use crate::core::json_text::to_json_text;
@@ -32,7 +32,6 @@ use crate::core::mcp::McpError;
 use crate::core::tools::McpTool;
 use crate::core::url_policy::{check_legacy_endpoint, check_server_url, CheckedUrl};
 
-use crate::web::error::js_error_message;
 use crate::web::spawn;
 use crate::web::timer::{aborted, sleep};
 use http::{now_ms, parse_messages, send, Reply};
@@ -115,8 +114,12 @@ struct ClientState {
     /// to take, so that it is an `Attempt` like `connecting` and the shared future's code is
     /// compiled once (70 B less gzipped wasm).
     listing: Option<(WeakShared<Attempt>, ListedTools)>,
-    /// Aborted by `close`: requests still waiting end with `mcp_closed` at once.
-    closing: AbortController,
+    /// Dropped by `close`, which ends `closed`.
+    closing: Option<oneshot::Sender<()>>,
+    /// Ends when `close` runs: requests still waiting end with `mcp_closed` at once. A Rust
+    /// future rather than an `AbortSignal`, which would get a listener per request in flight and
+    /// make Node warn (`MaxListenersExceededWarning`) past ten.
+    closed: Shared<Attempt>,
     /// The server sent `notifications/tools/list_changed` since the last listing through the
     /// cache began: its cached listing is stale.
     tools_changed: bool,
@@ -163,6 +166,11 @@ impl McpClient {
         }
         let mut session = Session::new(CLIENT_NAME, env!("CARGO_PKG_VERSION"), config.transport);
         session.set_accept_elicitation_defaults(config.accept_elicitation_defaults);
+        let (closing, close_notice) = oneshot::channel::<()>();
+        let closed: Attempt = Box::pin(async move {
+            let _ = close_notice.await;
+            Ok(())
+        });
         Ok(McpClient {
             state: Rc::new(RefCell::new(ClientState {
                 url,
@@ -175,8 +183,8 @@ impl McpClient {
                 last_activity_ms: now_ms(),
                 connecting: None,
                 listing: None,
-                closing: AbortController::new()
-                    .map_err(|error| McpError::Network(js_error_message(&error)))?,
+                closing: Some(closing),
+                closed: closed.shared(),
                 tools_changed: false,
                 timeout_ms: config.timeout_ms,
             })),
@@ -400,7 +408,7 @@ impl McpClient {
     pub async fn close(&self) {
         let delete_headers = {
             let mut state = self.state.borrow_mut();
-            state.closing.abort();
+            state.closing = None;
             state.connecting = None;
             state.legacy = None;
             state.standalone_stream = None;
@@ -479,8 +487,7 @@ impl McpClient {
                 None => std::future::pending().await,
             }
         });
-        let closing = self.state.borrow().closing.signal();
-        let closed = pin!(aborted(&closing));
+        let closed = self.state.borrow().closed.clone();
         let (error, reason) = match select(exchange, select(watchdog, select(abort, closed))).await
         {
             Either::Left((outcome, _)) => {
