@@ -110,14 +110,22 @@ fn collect_node_warnings() -> js_sys::Function {
         .into()
 }
 
+/// Twelve calls in flight on one client, and six of them under one `AbortSignal` (as a page
+/// that cancels them together passes): a call keeps one listener on its signal at a time, and
+/// none on one the client shares between its requests, else Node's ten would be passed.
 #[wasm_bindgen_test]
 async fn twelve_calls_in_flight_on_one_client_raise_no_node_warning() {
     let base = node_common::mcp_test_server();
     let mut config = McpServerConfig::new(&format!("{base}/bulk/warnings"));
     config.allow_insecure_local_urls = true;
     let client = McpClient::new(config).unwrap();
+    let controller = AbortController::new().unwrap();
+    let signal = controller.signal();
     let stop_collecting = collect_node_warnings();
-    let calls = (0..12).map(|_| client.call_tool("slow", json!({ "ms": 200 }), None, None, None));
+    let calls = (0..12).map(|index| {
+        let shared_signal = (index < 6).then_some(&signal);
+        client.call_tool("slow", json!({ "ms": 200 }), None, shared_signal, None)
+    });
     for outcome in futures::future::join_all(calls).await {
         assert!(!outcome.unwrap().is_error);
     }
