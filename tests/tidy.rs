@@ -214,3 +214,54 @@ fn futures_reach_js_through_the_boxed_helpers() {
         found.join("\n")
     );
 }
+
+/// The quoted snake_case words (`"provider_auth"`) that follow `marker` in `text`, whitespace
+/// between them allowed.
+fn codes_after(text: &str, marker: &str) -> Vec<String> {
+    text.match_indices(marker)
+        .filter_map(|(start, _)| {
+            let rest = text[start + marker.len()..].trim_start();
+            let word = rest.strip_prefix('"')?.split('"').next()?;
+            let is_code =
+                !word.is_empty() && word.chars().all(|c| c.is_ascii_lowercase() || c == '_');
+            is_code.then(|| word.to_owned())
+        })
+        .collect()
+}
+
+/// `AgentErrorCode` in the TypeScript declarations lists exactly the codes errors reach JS with:
+/// the provider's and the MCP client's error codes, the loop's code for an error inside a
+/// stream, and the web layer's own (`js_error("…"`), so that a new code cannot be left out of
+/// the type programs switch on, nor a removed one linger in it.
+#[test]
+fn the_typescript_error_codes_are_the_codes_errors_carry() {
+    let read = |path: &str| {
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
+            .expect("readable source file")
+    };
+    let mut emitted: Vec<String> = Vec::new();
+    for path in ["src/core/provider/error.rs", "src/core/mcp/mod.rs"] {
+        let text = read(path);
+        let code_fn = &text[text.find("pub fn code(&self)").expect("a code()")..];
+        let code_fn = &code_fn[..code_fn.find("\n    }\n").expect("its end")];
+        emitted.extend(codes_after(code_fn, "=>"));
+    }
+    emitted.extend(codes_after(
+        &read("src/core/agent_loop/mod.rs"),
+        "PROVIDER_STREAM_ERROR: &str =",
+    ));
+    for (_, text) in sources("src/web") {
+        emitted.extend(codes_after(shipped_part(&text), "js_error("));
+    }
+    emitted.sort();
+    emitted.dedup();
+    let types = read("src/web/types.rs");
+    let union = &types[types
+        .find("export type AgentErrorCode =")
+        .expect("AgentErrorCode")..];
+    let union = &union[..union.find(';').expect("the union's end")];
+    let mut declared = codes_after(union, "|");
+    declared.sort();
+    assert!(emitted.len() > 40, "{emitted:?}");
+    assert_eq!(declared, emitted);
+}

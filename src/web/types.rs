@@ -135,19 +135,41 @@ export type AgentEvent =
   | { type: "toolError"; id: string; message: string }
   /** Tokens so far in this run: running totals over its model calls, not one call's. */
   | { type: "usage"; inputTokens: number; outputTokens: number }
-  | { type: "serverError"; server: string; code: string; message: string }
+  | { type: "serverError"; server: string; code: AgentErrorCode; message: string }
   | { type: "final"; text: string; reason: "completed" | "exhausted" | "aborted"; messages: ChatMessage[] };
 
 /** The stream `run()` returns: a ReadableStream that is async-iterable in every browser. */
 export type AgentEventStream = ReadableStream<AgentEvent> & AsyncIterable<AgentEvent>;
 
+/** The stable `code` of every error the library throws, rejects with or errors a run's stream with. */
+export type AgentErrorCode =
+  // what a call was given
+  | "invalid_config" | "invalid_options" | "invalid_messages" | "invalid_time_zone"
+  | "invalid_argument" | "unknown_dialect" | "aborted" | "internal"
+  // the provider's settings, checked by `new Agent`
+  | "provider_unknown" | "provider_missing_api_key" | "provider_missing_base_url"
+  | "provider_missing_model" | "provider_missing_setting" | "provider_invalid_url"
+  | "provider_invalid_header" | "provider_access_token_required"
+  // a model call
+  | "provider_invalid_conversation" | "provider_images_unsupported" | "provider_auth"
+  | "provider_model_not_found" | "provider_rate_limited" | "provider_http_status"
+  | "provider_network" | "provider_idle_timeout" | "provider_invalid_response"
+  | "provider_stream_error" | "provider_aborted"
+  // an MCP server
+  | "mcp_invalid_options" | "mcp_url_refused" | "mcp_invalid_header" | "mcp_legacy_endpoint_refused"
+  | "mcp_http_status" | "mcp_session_expired" | "mcp_cors_header_missing" | "mcp_network"
+  | "mcp_jsonrpc_error" | "mcp_unsupported_protocol_version" | "mcp_invalid_message"
+  | "mcp_stream_ended" | "mcp_timeout" | "mcp_aborted" | "mcp_closed" | "mcp_cursor_loop"
+  | "mcp_listing_too_large" | "mcp_both_transports_failed";
+
 /** Every error the library throws or a run's stream errors with. */
 export interface AgentError extends Error {
   /**
-   * A stable code such as `provider_auth`, `provider_missing_api_key`, `mcp_url_refused`, or
+   * Stable across versions, for programs to branch on; the message is for people. For example
+   * `provider_auth` (the key was refused), `mcp_url_refused` (the URL policy refused a server),
    * `provider_invalid_header` / `mcp_invalid_header` (a key or header `fetch` cannot send).
    */
-  code: string;
+  code: AgentErrorCode;
   /** On a run's fatal error: the conversation so far, complete messages only. */
   messages?: ChatMessage[];
   /** HTTP status, when an HTTP answer caused the error. */

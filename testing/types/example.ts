@@ -1,7 +1,7 @@
 // Type-checked by `tsc --noEmit --strict` in testing/tests/package.test.mjs: a consumer that
 // handles every event type of the public API, with no `any`.
 import init, { Agent, McpClient, listProviders, sanitizeJsonSchema, buildToolNames, validateToolArguments } from "mcp-agent-wasm";
-import type { AgentConfig, AgentError, AgentEvent, ChatMessage, McpTool, McpToolResult, ToolInfo } from "mcp-agent-wasm";
+import type { AgentConfig, AgentError, AgentErrorCode, AgentEvent, ChatMessage, McpTool, McpToolResult, ToolInfo } from "mcp-agent-wasm";
 
 function describe(event: AgentEvent): string {
   switch (event.type) {
@@ -52,6 +52,10 @@ export async function main(signal: AbortSignal): Promise<ChatMessage[]> {
     }
   } catch (error) {
     const failure = error as AgentError;
+    if (failure.code === "provider_rate_limited") console.log("try again later");
+    // @ts-expect-error: a code no error carries is not an AgentErrorCode
+    const misspelt: AgentErrorCode = "provider_ratelimited";
+    console.log(misspelt);
     return failure.messages ?? [];
   } finally {
     await agent.close();
