@@ -10,6 +10,7 @@ use std::sync::Mutex;
 use mcp_agent_wasm::core::assembler::ToolCallAssembler;
 use mcp_agent_wasm::core::mcp::tools::ToolCallResult;
 use mcp_agent_wasm::core::model_event::{queue_merging_pieces, ModelEvent};
+use mcp_agent_wasm::core::sse::SseDecoder;
 use mcp_agent_wasm::core::stream::{DecoderOptions, ModelStreamDecoder, WireFormat};
 use serde_json::json;
 
@@ -120,5 +121,32 @@ fn a_tool_result_is_converted_with_one_copy_of_its_text() {
         peak <= text.len() + text.len() / 4,
         "{peak} bytes at the most for a text of {} bytes",
         text.len()
+    );
+}
+
+#[test]
+fn a_long_sse_event_takes_at_most_twice_its_size_in_the_decoder() {
+    let _one = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    // A 10 MB tool result arrives over SSE as one `data:` line, read 16 KiB at a time.
+    let text = "a line of text\\n".repeat(625_000);
+    let line = format!("data: {text}");
+    let (peak, events) = peak_during(|| {
+        let mut decoder = SseDecoder::default();
+        let mut events = Vec::new();
+        for read in line.as_bytes().chunks(16 * 1024) {
+            decoder.push(read, &mut events).unwrap();
+        }
+        decoder.push(b"\n\n", &mut events).unwrap();
+        events
+    });
+    assert_eq!(events.len(), 1);
+    assert_eq!(events[0].data, text);
+    // The line held until its end and the event's data; the event handed out copies the data.
+    assert!(
+        peak * 10 <= 21 * line.len(),
+        "{peak} bytes at the most for a line of {} bytes",
+        line.len()
     );
 }

@@ -5,7 +5,7 @@ mod stream_support;
 
 use mcp_agent_wasm::core::model_event::ModelEvent;
 use mcp_agent_wasm::core::ndjson::NdjsonDecoder;
-use mcp_agent_wasm::core::sse::{SseDecoder, SseEvent};
+use mcp_agent_wasm::core::sse::{SseDecoder, SseEvent, LINE_BLOCK_BYTES};
 use mcp_agent_wasm::core::stream::{StreamError, DEFAULT_MAX_EVENT_BYTES};
 use mcp_agent_wasm::core::think_split::ThinkTagSplitter;
 use stream_support::{all_splits, chunks, Split, SplitRng};
@@ -374,6 +374,121 @@ fn events_after_one_larger_than_the_kept_buffer_come_out_intact() {
             ],
             "{split:?}"
         );
+    }
+}
+
+/// `field` then `: ` then filler up to `length` bytes, with a four-byte character across every
+/// block boundary of the line (the decoder holds an unfinished line in blocks).
+fn line_across_blocks(field: &str, length: usize) -> Vec<u8> {
+    let mut line = format!("{field}: ").into_bytes();
+    while line.len() < length {
+        if (line.len() + 2) % LINE_BLOCK_BYTES == 0 {
+            line.extend_from_slice("𝄞".as_bytes());
+        } else {
+            line.push(b"abc"[line.len() % 3]);
+        }
+    }
+    line
+}
+
+/// Lines longer than a block come out as they went in whatever the reads: cut inside a CRLF
+/// pair, inside a multi-byte character, one byte either side of a block boundary, and fed from
+/// one large read or many small ones.
+#[test]
+fn lines_held_in_several_blocks_come_out_whole() {
+    let first_data = line_across_blocks("data", 3 * LINE_BLOCK_BYTES + 17);
+    // Ends so that its CR is the last byte of a block.
+    let second_data = line_across_blocks("data", 2 * LINE_BLOCK_BYTES - 1);
+    let event_name = line_across_blocks("event", LINE_BLOCK_BYTES + 5);
+    let comment = line_across_blocks("", LINE_BLOCK_BYTES + 9);
+    let unknown_field = line_across_blocks("dataX", 2 * LINE_BLOCK_BYTES);
+    let mut invalid_utf8 = line_across_blocks("data", LINE_BLOCK_BYTES + 40);
+    invalid_utf8[LINE_BLOCK_BYTES - 1] = 0xFF;
+    invalid_utf8[LINE_BLOCK_BYTES] = 0xE2;
+    invalid_utf8[LINE_BLOCK_BYTES + 1] = 0x82;
+
+    let mut body = Vec::new();
+    let mut line_starts = Vec::new();
+    let mut crlf_middles = Vec::new();
+    for (line, ending) in [
+        (&event_name, "\r\n"),
+        (&b"id: 7".to_vec(), "\n"),
+        (&comment, "\r"),
+        (&first_data, "\r\n"),
+        (&unknown_field, "\n"),
+        (&second_data, "\r\n"),
+        (&b"".to_vec(), "\n"),
+        (&invalid_utf8, "\n"),
+        (&b"".to_vec(), "\n"),
+        (&b"data: short".to_vec(), "\n\n"),
+    ] {
+        line_starts.push(body.len());
+        body.extend_from_slice(line);
+        if ending == "\r\n" {
+            crlf_middles.push(body.len() + 1);
+        }
+        body.extend_from_slice(ending.as_bytes());
+    }
+    let text =
+        |line: &[u8], field: &str| String::from_utf8_lossy(&line[field.len() + 2..]).into_owned();
+    let want = vec![
+        event(
+            &text(&event_name, "event"),
+            &format!(
+                "{}\n{}",
+                text(&first_data, "data"),
+                text(&second_data, "data")
+            ),
+            Some("7"),
+        ),
+        event("message", &text(&invalid_utf8, "data"), Some("7")),
+        event("message", "short", Some("7")),
+    ];
+    assert!(want[1].data.contains("\u{FFFD}"));
+
+    let mut cuts = crlf_middles;
+    for start in line_starts {
+        for boundary in (1..=3).map(|blocks| start + blocks * LINE_BLOCK_BYTES) {
+            cuts.extend([boundary - 1, boundary, boundary + 1]);
+        }
+    }
+    cuts.retain(|&cut| cut < body.len());
+    cuts.sort_unstable();
+    cuts.dedup();
+    let cut_at = |cuts: &[usize]| {
+        let mut pieces = Vec::new();
+        let mut from = 0;
+        for &cut in cuts {
+            pieces.push(&body[from..cut]);
+            from = cut;
+        }
+        pieces.push(&body[from..]);
+        pieces
+    };
+    let mut readings: Vec<(String, Vec<&[u8]>)> =
+        vec![("at every awkward place".into(), cut_at(&cuts))];
+    for &cut in &cuts {
+        readings.push((format!("at {cut} only"), cut_at(&[cut])));
+    }
+    for split in [
+        Split::Whole,
+        Split::ByteByByte,
+        Split::Random(1),
+        Split::Fixed(16 * 1024),
+        Split::Fixed(LINE_BLOCK_BYTES - 1),
+        Split::Fixed(LINE_BLOCK_BYTES),
+        Split::Fixed(LINE_BLOCK_BYTES + 1),
+    ] {
+        readings.push((format!("{split:?}"), chunks(&body, split)));
+    }
+    for (name, pieces) in readings {
+        let mut decoder = SseDecoder::new(DEFAULT_MAX_EVENT_BYTES);
+        let mut events = Vec::new();
+        for piece in pieces {
+            decoder.push(piece, &mut events).expect("under the cap");
+        }
+        decoder.finish(&mut events).expect("under the cap");
+        assert!(events == want, "cut {name}: the events differ");
     }
 }
 
