@@ -92,6 +92,15 @@ pub fn dialect_violations(schema: &Value, dialect: SchemaDialect, strict: bool) 
     if dialect == SchemaDialect::OpenAiStrict && strict && schema.get("anyOf").is_some() {
         found.push("#: a root `anyOf`".to_owned());
     }
+    // OpenAI's words: "schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/
+    // 'enum'/'not' at the top level"; Anthropic refuses the first three there too.
+    if matches!(dialect, SchemaDialect::OpenAi | SchemaDialect::Anthropic) {
+        for keyword in ["anyOf", "oneOf", "allOf", "enum", "const", "not"] {
+            if schema.get(keyword).is_some() {
+                found.push(format!("#: a root `{keyword}`"));
+            }
+        }
+    }
     check_node(schema, dialect, strict, "#", 0, &mut found);
     found
 }
@@ -1490,4 +1499,43 @@ fn a_root_union_beside_an_unmergeable_all_of_is_left_whole_for_strict() {
     let twice = sanitize_schema(&once.schema, SchemaDialect::OpenAiStrict);
     assert_eq!(twice.schema, once.schema);
     assert!(!twice.strict);
+}
+
+/// OpenAI answers 400 for parameters with a union, an `allOf`, `enum` or `not` at the top level
+/// even without strict mode ("schema must have type 'object' and not have 'oneOf'/'anyOf'/
+/// 'allOf'/'enum'/'not' at the top level"), Anthropic for the first three ("input_schema does not
+/// support oneOf, allOf, or anyOf at the top level"): one MCP tool shaped so (a discriminated
+/// union of commands, common in generated schemas) failed every model call of a run.
+#[test]
+fn openai_and_anthropic_get_a_plain_object_at_the_root() {
+    let object_with = |name: &str| json!({"type": "object", "properties": {name: {"type": "string"}}, "required": [name]});
+    let union = json!({"oneOf": [object_with("path"), object_with("url")]});
+    let merged = json!({"type": "object", "properties": {"a": {"type": "string"}},
+        "allOf": [{"properties": {"b": {"type": "number"}}, "required": ["b"]}],
+        "not": {"required": ["c"]}});
+    let conflicting = json!({"type": "object",
+        "anyOf": [object_with("a"), object_with("b")],
+        "allOf": [{"anyOf": [object_with("c"), object_with("d")]}]});
+    for dialect in [SchemaDialect::OpenAi, SchemaDialect::Anthropic] {
+        let sanitized = sanitize_schema(&union, dialect);
+        assert_eq!(
+            sanitized.schema,
+            json!({"type": "object", "properties": {"path": {"type": "string"}, "url": {"type": "string"}}}),
+            "{dialect:?}"
+        );
+        assert!(!sanitized.warnings.is_empty());
+        let sanitized = sanitize_schema(&merged, dialect).schema;
+        assert_eq!(
+            sanitized,
+            json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "number"}}, "required": ["b"]}),
+            "{dialect:?}"
+        );
+        let sanitized = sanitize_schema(&conflicting, dialect).schema;
+        assert_eq!(
+            dialect_violations(&sanitized, dialect, false),
+            Vec::<String>::new(),
+            "{dialect:?}: {sanitized}"
+        );
+        assert_eq!(sanitize_schema(&sanitized, dialect).schema, sanitized);
+    }
 }

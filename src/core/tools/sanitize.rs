@@ -138,7 +138,7 @@ pub fn sanitize_schema(schema: &Value, dialect: SchemaDialect) -> SanitizedSchem
     };
     let base = sanitizer.object_root(base);
     let schema = match dialect {
-        SchemaDialect::OpenAi | SchemaDialect::Anthropic => base,
+        SchemaDialect::OpenAi | SchemaDialect::Anthropic => sanitizer.plain_root(base),
         SchemaDialect::OpenAiStrict => {
             let root = sanitizer.strict(base, "#", 0);
             // A root `allOf` is left only when it could not be merged (the tool is sent
@@ -798,17 +798,51 @@ impl Sanitizer<'_> {
         let dialect = self.dialect;
         let dialect_keeps = move |key: &str| match dialect {
             SchemaDialect::Gemini => GEMINI_KEYWORDS.contains(&key) || key == "const",
-            _ => {
+            SchemaDialect::OpenAiStrict => {
                 STRICT_KEYWORDS.contains(&key)
                     || ["const", "patternProperties", "prefixItems"].contains(&key)
             }
+            SchemaDialect::OpenAi | SchemaDialect::Anthropic => true,
         };
         let merged = merge_all_of(node, &dialect_keeps)?;
         self.warn(location, "`allOf` merged into one schema".to_owned());
         Ok(merged)
     }
 
-    /// Strict mode and Gemini want a plain object at the root, not a union: a root `anyOf` whose
+    /// OpenAI and Anthropic refuse parameters with `anyOf`, `oneOf` or `allOf` at the top level
+    /// (OpenAI also `enum`, `const` and `not`), strict or not, and one such tool fails every model
+    /// call of a run with a 400: the root's `allOf` is merged (removed when it cannot be), its
+    /// union flattened like strict mode's, and the rest removed.
+    fn plain_root(&mut self, root: Value) -> Value {
+        let Value::Object(mut root) = root else {
+            return root;
+        };
+        if root.contains_key("allOf") {
+            root = match self.rewrite_all_of(root.clone(), "#") {
+                Ok(merged) => merged,
+                Err(conflict) => {
+                    root.shift_remove("allOf");
+                    self.warn(
+                        "#",
+                        format!("the root `allOf` cannot be merged ({conflict}): removed"),
+                    );
+                    root
+                }
+            };
+        }
+        self.rewrite_one_of(&mut root, "#");
+        for keyword in ["enum", "const", "not"] {
+            if root.shift_remove(keyword).is_some() {
+                self.warn(
+                    "#",
+                    format!("`{keyword}` is not accepted at the root: removed"),
+                );
+            }
+        }
+        self.flatten_root_union(Value::Object(root))
+    }
+
+    /// Every dialect wants a plain object at the root, not a union: a root `anyOf` whose
     /// branches are all objects becomes one object with every branch's properties, optional
     /// (nullable for strict) unless the root itself requires them. Runs on the rewritten root,
     /// so that the branches already have their final shape.
