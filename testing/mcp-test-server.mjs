@@ -44,6 +44,8 @@
 //                    (a server whose event loop the cancelled call still blocks)
 //   /redirect/...    307 to the same path under /json/ (a client must not follow it)
 //   /stall/...       reads every request and never answers (a server stuck before initialize)
+//   /stall-initialized/... JSON replies; notifications/initialized is never answered (a session
+//                    opened, then a server stuck)
 //   /future-version/ JSON replies; initialize opens a session but answers protocol version
 //                    2099-01-01, which no client supports
 //   /legacy-future-version/ /legacy/ whose initialize answers 2099-01-01; how many of its
@@ -315,6 +317,7 @@ async function handleStreamable(request, response, mode, body) {
       return;
     }
   }
+  if (mode === "stall-initialized" && message.method === "notifications/initialized") return;
   const headers = { ...cors, "Mcp-Session-Id": session.id };
   if (mode === "stuck" && message.method === "notifications/cancelled") await sleep(5000);
   if (message.id === undefined) {
@@ -348,7 +351,7 @@ async function handleStreamable(request, response, mode, body) {
     response.end(JSON.stringify(result(message.id, { content: [{ type: "text", text: "restarted" }] })));
     return;
   }
-  if (["json", "bulk", "restart", "refuse-initialized", "stuck", "future-version"].includes(mode)) {
+  if (["json", "bulk", "restart", "refuse-initialized", "stuck", "future-version", "stall-initialized"].includes(mode)) {
     await answer(message, { session }, (reply) => {
       if (reply.id === message.id) response.writeHead(200, { ...headers, "Content-Type": "application/json" }).end(JSON.stringify(reply));
     });
@@ -481,7 +484,7 @@ const server = http.createServer(async (request, response) => {
     handleLegacy(request, response, mode, url, body);
   } else if (mode === "stall") {
     // Never answered; the client's abort or timeout closes the connection.
-  } else if (["json", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "bulk-sse", "stuck", "future-version"].includes(mode)) {
+  } else if (["json", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "bulk-sse", "stuck", "future-version", "stall-initialized"].includes(mode)) {
     await handleStreamable(request, response, mode, body);
   } else {
     response.writeHead(404, corsHeaders(true)).end("unknown route");

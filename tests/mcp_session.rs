@@ -421,10 +421,34 @@ fn ping_requests_carry_no_params_member() {
 #[test]
 fn close_asks_for_delete_only_with_a_streamable_session() {
     let mut with_id = initialized(TransportMode::Auto, Some("s"));
-    assert!(with_id.close());
+    let delete_headers = with_id.close().expect("a DELETE");
+    assert_eq!(header(&delete_headers, "mcp-session-id"), Some("s"));
+    assert_eq!(
+        header(&delete_headers, "mcp-protocol-version"),
+        Some("2025-06-18")
+    );
     assert_eq!(with_id.state(), SessionState::Closed);
-    assert!(!initialized(TransportMode::Auto, None).close());
-    assert!(!initialized(TransportMode::Sse, Some("s")).close());
+    assert_eq!(with_id.close(), None, "ended once");
+    assert_eq!(initialized(TransportMode::Auto, None).close(), None);
+    assert_eq!(initialized(TransportMode::Sse, Some("s")).close(), None);
+}
+
+/// A connect given up (timed out) after the server opened the session, its
+/// `notifications/initialized` unanswered: the session is ended, and the next use starts anew.
+#[test]
+fn a_session_given_up_while_initializing_is_ended_and_started_anew() {
+    let mut session = Session::new("c", "1", TransportMode::Auto);
+    session.begin_initialize();
+    assert_eq!(session.give_up(), None, "no session opened yet");
+    session.begin_initialize();
+    session
+        .handle_initialize_result(Some("s"), &json!({"protocolVersion": "2025-06-18"}))
+        .expect("supported");
+    let delete_headers = session.give_up().expect("a DELETE");
+    assert_eq!(header(&delete_headers, "mcp-session-id"), Some("s"));
+    assert_eq!(session.state(), SessionState::Uninitialized);
+    assert_eq!(header(&session.post_headers(), "mcp-session-id"), None);
+    assert_eq!(session.give_up(), None, "ended once");
 }
 
 #[test]

@@ -1155,3 +1155,40 @@ async fn a_legacy_stream_whose_initialize_was_given_up_is_closed() {
     }
     assert_eq!(open, 0, "the stream is closed within about five seconds");
 }
+
+/// A client of `path` (see `run_path`) that waits at most `timeout_ms` for connecting.
+fn client_with_timeout(path: &str, timeout_ms: u64) -> McpClient {
+    let mut config = McpServerConfig::new(&format!("{}{}", test_server(), run_path(path)));
+    config.allow_insecure_local_urls = true;
+    config.timeout_ms = timeout_ms;
+    McpClient::new(config).expect("loopback URLs pass with the opt-in")
+}
+
+/// The DELETEs in a log.
+fn deletes(log: &[Value]) -> Vec<&Value> {
+    log.iter()
+        .filter(|entry| entry["method"] == "DELETE")
+        .collect()
+}
+
+/// A connect that times out after the server opened the session (its
+/// `notifications/initialized` is never answered) ends that session, as `close` does, rather
+/// than leave it for the server to hold until it expires it.
+#[wasm_bindgen_test]
+async fn a_connect_timed_out_after_the_server_opened_a_session_deletes_it() {
+    let path = "/stall-initialized/mcp";
+    let client = client_with_timeout(path, 300);
+    let error = client.connect().await.expect_err("never initialized");
+    assert_eq!(error.code(), "mcp_timeout");
+    let log = server_log_when(path, has_delete).await;
+    let posted = posts(log.clone());
+    assert_eq!(
+        posted_methods(&posted),
+        ["initialize", "notifications/initialized"]
+    );
+    let opened = &posted[1]["headers"]["sessionId"];
+    assert!(opened.is_string(), "{opened}");
+    let deletes = deletes(&log);
+    assert_eq!(deletes.len(), 1, "{deletes:?}");
+    assert_eq!(&deletes[0]["headers"]["sessionId"], opened);
+}

@@ -373,11 +373,25 @@ impl Session {
         }
     }
 
-    /// Closes the session; true when the server should get a DELETE for it.
-    pub fn close(&mut self) -> bool {
-        let had_session = self.transport == Transport::StreamableHttp && self.session_id.is_some();
+    /// Gives the session up, ready or not (a connect that timed out, a client closing): the next
+    /// use initializes a new one. Returns the headers of the DELETE that ends it when the server
+    /// opened it (Streamable HTTP with a session id): left open, it would hold the server's
+    /// resources until the server expires it.
+    pub fn give_up(&mut self) -> Option<Vec<(&'static str, String)>> {
+        let opened = self.transport == Transport::StreamableHttp && self.session_id.is_some();
+        let delete_headers = opened.then(|| self.session_headers());
+        if self.state != SessionState::Closed {
+            self.state = SessionState::Uninitialized;
+        }
+        self.session_id = None;
+        delete_headers
+    }
+
+    /// Gives the session up (see [`Session::give_up`]) and closes the client for good.
+    pub fn close(&mut self) -> Option<Vec<(&'static str, String)>> {
+        let delete_headers = self.give_up();
         self.state = SessionState::Closed;
-        had_session
+        delete_headers
     }
 }
 

@@ -226,7 +226,10 @@ impl McpClient {
                         let timeout = pin!(sleep(timeout_ms));
                         match select(connect, timeout).await {
                             Either::Left((outcome, _)) => outcome,
-                            Either::Right(_) => Err(McpError::Timeout(timeout_ms)),
+                            Either::Right(_) => {
+                                client.give_up_connecting();
+                                Err(McpError::Timeout(timeout_ms))
+                            }
                         }
                     }
                     .boxed_local()
@@ -260,9 +263,7 @@ impl McpClient {
                     Err(McpError::Closed) => return Err(McpError::Closed),
                     Err(_) => {}
                 }
-                let mut state = self.state.borrow_mut();
-                state.legacy = None;
-                state.standalone_stream = None;
+                self.state.borrow_mut().drop_connection();
             }
             SessionState::Uninitialized
             | SessionState::Initializing { .. }
@@ -410,13 +411,28 @@ impl McpClient {
             let mut state = self.state.borrow_mut();
             state.closing = None;
             state.connecting = None;
-            state.legacy = None;
-            state.standalone_stream = None;
-            let headers = state.session.session_headers();
-            state.session.close().then_some(headers)
+            state.drop_connection();
+            state.session.close()
         };
         if let Some(headers) = delete_headers {
             self.delete_session(headers).await;
+        }
+    }
+
+    /// A connect that timed out gives up the session it was opening, which the server may have
+    /// opened already (an unanswered `notifications/initialized`): it gets its DELETE in the
+    /// background. A ready session whose ping is still out is left for the next connect to ping.
+    fn give_up_connecting(&self) {
+        let delete_headers = {
+            let mut state = self.state.borrow_mut();
+            if state.session.state() == SessionState::Ready {
+                return;
+            }
+            state.drop_connection();
+            state.session.give_up()
+        };
+        if let Some(headers) = delete_headers {
+            spawn(self.delete_session(headers));
         }
     }
 
@@ -956,6 +972,13 @@ impl McpClient {
 }
 
 impl ClientState {
+    /// Lets the session's streams go: the legacy SSE stream (the session itself) and the
+    /// standalone GET stream.
+    fn drop_connection(&mut self) {
+        self.legacy = None;
+        self.standalone_stream = None;
+    }
+
     /// The server's configured headers, then the protocol's (which win on a clash).
     fn with_custom_headers(&self, protocol: Vec<(&'static str, String)>) -> Vec<(String, String)> {
         let protocol_names: Vec<String> = protocol
