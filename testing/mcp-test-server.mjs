@@ -18,6 +18,8 @@
 //                    503, and a session whose notifications/initialized was not accepted gets
 //                    400 for any request (as the Python SDK's servers do)
 //   /resume/...      tools/call: priming event (id, retry: 300), stream closed, response on GET
+//   /resume-initialize/... the same for initialize; the GET resuming it must carry the session id
+//                    the POST's response headers gave (400 otherwise)
 //   /broken/...      tools/call: a progress event (id `<call>-1`, retry: 50), then the connection
 //                    breaks inside the response event (`cut: "data"`) or after its `id: <call>-2`
 //                    line (`cut: "id"`); a GET with `Last-Event-ID: <call>-1` replays the response
@@ -44,6 +46,7 @@
 //                    (a server whose event loop the cancelled call still blocks)
 //   /redirect/...    307 to the same path under /json/ (a client must not follow it)
 //   /stall/...       reads every request and never answers (a server stuck before initialize)
+//   /stall-initialize/... initialize's reply sends its headers (a session id) and never a body
 //   /stall-initialized/... JSON replies; notifications/initialized is never answered (a session
 //                    opened, then a server stuck)
 //   /future-version/ JSON replies; initialize opens a session but answers protocol version
@@ -269,9 +272,13 @@ async function handleStreamable(request, response, mode, body) {
       response.writeHead(405, cors).end();
       return;
     }
+    if (mode === "resume-initialize" && request.headers["mcp-session-id"] !== pending.sessionId) {
+      response.writeHead(400, cors).end("Bad Request: no session id");
+      return;
+    }
     pendingResumes.delete(resumeFrom);
     response.writeHead(200, { ...cors, "Content-Type": "text/event-stream" });
-    response.end(sseFrame(pending, `${resumeFrom}-done`));
+    response.end(sseFrame(pending.reply, `${resumeFrom}-done`));
     return;
   }
   if (request.method === "DELETE") {
@@ -358,12 +365,17 @@ async function handleStreamable(request, response, mode, body) {
     return;
   }
   response.writeHead(200, { ...headers, "Content-Type": "text/event-stream" });
-  if (mode === "resume" && message.method === "tools/call") {
+  if (mode === "stall-initialize" && message.method === "initialize") {
+    response.flushHeaders();
+    return;
+  }
+  const resumed = mode === "resume-initialize" ? "initialize" : mode === "resume" ? "tools/call" : null;
+  if (message.method === resumed) {
     const eventId = `resume-${session.id}-${message.id}`;
     response.end(`id: ${eventId}\nretry: 300\ndata: \n\n`);
     let reply;
     await answer(message, { session }, (message) => (reply = message));
-    pendingResumes.set(eventId, reply);
+    pendingResumes.set(eventId, { reply, sessionId: session.id });
     return;
   }
   if (mode === "broken" && message.method === "tools/call") {
@@ -484,7 +496,7 @@ const server = http.createServer(async (request, response) => {
     handleLegacy(request, response, mode, url, body);
   } else if (mode === "stall") {
     // Never answered; the client's abort or timeout closes the connection.
-  } else if (["json", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "bulk-sse", "stuck", "future-version", "stall-initialized"].includes(mode)) {
+  } else if (["json", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "bulk-sse", "stuck", "future-version", "stall-initialized", "stall-initialize", "resume-initialize"].includes(mode)) {
     await handleStreamable(request, response, mode, body);
   } else {
     response.writeHead(404, corsHeaders(true)).end("unknown route");

@@ -24,9 +24,9 @@ fn header<'a>(headers: &'a [(&'static str, String)], name: &str) -> Option<&'a s
 fn initialized(mode: TransportMode, session_id: Option<&str>) -> Session {
     let mut session = Session::new("mcp-agent-wasm", "0.1.0", mode);
     session.begin_initialize();
+    session.handle_initialize_response(session_id);
     session
         .handle_initialize_result(
-            session_id,
             &json!({"protocolVersion": "2025-06-18", "serverInfo": {"name": "s"}, "capabilities": {"tools": {}}}),
         )
         .expect("supported version");
@@ -68,9 +68,9 @@ fn initialize_offers_the_latest_version_and_client_info() {
 fn initialized_session_sends_session_id_and_negotiated_version() {
     let mut session = Session::new("c", "1", TransportMode::Auto);
     session.begin_initialize();
+    assert_eq!(session.handle_initialize_response(Some(" abc-123 ")), None);
     let notification = session
         .handle_initialize_result(
-            Some(" abc-123 "),
             &json!({"protocolVersion": "2025-06-18", "serverInfo": {"name": "srv", "version": "2"}, "capabilities": {}, "instructions": "be nice"}),
         )
         .expect("2025-06-18 is supported");
@@ -105,8 +105,9 @@ fn initialized_session_sends_session_id_and_negotiated_version() {
 fn a_session_is_ready_only_once_initialized_was_accepted() {
     let mut session = Session::new("c", "1", TransportMode::Auto);
     session.begin_initialize();
+    session.handle_initialize_response(Some("s"));
     session
-        .handle_initialize_result(Some("s"), &json!({"protocolVersion": "2025-06-18"}))
+        .handle_initialize_result(&json!({"protocolVersion": "2025-06-18"}))
         .expect("supported");
     assert_ne!(session.state(), SessionState::Ready);
     session.handle_initialized_accepted();
@@ -124,8 +125,11 @@ fn an_initialize_result_after_close_leaves_the_session_closed() {
     let mut session = Session::new("c", "1", TransportMode::Auto);
     session.begin_initialize();
     session.close();
-    let outcome =
-        session.handle_initialize_result(Some("s"), &json!({"protocolVersion": "2025-06-18"}));
+    let delete_headers = session
+        .handle_initialize_response(Some("s"))
+        .expect("the session opened meanwhile is ended");
+    assert_eq!(header(&delete_headers, "mcp-session-id"), Some("s"));
+    let outcome = session.handle_initialize_result(&json!({"protocolVersion": "2025-06-18"}));
     assert_eq!(outcome, Err(McpError::Closed));
     assert_eq!(session.state(), SessionState::Closed);
     assert_eq!(header(&session.post_headers(), "mcp-session-id"), None);
@@ -136,14 +140,14 @@ fn unsupported_server_version_fails_clearly() {
     let mut session = Session::new("c", "1", TransportMode::Auto);
     session.begin_initialize();
     let error = session
-        .handle_initialize_result(None, &json!({"protocolVersion": "1999-01-01"}))
+        .handle_initialize_result(&json!({"protocolVersion": "1999-01-01"}))
         .expect_err("unknown version");
     assert_eq!(error.code(), "mcp_unsupported_protocol_version");
     assert!(error.to_string().contains("1999-01-01"));
     assert_eq!(session.state(), SessionState::Uninitialized);
     session.begin_initialize();
     let missing_version = session
-        .handle_initialize_result(None, &json!({}))
+        .handle_initialize_result(&json!({}))
         .expect_err("no protocolVersion");
     assert_eq!(missing_version.code(), "mcp_invalid_message");
 }
@@ -244,8 +248,9 @@ fn expired_session_reinitializes_once_then_fails() {
     let request = session.begin_initialize();
     assert_eq!(header(&session.post_headers(), "mcp-session-id"), None);
     assert_eq!(request.body["method"], "initialize");
+    session.handle_initialize_response(Some("new"));
     session
-        .handle_initialize_result(Some("new"), &json!({"protocolVersion": "2025-11-25"}))
+        .handle_initialize_result(&json!({"protocolVersion": "2025-11-25"}))
         .expect("supported");
     assert_eq!(
         header(&session.post_headers(), "mcp-session-id"),
@@ -280,8 +285,9 @@ fn a_second_404_during_a_reinitialization_waits_for_it_instead_of_falling_back()
             request_id: initialize.id
         }
     );
+    session.handle_initialize_response(Some("s2"));
     session
-        .handle_initialize_result(Some("s2"), &json!({"protocolVersion": "2025-06-18"}))
+        .handle_initialize_result(&json!({"protocolVersion": "2025-06-18"}))
         .expect("supported");
     assert_eq!(
         header(&session.post_headers(), "mcp-session-id"),
@@ -441,8 +447,9 @@ fn a_session_given_up_while_initializing_is_ended_and_started_anew() {
     session.begin_initialize();
     assert_eq!(session.give_up(), None, "no session opened yet");
     session.begin_initialize();
+    session.handle_initialize_response(Some("s"));
     session
-        .handle_initialize_result(Some("s"), &json!({"protocolVersion": "2025-06-18"}))
+        .handle_initialize_result(&json!({"protocolVersion": "2025-06-18"}))
         .expect("supported");
     let delete_headers = session.give_up().expect("a DELETE");
     assert_eq!(header(&delete_headers, "mcp-session-id"), Some("s"));
@@ -659,4 +666,23 @@ fn elicitations_are_refused_unless_defaults_are_accepted() {
             ["code"],
         json!(METHOD_NOT_FOUND)
     );
+}
+
+/// The session id is the session's as soon as the initialize response's headers arrive, before
+/// its result: a reply stream closed early is resumed with it, and a connect given up before the
+/// result ends the session.
+#[test]
+fn the_session_id_is_known_from_the_initialize_response_headers() {
+    let mut session = Session::new("c", "1", TransportMode::Auto);
+    session.begin_initialize();
+    assert_eq!(session.handle_initialize_response(Some("s")), None);
+    let resume = session.get_headers(Some("event-1"));
+    assert_eq!(header(&resume, "mcp-session-id"), Some("s"));
+    assert_eq!(
+        header(&resume, "mcp-protocol-version"),
+        None,
+        "none agreed yet"
+    );
+    let delete_headers = session.give_up().expect("a DELETE");
+    assert_eq!(header(&delete_headers, "mcp-session-id"), Some("s"));
 }

@@ -1192,3 +1192,44 @@ async fn a_connect_timed_out_after_the_server_opened_a_session_deletes_it() {
     assert_eq!(deletes.len(), 1, "{deletes:?}");
     assert_eq!(&deletes[0]["headers"]["sessionId"], opened);
 }
+
+/// A connect that times out while the initialize's reply stalls after its headers: the session
+/// those headers opened is ended, although no result came.
+#[wasm_bindgen_test]
+async fn a_connect_timed_out_in_the_initialize_reply_deletes_the_session_it_opened() {
+    let path = "/stall-initialize/mcp";
+    let client = client_with_timeout(path, 300);
+    let error = client.connect().await.expect_err("the reply never ends");
+    assert_eq!(error.code(), "mcp_timeout");
+    let delete = the_one_delete_after_initialize(path).await;
+    assert!(
+        delete["headers"]["sessionId"]
+            .as_str()
+            .is_some_and(|id| id.starts_with("session-")),
+        "{delete}"
+    );
+}
+
+/// An initialize answered on an SSE stream that closes before the result is resumed with a GET
+/// that carries the session id the POST's response headers gave: a server that needs it to find
+/// the stream (this one answers 400 without it) could not be resumed otherwise.
+#[wasm_bindgen_test]
+async fn an_initialize_stream_closed_early_is_resumed_with_its_session_id() {
+    let path = "/resume-initialize/mcp";
+    let client = test_client(path, TransportMode::Auto);
+    client.connect().await.expect("connects once resumed");
+    let log = server_log(path).await;
+    let posted = posts(log.clone());
+    assert_eq!(
+        posted_methods(&posted),
+        ["initialize", "notifications/initialized"]
+    );
+    let opened = &posted[1]["headers"]["sessionId"];
+    assert!(opened.is_string(), "{opened}");
+    let resume = log
+        .iter()
+        .find(|entry| entry["method"] == "GET" && entry["headers"]["lastEventId"].is_string())
+        .expect("the stream was resumed");
+    assert_eq!(&resume["headers"]["sessionId"], opened, "{resume}");
+    client.close().await;
+}

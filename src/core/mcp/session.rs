@@ -196,14 +196,33 @@ impl Session {
         request
     }
 
-    /// Accepts the `initialize` result and the `Mcp-Session-Id` response header (when readable)
-    /// and returns the `notifications/initialized` message to send next; the session is ready
-    /// once the server accepted it ([`Session::handle_initialized_accepted`]).
-    pub fn handle_initialize_result(
+    /// Takes the `Mcp-Session-Id` header (when readable) of the `initialize` response as soon as
+    /// its headers arrive, before its result: the server holds the session from then on, so a
+    /// reply stream that closes early is resumed with its id, and a connect given up before the
+    /// result still ends it ([`Session::give_up`]). Returns the headers of the DELETE that ends
+    /// it at once when the client closed while the initialize was on its way.
+    pub fn handle_initialize_response(
         &mut self,
         session_id_header: Option<&str>,
-        result: &Value,
-    ) -> Result<Value, McpError> {
+    ) -> Option<Vec<(&'static str, String)>> {
+        let session_id = session_id_header
+            .map(str::trim)
+            .filter(|id| !id.is_empty())?
+            .to_owned();
+        match self.state {
+            SessionState::Initializing { .. } => {
+                self.session_id = Some(session_id);
+                None
+            }
+            SessionState::Closed => Some(vec![("Mcp-Session-Id", session_id)]),
+            _ => None,
+        }
+    }
+
+    /// Accepts the `initialize` result and returns the `notifications/initialized` message to
+    /// send next; the session is ready once the server accepted it
+    /// ([`Session::handle_initialized_accepted`]).
+    pub fn handle_initialize_result(&mut self, result: &Value) -> Result<Value, McpError> {
         // Closed while initialize was on its way: the client stays closed.
         if self.state == SessionState::Closed {
             return Err(McpError::Closed);
@@ -220,10 +239,6 @@ impl Session {
                 protocol_version.to_owned(),
             ));
         }
-        self.session_id = session_id_header
-            .map(str::trim)
-            .filter(|id| !id.is_empty())
-            .map(str::to_owned);
         self.server = Some(ServerDescription {
             protocol_version: protocol_version.to_owned(),
             server_info: result.get("serverInfo").cloned().unwrap_or(Value::Null),

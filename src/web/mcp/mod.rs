@@ -419,8 +419,9 @@ impl McpClient {
         }
     }
 
-    /// A connect that timed out gives up the session it was opening, which the server may have
-    /// opened already (an unanswered `notifications/initialized`): it gets its DELETE in the
+    /// A connect that timed out or failed gives up the session it was opening, which the server
+    /// may have opened already (a protocol version this client does not implement, an unanswered
+    /// `notifications/initialized`, a reply stalled after its headers): it gets its DELETE in the
     /// background. A ready session whose ping is still out is left for the next connect to ping.
     fn give_up_connecting(&self) {
         let delete_headers = {
@@ -603,22 +604,28 @@ impl McpClient {
                 InitializeFailure::Fail(error) => Err(error),
             };
         }
-        let session_id = response.header("mcp-session-id");
-        let result = self.read_reply(response, request.id, &context).await?;
-        let accepted = self
+        let opened_after_close = self
             .state
             .borrow_mut()
             .session
-            .handle_initialize_result(session_id.as_deref(), &result);
-        // The server opened a session this client gave up: end it in the background, best
-        // effort, as `close` does.
-        let initialized = accepted.inspect_err(|_| {
-            if let Some(session_id) = session_id {
-                spawn(self.delete_session(vec![("Mcp-Session-Id", session_id)]));
-            }
-        })?;
-        self.post_notification(&initialized).await?;
-        self.accept_initialized()?;
+            .handle_initialize_response(response.header("mcp-session-id").as_deref());
+        if let Some(headers) = opened_after_close {
+            spawn(self.delete_session(headers));
+            return Err(McpError::Closed);
+        }
+        let initialized = async {
+            let result = self.read_reply(response, request.id, &context).await?;
+            let notification = self
+                .state
+                .borrow_mut()
+                .session
+                .handle_initialize_result(&result)?;
+            self.post_notification(&notification).await?;
+            self.accept_initialized()
+        };
+        initialized
+            .await
+            .inspect_err(|_| self.give_up_connecting())?;
         self.open_standalone_stream();
         Ok(InitializeOutcome::Ready)
     }
@@ -916,7 +923,7 @@ impl McpClient {
             .state
             .borrow_mut()
             .session
-            .handle_initialize_result(None, &result);
+            .handle_initialize_result(&result);
         // The stream is the session: closing it ends the one given up, as `close` does.
         let initialized = accepted.inspect_err(|_| self.state.borrow_mut().legacy = None)?;
         self.post_notification(&initialized).await?;
