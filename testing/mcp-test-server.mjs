@@ -46,6 +46,7 @@
 //                    (a server whose event loop the cancelled call still blocks)
 //   /redirect/...    307 to the same path under /json/ (a client must not follow it)
 //   /stall/...       reads every request and never answers (a server stuck before initialize)
+//   /ping-fails/...  JSON replies; every ping gets HTTP 500 (an idle session that failed)
 //   /stall-initialize/... initialize's reply sends its headers (a session id) and never a body
 //   /stall-initialized/... JSON replies; notifications/initialized is never answered (a session
 //                    opened, then a server stuck)
@@ -325,6 +326,10 @@ async function handleStreamable(request, response, mode, body) {
     }
   }
   if (mode === "stall-initialized" && message.method === "notifications/initialized") return;
+  if (mode === "ping-fails" && message.method === "ping") {
+    response.writeHead(500, cors).end("ping failed");
+    return;
+  }
   const headers = { ...cors, "Mcp-Session-Id": session.id };
   if (mode === "stuck" && message.method === "notifications/cancelled") await sleep(5000);
   if (message.id === undefined) {
@@ -358,7 +363,7 @@ async function handleStreamable(request, response, mode, body) {
     response.end(JSON.stringify(result(message.id, { content: [{ type: "text", text: "restarted" }] })));
     return;
   }
-  if (["json", "bulk", "restart", "refuse-initialized", "stuck", "future-version", "stall-initialized"].includes(mode)) {
+  if (["json", "bulk", "restart", "refuse-initialized", "stuck", "future-version", "stall-initialized", "ping-fails"].includes(mode)) {
     await answer(message, { session }, (reply) => {
       if (reply.id === message.id) response.writeHead(200, { ...headers, "Content-Type": "application/json" }).end(JSON.stringify(reply));
     });
@@ -496,7 +501,7 @@ const server = http.createServer(async (request, response) => {
     handleLegacy(request, response, mode, url, body);
   } else if (mode === "stall") {
     // Never answered; the client's abort or timeout closes the connection.
-  } else if (["json", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "bulk-sse", "stuck", "future-version", "stall-initialized", "stall-initialize", "resume-initialize"].includes(mode)) {
+  } else if (["json", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "bulk-sse", "stuck", "future-version", "stall-initialized", "stall-initialize", "resume-initialize", "ping-fails"].includes(mode)) {
     await handleStreamable(request, response, mode, body);
   } else {
     response.writeHead(404, corsHeaders(true)).end("unknown route");

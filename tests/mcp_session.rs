@@ -686,3 +686,23 @@ fn the_session_id_is_known_from_the_initialize_response_headers() {
     let delete_headers = session.give_up().expect("a DELETE");
     assert_eq!(header(&delete_headers, "mcp-session-id"), Some("s"));
 }
+
+/// An idle session that failed its ping is replaced: ended, unless calls still run on it or the
+/// server already forgot it (404).
+#[test]
+fn an_idle_session_whose_ping_failed_is_ended_unless_busy_or_forgotten() {
+    let mut failed = initialized(TransportMode::Auto, Some("s"));
+    let delete_headers = failed.give_up_after_failed_ping(false).expect("a DELETE");
+    assert_eq!(header(&delete_headers, "mcp-session-id"), Some("s"));
+    assert_eq!(failed.state(), SessionState::Uninitialized);
+    let mut busy = initialized(TransportMode::Auto, Some("s"));
+    assert_eq!(busy.give_up_after_failed_ping(true), None);
+    assert_eq!(
+        busy.state(),
+        SessionState::Uninitialized,
+        "replaced all the same"
+    );
+    let mut forgotten = initialized(TransportMode::Auto, Some("s"));
+    forgotten.on_http_failure(404, "", Some("s"), true);
+    assert_eq!(forgotten.give_up_after_failed_ping(false), None);
+}

@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use mcp_agent_wasm::core::mcp::jsonrpc::Progress;
-use mcp_agent_wasm::core::mcp::session::{Transport, TransportMode};
+use mcp_agent_wasm::core::mcp::session::{Transport, TransportMode, IDLE_PING_AFTER_MS};
 use mcp_agent_wasm::core::mcp::McpError;
 use mcp_agent_wasm::core::tools::McpTool;
 use mcp_agent_wasm::web::mcp::{McpClient, McpServerConfig};
@@ -1231,5 +1231,113 @@ async fn an_initialize_stream_closed_early_is_resumed_with_its_session_id() {
         .find(|entry| entry["method"] == "GET" && entry["headers"]["lastEventId"].is_string())
         .expect("the stream was resumed");
     assert_eq!(&resume["headers"]["sessionId"], opened, "{resume}");
+    client.close().await;
+}
+
+/// Moves the page's clock (`Date.now`, which the client reads for a session's idle time)
+/// `ahead_ms` ahead, so that a test need not wait for a session to go idle. Dropping it puts the
+/// clock back.
+struct ClockAhead {
+    original: JsValue,
+}
+
+impl ClockAhead {
+    fn install(ahead_ms: f64) -> Self {
+        let date = js_sys::Reflect::get(&js_sys::global(), &"Date".into()).expect("Date exists");
+        let original = js_sys::Reflect::get(&date, &"now".into()).expect("Date.now exists");
+        let moved =
+            js_sys::Function::new_with_args("now, ahead", "return () => now.call(Date) + ahead;")
+                .call2(&JsValue::NULL, &original, &ahead_ms.into())
+                .expect("makes the moved clock");
+        js_sys::Reflect::set(&date, &"now".into(), &moved).expect("Date.now is writable");
+        ClockAhead { original }
+    }
+}
+
+impl Drop for ClockAhead {
+    fn drop(&mut self) {
+        let date = js_sys::Reflect::get(&js_sys::global(), &"Date".into()).expect("Date exists");
+        let _ = js_sys::Reflect::set(&date, &"now".into(), &self.original);
+    }
+}
+
+/// A session idle long enough to be pinged before reuse.
+fn idle_clock() -> ClockAhead {
+    ClockAhead::install(IDLE_PING_AFTER_MS as f64 + 1000.0)
+}
+
+/// The session id the first session on `path` carried (its `notifications/initialized`).
+async fn first_session_id(path: &str) -> Value {
+    let posted = posts(server_log(path).await);
+    assert_eq!(
+        posted_methods(&posted[..2]),
+        ["initialize", "notifications/initialized"]
+    );
+    let id = posted[1]["headers"]["sessionId"].clone();
+    assert!(id.is_string(), "{id}");
+    id
+}
+
+/// An idle session whose ping fails is replaced by a new one, and ended on the server in the
+/// background rather than left open there.
+#[wasm_bindgen_test]
+async fn an_idle_session_whose_ping_failed_is_deleted_and_replaced() {
+    let path = "/ping-fails/idle";
+    let client = test_client(path, TransportMode::Auto);
+    client.connect().await.expect("connects");
+    let old_session = first_session_id(path).await;
+    let result = {
+        let _idle = idle_clock();
+        client
+            .call_tool("echo", json!({"message": "later"}), None, None, None)
+            .await
+    };
+    assert_eq!(result.expect("a new session").model_text, "Echo: later");
+    let log = server_log_when(path, has_delete).await;
+    assert_eq!(
+        posted_methods(&posts(log.clone())),
+        [
+            "initialize",
+            "notifications/initialized",
+            "ping",
+            "initialize",
+            "notifications/initialized",
+            "tools/call"
+        ]
+    );
+    let deletes = deletes(&log);
+    assert_eq!(deletes.len(), 1, "{deletes:?}");
+    assert_eq!(deletes[0]["headers"]["sessionId"], old_session);
+    client.close().await;
+}
+
+/// An idle session whose ping fails while a call still runs on it is replaced, but not ended:
+/// the DELETE would fail that call.
+#[wasm_bindgen_test]
+async fn an_idle_session_with_a_call_running_is_replaced_but_not_deleted() {
+    let path = "/ping-fails/busy";
+    let client = test_client(path, TransportMode::Auto);
+    client.connect().await.expect("connects");
+    let old_session = first_session_id(path).await;
+    let slow_call = client.call_tool("slow", json!({"ms": 600}), None, None, None);
+    let call_once_slow_runs = async {
+        server_log_when(path, |log| {
+            posted_methods(log).contains(&"tools/call".to_owned())
+        })
+        .await;
+        let _idle = idle_clock();
+        client
+            .call_tool("echo", json!({"message": "meanwhile"}), None, None, None)
+            .await
+    };
+    let (slow, meanwhile) = futures::join!(slow_call, call_once_slow_runs);
+    assert_eq!(slow.expect("the slow call ends").model_text, "slept 600 ms");
+    assert_eq!(
+        meanwhile.expect("a new session").model_text,
+        "Echo: meanwhile"
+    );
+    let log = server_log(path).await;
+    assert_eq!(count_posted(&log, "initialize"), 2, "replaced");
+    assert_eq!(deletes(&log), Vec::<&Value>::new(), "{old_session}");
     client.close().await;
 }

@@ -402,6 +402,17 @@ impl Session {
         delete_headers
     }
 
+    /// An idle session failed its ping before reuse and is given up for a new one (see
+    /// [`Session::give_up`]). It is ended unless calls still run on it, which its DELETE would
+    /// fail; after a 404 there is nothing to end, the server forgot it (and
+    /// [`Session::on_http_failure`] dropped its id).
+    pub fn give_up_after_failed_ping(
+        &mut self,
+        calls_running: bool,
+    ) -> Option<Vec<(&'static str, String)>> {
+        self.give_up().filter(|_| !calls_running)
+    }
+
     /// Gives the session up (see [`Session::give_up`]) and closes the client for good.
     pub fn close(&mut self) -> Option<Vec<(&'static str, String)>> {
         let delete_headers = self.give_up();

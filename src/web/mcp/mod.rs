@@ -261,9 +261,8 @@ impl McpClient {
                     Ok(()) => return Ok(()),
                     // Closed while the ping was out: no new session.
                     Err(McpError::Closed) => return Err(McpError::Closed),
-                    Err(_) => {}
+                    Err(_) => self.give_up_idle_session(),
                 }
-                self.state.borrow_mut().drop_connection();
             }
             SessionState::Uninitialized
             | SessionState::Initializing { .. }
@@ -416,6 +415,21 @@ impl McpClient {
         };
         if let Some(headers) = delete_headers {
             self.delete_session(headers).await;
+        }
+    }
+
+    /// An idle session that failed its ping is replaced: it gets its DELETE in the background
+    /// unless calls still run on it (see `Session::give_up_after_failed_ping`).
+    fn give_up_idle_session(&self) {
+        let delete_headers = {
+            let mut state = self.state.borrow_mut();
+            // Every request in flight has a route there (the ping's own is gone).
+            let calls_running = !state.standalone_routes.borrow().is_empty();
+            state.drop_connection();
+            state.session.give_up_after_failed_ping(calls_running)
+        };
+        if let Some(headers) = delete_headers {
+            spawn(self.delete_session(headers));
         }
     }
 
