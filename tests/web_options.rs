@@ -190,7 +190,7 @@ fn options_are_refused_as_the_derived_readers_refused_them() {
                     ours,
                     Some((
                         "invalid_config".to_owned(),
-                        format!("invalid Agent config: {expected}")
+                        format!("invalid Agent config: {}{expected}", entry_label(&input))
                     )),
                     "{input}"
                 );
@@ -206,6 +206,18 @@ fn options_are_refused_as_the_derived_readers_refused_them() {
     assert!(refused >= 30, "only {refused} refusals compared");
 }
 
+/// How our error names the `mcpServers` entry an input's one fault is in, when it has entries:
+/// its first (and only) entry.
+fn entry_label(input: &Value) -> String {
+    match input["mcpServers"].get(0) {
+        Some(entry) => match entry["name"].as_str() {
+            Some(name) => format!("MCP server `{name}`: "),
+            None => "MCP server at mcpServers[0]: ".to_owned(),
+        },
+        None => String::new(),
+    }
+}
+
 /// A name that is not a string: the derived enum readers said "expected value" (from JSON text)
 /// or "expected string or map"; the names are read as strings, and the error says so.
 #[wasm_bindgen_test]
@@ -219,7 +231,74 @@ fn a_name_that_is_not_a_string_is_refused_as_such() {
         let message: String = error.unchecked_ref::<js_sys::Error>().message().into();
         assert_eq!(
             message,
-            format!("invalid Agent config: invalid type: {kind}, expected a string")
+            format!(
+                "invalid Agent config: {}invalid type: {kind}, expected a string",
+                entry_label(&input)
+            )
         );
+    }
+}
+
+/// An error about one of several MCP servers says which: by its name, also in the error's
+/// `server` property, or by its place in `mcpServers` when it has none.
+#[wasm_bindgen_test]
+fn an_error_about_an_mcp_server_names_it() {
+    let good = json!({"name": "ok", "url": "http://127.0.0.1:9/mcp"});
+    let files = |extra: Value| {
+        let mut files = json!({"name": "files", "url": "http://127.0.0.1:9/mcp"});
+        for (key, value) in extra.as_object().expect("an object") {
+            files[key] = value.clone();
+        }
+        json!([good, files])
+    };
+    let cases = [
+        (
+            files(json!({"url": "ftp://127.0.0.1/mcp"})),
+            "mcp_url_refused",
+            "MCP server `files`: ",
+            Some("files"),
+        ),
+        (
+            files(json!({"headers": {"x-key:": "v"}})),
+            "mcp_invalid_header",
+            "MCP server `files`: ",
+            Some("files"),
+        ),
+        (
+            files(json!({"transport": "ftp"})),
+            "invalid_config",
+            "invalid Agent config: MCP server `files`: unknown variant `ftp`",
+            Some("files"),
+        ),
+        (
+            json!([good, {"url": "http://127.0.0.1:9/mcp"}]),
+            "invalid_config",
+            "invalid Agent config: MCP server at mcpServers[1]: missing field `name`",
+            None,
+        ),
+        (
+            json!([good, good]),
+            "invalid_config",
+            "MCP server `ok`: another MCP server has this name",
+            Some("ok"),
+        ),
+    ];
+    for (servers, code, start, server) in cases {
+        let error = Agent::new(to_js(&with("mcpServers", servers.clone())))
+            .err()
+            .expect("refused");
+        let message: String = error.unchecked_ref::<js_sys::Error>().message().into();
+        let property = |key: &str| {
+            js_sys::Reflect::get(&error, &key.into())
+                .ok()
+                .and_then(|value| value.as_string())
+        };
+        assert_eq!(
+            property("code").as_deref(),
+            Some(code),
+            "{servers}: {message}"
+        );
+        assert!(message.starts_with(start), "{servers}: {message}");
+        assert_eq!(property("server").as_deref(), server, "{servers}");
     }
 }

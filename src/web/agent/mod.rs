@@ -26,7 +26,7 @@ use crate::core::agent_loop::{LoopConfig, MissingIdStrategy};
 use crate::core::message::chat_messages;
 use crate::core::provider::{ProviderTools, ResolvedProvider, RetryPolicy};
 use crate::core::tools::{build_tool_table, sanitize_schema, McpTool, SchemaDialect, ToolTable};
-use crate::web::error::js_error;
+use crate::web::error::{js_error, set_property};
 use crate::web::join::join_every;
 use crate::web::json::{from_js, to_js};
 use crate::web::mcp::{McpClient, McpServerConfig};
@@ -34,7 +34,7 @@ use crate::web::timer::aborted;
 use crate::web::{option_member, promise_of};
 
 use driver::{list_all_tools, Input};
-use options::AgentOptions;
+use options::{server_options, AgentOptions};
 
 /// Settings and connections shared by every run of one Agent.
 pub(crate) struct AgentShared {
@@ -183,6 +183,25 @@ impl AgentShared {
     }
 }
 
+/// Which entry of `mcpServers` an error concerns, so that a page with several servers learns
+/// which to fix: "MCP server `files`", or "MCP server at mcpServers[1]" for one without a name.
+fn server_label(name: Option<&str>, index: usize) -> String {
+    match name {
+        Some(name) => format!("MCP server `{name}`"),
+        None => format!("MCP server at mcpServers[{index}]"),
+    }
+}
+
+/// An error about the server `name` (see `server_label`), whose `server` property is that name
+/// when it has one.
+fn server_error(name: Option<&str>, code: &str, message: &str) -> JsValue {
+    let error = js_error(code, message);
+    if let Some(name) = name {
+        set_property(&error, "server", &JsValue::from(name));
+    }
+    error.into()
+}
+
 /// An LLM tool-calling agent over MCP servers. See the package README for the API.
 #[wasm_bindgen(js_name = Agent)]
 pub struct Agent {
@@ -209,16 +228,22 @@ impl Agent {
         })?;
         let provider = options.provider.resolve()?;
         let mut servers: Vec<(String, McpClient)> = Vec::new();
-        for server in options.mcp_servers {
-            if servers.iter().any(|(name, _)| *name == server.name) {
-                return Err(js_error(
+        for (index, entry) in options.mcp_servers.into_iter().enumerate() {
+            let name = entry.get("name").and_then(Value::as_str).map(str::to_owned);
+            let label = server_label(name.as_deref(), index);
+            let refused =
+                |code: &str, message: String| server_error(name.as_deref(), code, &message);
+            let server = server_options(entry).map_err(|error| {
+                refused(
                     "invalid_config",
-                    &format!(
-                        "two MCP servers are named `{}`: names must be unique",
-                        server.name
-                    ),
+                    format!("invalid Agent config: {label}: {error}"),
                 )
-                .into());
+            })?;
+            if servers.iter().any(|(name, _)| *name == server.name) {
+                return Err(refused(
+                    "invalid_config",
+                    format!("{label}: another MCP server has this name: names must be unique"),
+                ));
             }
             let client = McpClient::new(McpServerConfig {
                 url: server.url,
@@ -227,7 +252,8 @@ impl Agent {
                 allow_insecure_local_urls: options.allow_insecure_local_urls,
                 accept_elicitation_defaults: false,
                 timeout_ms: options.tool_timeout_ms,
-            })?;
+            })
+            .map_err(|error| refused(error.code(), format!("{label}: {error}")))?;
             servers.push((server.name, client));
         }
         let time_zone = match options.time_zone {

@@ -24,7 +24,9 @@ const DEFAULT_MAX_TOOL_RESULT_CHARS: usize = 100_000;
 /// so that a misspelt option is not silently ignored.
 pub struct AgentOptions {
     pub provider: ProviderConfig,
-    pub mcp_servers: Vec<ServerOptions>,
+    /// The `mcpServers` entries as written, each read by [`server_options`] where its error can
+    /// say which server it concerns.
+    pub mcp_servers: Vec<Value>,
     pub max_rounds: u32,
     /// False: a run that reaches `max_rounds` ends with the last round's results, without the
     /// last call without tools.
@@ -97,7 +99,7 @@ fn agent_options<E: Error>(value: Value) -> Result<AgentOptions, E> {
         known_member::<E>(&key, AGENT_OPTIONS)?;
         match key.as_str() {
             "provider" => provider = Some(ProviderConfig::from_json(value)?),
-            "mcpServers" => options.mcp_servers = list(value, server_options)?,
+            "mcpServers" => options.mcp_servers = list(value, Ok)?,
             "maxRounds" => options.max_rounds = unsigned(value, "u32")?,
             "answerAfterMaxRounds" => options.answer_after_max_rounds = boolean(value)?,
             "systemPrompt" => options.system_prompt = optional(value, string)?,
@@ -134,10 +136,10 @@ pub struct ServerOptions {
 
 const SERVER_OPTIONS: &[&str] = &["name", "url", "headers", "transport"];
 
-fn server_options<E: Error>(value: Value) -> Result<ServerOptions, E> {
+pub fn server_options(value: Value) -> Result<ServerOptions, serde_json::Error> {
     let (mut name, mut url, mut headers, mut transport) = (None, None, None, None);
-    for (key, value) in object::<E>(value, "struct ServerOptions")? {
-        known_member::<E>(&key, SERVER_OPTIONS)?;
+    for (key, value) in object(value, "struct ServerOptions")? {
+        known_member(&key, SERVER_OPTIONS)?;
         match key.as_str() {
             "name" => name = Some(string(value)?),
             "url" => url = Some(string(value)?),
@@ -149,8 +151,8 @@ fn server_options<E: Error>(value: Value) -> Result<ServerOptions, E> {
         }
     }
     Ok(ServerOptions {
-        name: name.ok_or_else(|| E::missing_field("name"))?,
-        url: url.ok_or_else(|| E::missing_field("url"))?,
+        name: name.ok_or_else(|| serde_json::Error::missing_field("name"))?,
+        url: url.ok_or_else(|| serde_json::Error::missing_field("url"))?,
         headers: headers.unwrap_or_default(),
         transport: transport.unwrap_or_default(),
     })
