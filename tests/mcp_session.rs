@@ -24,7 +24,9 @@ fn header<'a>(headers: &'a [(&'static str, String)], name: &str) -> Option<&'a s
 fn initialized(mode: TransportMode, session_id: Option<&str>) -> Session {
     let mut session = Session::new("mcp-agent-wasm", "0.1.0", mode);
     session.begin_initialize();
-    session.handle_initialize_response(session_id);
+    session
+        .handle_initialize_response(session_id)
+        .expect("initializing");
     session
         .handle_initialize_result(
             &json!({"protocolVersion": "2025-06-18", "serverInfo": {"name": "s"}, "capabilities": {"tools": {}}}),
@@ -68,7 +70,10 @@ fn initialize_offers_the_latest_version_and_client_info() {
 fn initialized_session_sends_session_id_and_negotiated_version() {
     let mut session = Session::new("c", "1", TransportMode::Auto);
     session.begin_initialize();
-    assert_eq!(session.handle_initialize_response(Some(" abc-123 ")), None);
+    assert_eq!(
+        session.handle_initialize_response(Some(" abc-123 ")),
+        Ok(())
+    );
     let notification = session
         .handle_initialize_result(
             &json!({"protocolVersion": "2025-06-18", "serverInfo": {"name": "srv", "version": "2"}, "capabilities": {}, "instructions": "be nice"}),
@@ -105,7 +110,9 @@ fn initialized_session_sends_session_id_and_negotiated_version() {
 fn a_session_is_ready_only_once_initialized_was_accepted() {
     let mut session = Session::new("c", "1", TransportMode::Auto);
     session.begin_initialize();
-    session.handle_initialize_response(Some("s"));
+    session
+        .handle_initialize_response(Some("s"))
+        .expect("initializing");
     session
         .handle_initialize_result(&json!({"protocolVersion": "2025-06-18"}))
         .expect("supported");
@@ -125,10 +132,15 @@ fn an_initialize_result_after_close_leaves_the_session_closed() {
     let mut session = Session::new("c", "1", TransportMode::Auto);
     session.begin_initialize();
     session.close();
+    assert_eq!(
+        session.handle_initialize_response(Some("s")),
+        Err(McpError::Closed)
+    );
     let delete_headers = session
-        .handle_initialize_response(Some("s"))
+        .give_up()
         .expect("the session opened meanwhile is ended");
     assert_eq!(header(&delete_headers, "mcp-session-id"), Some("s"));
+    assert_eq!(session.state(), SessionState::Closed);
     let outcome = session.handle_initialize_result(&json!({"protocolVersion": "2025-06-18"}));
     assert_eq!(outcome, Err(McpError::Closed));
     assert_eq!(session.state(), SessionState::Closed);
@@ -248,7 +260,9 @@ fn expired_session_reinitializes_once_then_fails() {
     let request = session.begin_initialize();
     assert_eq!(header(&session.post_headers(), "mcp-session-id"), None);
     assert_eq!(request.body["method"], "initialize");
-    session.handle_initialize_response(Some("new"));
+    session
+        .handle_initialize_response(Some("new"))
+        .expect("initializing");
     session
         .handle_initialize_result(&json!({"protocolVersion": "2025-11-25"}))
         .expect("supported");
@@ -285,7 +299,9 @@ fn a_second_404_during_a_reinitialization_waits_for_it_instead_of_falling_back()
             request_id: initialize.id
         }
     );
-    session.handle_initialize_response(Some("s2"));
+    session
+        .handle_initialize_response(Some("s2"))
+        .expect("initializing");
     session
         .handle_initialize_result(&json!({"protocolVersion": "2025-06-18"}))
         .expect("supported");
@@ -447,7 +463,9 @@ fn a_session_given_up_while_initializing_is_ended_and_started_anew() {
     session.begin_initialize();
     assert_eq!(session.give_up(), None, "no session opened yet");
     session.begin_initialize();
-    session.handle_initialize_response(Some("s"));
+    session
+        .handle_initialize_response(Some("s"))
+        .expect("initializing");
     session
         .handle_initialize_result(&json!({"protocolVersion": "2025-06-18"}))
         .expect("supported");
@@ -675,7 +693,7 @@ fn elicitations_are_refused_unless_defaults_are_accepted() {
 fn the_session_id_is_known_from_the_initialize_response_headers() {
     let mut session = Session::new("c", "1", TransportMode::Auto);
     session.begin_initialize();
-    assert_eq!(session.handle_initialize_response(Some("s")), None);
+    assert_eq!(session.handle_initialize_response(Some("s")), Ok(()));
     let resume = session.get_headers(Some("event-1"));
     assert_eq!(header(&resume, "mcp-session-id"), Some("s"));
     assert_eq!(

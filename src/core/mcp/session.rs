@@ -199,24 +199,22 @@ impl Session {
     /// Takes the `Mcp-Session-Id` header (when readable) of the `initialize` response as soon as
     /// its headers arrive, before its result: the server holds the session from then on, so a
     /// reply stream that closes early is resumed with its id, and a connect given up before the
-    /// result still ends it ([`Session::give_up`]). Returns the headers of the DELETE that ends
-    /// it at once when the client closed while the initialize was on its way.
+    /// result still ends it ([`Session::give_up`]), also one the client closed meanwhile.
     pub fn handle_initialize_response(
         &mut self,
         session_id_header: Option<&str>,
-    ) -> Option<Vec<(&'static str, String)>> {
-        let session_id = session_id_header
-            .map(str::trim)
-            .filter(|id| !id.is_empty())?
-            .to_owned();
+    ) -> Result<(), McpError> {
+        let session_id = session_id_header.map(str::trim).filter(|id| !id.is_empty());
         match self.state {
-            SessionState::Initializing { .. } => {
-                self.session_id = Some(session_id);
-                None
+            SessionState::Initializing { .. } | SessionState::Closed => {
+                self.session_id = session_id.map(str::to_owned);
             }
-            SessionState::Closed => Some(vec![("Mcp-Session-Id", session_id)]),
-            _ => None,
+            _ => {}
         }
+        if self.state == SessionState::Closed {
+            return Err(McpError::Closed);
+        }
+        Ok(())
     }
 
     /// Accepts the `initialize` result and returns the `notifications/initialized` message to

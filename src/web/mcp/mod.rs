@@ -224,13 +224,11 @@ impl McpClient {
                     let attempt = async move {
                         let connect = pin!(client.connect_now());
                         let timeout = pin!(sleep(timeout_ms));
-                        match select(connect, timeout).await {
+                        let outcome = match select(connect, timeout).await {
                             Either::Left((outcome, _)) => outcome,
-                            Either::Right(_) => {
-                                client.give_up_connecting();
-                                Err(McpError::Timeout(timeout_ms))
-                            }
-                        }
+                            Either::Right(_) => Err(McpError::Timeout(timeout_ms)),
+                        };
+                        outcome.inspect_err(|_| client.give_up_connecting())
                     }
                     .boxed_local()
                     .shared();
@@ -618,28 +616,19 @@ impl McpClient {
                 InitializeFailure::Fail(error) => Err(error),
             };
         }
-        let opened_after_close = self
+        // A failure from here on leaves a session the server opened: `connect` gives it up.
+        self.state
+            .borrow_mut()
+            .session
+            .handle_initialize_response(response.header("mcp-session-id").as_deref())?;
+        let result = self.read_reply(response, request.id, &context).await?;
+        let initialized = self
             .state
             .borrow_mut()
             .session
-            .handle_initialize_response(response.header("mcp-session-id").as_deref());
-        if let Some(headers) = opened_after_close {
-            spawn(self.delete_session(headers));
-            return Err(McpError::Closed);
-        }
-        let initialized = async {
-            let result = self.read_reply(response, request.id, &context).await?;
-            let notification = self
-                .state
-                .borrow_mut()
-                .session
-                .handle_initialize_result(&result)?;
-            self.post_notification(&notification).await?;
-            self.accept_initialized()
-        };
-        initialized
-            .await
-            .inspect_err(|_| self.give_up_connecting())?;
+            .handle_initialize_result(&result)?;
+        self.post_notification(&initialized).await?;
+        self.accept_initialized()?;
         self.open_standalone_stream();
         Ok(InitializeOutcome::Ready)
     }
@@ -933,13 +922,12 @@ impl McpClient {
             on_progress: None,
         };
         let result = self.legacy_exchange(&request, &context).await?;
-        let accepted = self
+        // On failure `connect` closes the stream, which is the session, as `close` does.
+        let initialized = self
             .state
             .borrow_mut()
             .session
-            .handle_initialize_result(&result);
-        // The stream is the session: closing it ends the one given up, as `close` does.
-        let initialized = accepted.inspect_err(|_| self.state.borrow_mut().legacy = None)?;
+            .handle_initialize_result(&result)?;
         self.post_notification(&initialized).await?;
         self.accept_initialized()
     }
