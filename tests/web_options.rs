@@ -302,3 +302,26 @@ fn an_error_about_an_mcp_server_names_it() {
         assert_eq!(property("server").as_deref(), server, "{servers}");
     }
 }
+
+/// `run` and `listTools` read `signal` from their options: given a number or a string, reading a
+/// member threw the engine's TypeError, which has no `code`.
+#[wasm_bindgen_test]
+fn options_of_run_and_list_tools_that_are_not_an_object_are_refused_with_a_code() {
+    let agent = Agent::new(to_js(&with("maxRounds", json!(1)))).expect("a valid config");
+    let messages = to_js(&json!([{"role": "user", "content": "hi"}]));
+    for options in [JsValue::from(42), JsValue::from_str("stop")] {
+        let refusals = [
+            agent.run(messages.clone(), options.clone()).err(),
+            agent.list_tools(options.clone()).err(),
+        ];
+        for refusal in refusals {
+            let error = refusal.expect("refused at the call");
+            let code = js_sys::Reflect::get(&error, &"code".into()).expect("readable");
+            assert_eq!(
+                code.as_string().as_deref(),
+                Some("invalid_options"),
+                "{options:?}"
+            );
+        }
+    }
+}

@@ -17,6 +17,11 @@ use std::pin::Pin;
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
+/// An options argument that may be read: an object, or left out (`undefined` or `null`).
+pub(crate) fn is_options_object(options: &JsValue) -> bool {
+    options.is_undefined() || options.is_null() || options.is_object()
+}
+
 /// Member `name` of an options object the caller may leave out; `undefined` and `null` count as
 /// absent, for the object and for the member.
 pub(crate) fn option_member(options: &JsValue, name: &str) -> Result<Option<JsValue>, JsValue> {

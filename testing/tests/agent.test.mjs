@@ -320,6 +320,7 @@ test("McpClient from JS on server-everything: listTools, callTool with and witho
         signal: await refusal(client.callTool("echo", { message: "x" }, { signal: "stop" })),
         onProgress: await refusal(client.callTool("echo", { message: "x" }, { onProgress: true })),
         timeoutMs: await refusal(client.callTool("echo", { message: "x" }, { timeoutMs: -1 })),
+        notAnObject: await refusal(client.callTool("echo", { message: "x" }, 42)),
       };
       return {
         badOptions,
@@ -352,6 +353,7 @@ test("McpClient from JS on server-everything: listTools, callTool with and witho
     ["signal", /^invalid options: `signal` must be an AbortSignal$/],
     ["onProgress", /^invalid options: `onProgress` must be a function$/],
     ["timeoutMs", /^invalid options: `timeoutMs` must be a number of milliseconds, 0 or more$/],
+    ["notAnObject", /^invalid options: the options are an object such as \{ signal, timeoutMs, onProgress \}$/],
   ]) {
     const refused = outcome.badOptions[option];
     assert.equal(refused.code, "mcp_invalid_options", `${option}: ${JSON.stringify(refused)}`);

@@ -31,7 +31,7 @@ use crate::web::join::join_every;
 use crate::web::json::{from_js, to_js};
 use crate::web::mcp::{McpClient, McpServerConfig};
 use crate::web::timer::aborted;
-use crate::web::{option_member, promise_of};
+use crate::web::{is_options_object, option_member, promise_of};
 
 use driver::{list_all_tools, Input};
 use options::{server_options, AgentOptions};
@@ -398,6 +398,14 @@ fn tool_infos(table: &ToolTable) -> Result<JsValue, JsValue> {
 }
 
 fn abort_signal_of(options: &JsValue) -> Result<Option<AbortSignal>, JsValue> {
+    // Reading a member of a number or a string would throw a TypeError without a code.
+    if !is_options_object(options) {
+        return Err(js_error(
+            "invalid_options",
+            "the options are an object such as { signal }",
+        )
+        .into());
+    }
     option_member(options, "signal")?
         .map(JsCast::dyn_into::<AbortSignal>)
         .transpose()

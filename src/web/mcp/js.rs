@@ -12,7 +12,7 @@ use crate::core::mcp::jsonrpc::Progress;
 use crate::core::mcp::session::{TransportMode, DEFAULT_CALL_TIMEOUT_MS};
 use crate::web::error::{js_error, set_property};
 use crate::web::json::{from_js, set_tool_result_members, to_js};
-use crate::web::{option_member, promise_of};
+use crate::web::{is_options_object, option_member, promise_of};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPESCRIPT: &str = r#"
@@ -172,6 +172,11 @@ async fn call_tool(
             "invalid arguments: a tool's arguments are an object of named values",
         )
         .into());
+    }
+    if !is_options_object(options) {
+        return Err(options_error(
+            "the options are an object such as { signal, timeoutMs, onProgress }",
+        ));
     }
     // A member whose getter throws counts as absent.
     let field = |name: &str| option_member(options, name).ok().flatten();
