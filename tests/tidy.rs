@@ -215,24 +215,27 @@ fn futures_reach_js_through_the_boxed_helpers() {
     );
 }
 
-/// The quoted snake_case words (`"provider_auth"`) that follow `marker` in `text`, whitespace
-/// between them allowed.
-fn codes_after(text: &str, marker: &str) -> Vec<String> {
+/// What follows each `marker` in `text`, from its first non-blank character on.
+fn after<'a>(text: &'a str, marker: &'a str) -> impl Iterator<Item = &'a str> {
     text.match_indices(marker)
-        .filter_map(|(start, _)| {
-            let rest = text[start + marker.len()..].trim_start();
-            let word = rest.strip_prefix('"')?.split('"').next()?;
-            let is_code =
-                !word.is_empty() && word.chars().all(|c| c.is_ascii_lowercase() || c == '_');
-            is_code.then(|| word.to_owned())
-        })
-        .collect()
+        .map(move |(start, _)| text[start + marker.len()..].trim_start())
+}
+
+/// The code `rest` begins with, if it begins with a quoted snake_case word (`"provider_auth"`).
+fn quoted_code(rest: &str) -> Option<String> {
+    let word = rest.strip_prefix('"')?.split('"').next()?;
+    let is_code = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    is_code.then(|| word.to_owned())
 }
 
 /// `AgentErrorCode` in the TypeScript declarations lists exactly the codes errors reach JS with:
 /// the provider's and the MCP client's error codes, the loop's code for an error inside a
 /// stream, and the web layer's own (`js_error("…"`), so that a new code cannot be left out of
-/// the type programs switch on, nor a removed one linger in it.
+/// the type programs switch on, nor a removed one linger in it. A `js_error` whose code is not
+/// written out must take it from one of those sources, or this test cannot see it.
 #[test]
 fn the_typescript_error_codes_are_the_codes_errors_carry() {
     let read = |path: &str| {
@@ -240,19 +243,42 @@ fn the_typescript_error_codes_are_the_codes_errors_carry() {
             .expect("readable source file")
     };
     let mut emitted: Vec<String> = Vec::new();
+    let mut unseen = Vec::new();
     for path in ["src/core/provider/error.rs", "src/core/mcp/mod.rs"] {
         let text = read(path);
         let code_fn = &text[text.find("pub fn code(&self)").expect("a code()")..];
         let code_fn = &code_fn[..code_fn.find("\n    }\n").expect("its end")];
-        emitted.extend(codes_after(code_fn, "=>"));
+        for arm in after(code_fn, "=>") {
+            match quoted_code(arm) {
+                Some(code) => emitted.push(code),
+                None => unseen.push(format!("{path}: `=> {}`", arm.lines().next().unwrap_or(""))),
+            }
+        }
     }
-    emitted.extend(codes_after(
-        &read("src/core/agent_loop/mod.rs"),
-        "PROVIDER_STREAM_ERROR: &str =",
-    ));
-    for (_, text) in sources("src/web") {
-        emitted.extend(codes_after(shipped_part(&text), "js_error("));
+    let agent_loop = read("src/core/agent_loop/mod.rs");
+    emitted.extend(after(&agent_loop, "PROVIDER_STREAM_ERROR: &str =").filter_map(quoted_code));
+    // The ProviderError's and McpError's `code()`, and the loop's failure code (a ProviderError's
+    // or PROVIDER_STREAM_ERROR).
+    let known_sources = ["error.code()", "&code,"];
+    for (file, text) in sources("src/web") {
+        for argument in after(shipped_part(&text), "js_error(") {
+            if let Some(code) = quoted_code(argument) {
+                emitted.push(code);
+            } else if !known_sources
+                .iter()
+                .any(|known| argument.starts_with(known))
+                && !argument.starts_with("code: &str")
+            {
+                let line = argument.lines().next().unwrap_or("");
+                unseen.push(format!("{}: `js_error({line}`", file.display()));
+            }
+        }
     }
+    assert!(
+        unseen.is_empty(),
+        "codes this test cannot read:\n{}",
+        unseen.join("\n")
+    );
     emitted.sort();
     emitted.dedup();
     let types = read("src/web/types.rs");
@@ -260,7 +286,7 @@ fn the_typescript_error_codes_are_the_codes_errors_carry() {
         .find("export type AgentErrorCode =")
         .expect("AgentErrorCode")..];
     let union = &union[..union.find(';').expect("the union's end")];
-    let mut declared = codes_after(union, "|");
+    let mut declared: Vec<String> = after(union, "|").filter_map(quoted_code).collect();
     declared.sort();
     assert!(emitted.len() > 40, "{emitted:?}");
     assert_eq!(declared, emitted);

@@ -52,6 +52,10 @@ const KEPT_DATA_CAPACITY: usize = 64 * 1024;
 /// in it took some 2.7 times the line instead of about 2 (wasm memory never shrinks).
 pub const LINE_BLOCK_BYTES: usize = 64 * 1024;
 
+// A kept line buffer must fit in one block: `hold_in_blocks` fills the last block up to
+// `LINE_BLOCK_BYTES` from whatever it already holds.
+const _: () = assert!(KEPT_DATA_CAPACITY <= LINE_BLOCK_BYTES);
+
 /// Decodes one SSE body. Feed it with [`SseDecoder::push`], then call [`SseDecoder::finish`] once
 /// at the end of the body, or [`SseDecoder::discard_unfinished_event`] if its connection broke.
 #[derive(Debug)]

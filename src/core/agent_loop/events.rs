@@ -127,7 +127,7 @@ pub type ToolOutcome = Result<ToolResult, String>;
 /// A model call that failed for good (the driver has already decided against retrying).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ModelFailure {
-    /// A stable code from the layer that failed (`http_status`, `network`, …).
+    /// A stable code from the layer that failed (`provider_http_status`, `provider_network`, …).
     pub code: String,
     pub message: String,
 }

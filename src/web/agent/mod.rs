@@ -192,10 +192,9 @@ fn server_label(name: Option<&str>, index: usize) -> String {
     }
 }
 
-/// An error about the server `name` (see `server_label`), whose `server` property is that name
+/// `error`, about the server `name` (see `server_label`), with that name as its `server` property
 /// when it has one.
-fn server_error(name: Option<&str>, code: &str, message: &str) -> JsValue {
-    let error = js_error(code, message);
+fn naming_server(error: js_sys::Error, name: Option<&str>) -> JsValue {
     if let Some(name) = name {
         set_property(&error, "server", &JsValue::from(name));
     }
@@ -231,19 +230,18 @@ impl Agent {
         for (index, entry) in options.mcp_servers.into_iter().enumerate() {
             let name = entry.get("name").and_then(Value::as_str).map(str::to_owned);
             let label = server_label(name.as_deref(), index);
-            let refused =
-                |code: &str, message: String| server_error(name.as_deref(), code, &message);
+            let refused = |error: js_sys::Error| naming_server(error, name.as_deref());
             let server = server_options(entry).map_err(|error| {
-                refused(
+                refused(js_error(
                     "invalid_config",
-                    format!("invalid Agent config: {label}: {error}"),
-                )
+                    &format!("invalid Agent config: {label}: {error}"),
+                ))
             })?;
             if servers.iter().any(|(name, _)| *name == server.name) {
-                return Err(refused(
+                return Err(refused(js_error(
                     "invalid_config",
-                    format!("{label}: another MCP server has this name: names must be unique"),
-                ));
+                    &format!("{label}: another MCP server has this name: names must be unique"),
+                )));
             }
             let client = McpClient::new(McpServerConfig {
                 url: server.url,
@@ -253,7 +251,7 @@ impl Agent {
                 accept_elicitation_defaults: false,
                 timeout_ms: options.tool_timeout_ms,
             })
-            .map_err(|error| refused(error.code(), format!("{label}: {error}")))?;
+            .map_err(|error| refused(js_error(error.code(), &format!("{label}: {error}"))))?;
             servers.push((server.name, client));
         }
         let time_zone = match options.time_zone {
