@@ -1341,3 +1341,93 @@ async fn an_idle_session_with_a_call_running_is_replaced_but_not_deleted() {
     assert_eq!(deletes(&log), Vec::<&Value>::new(), "{old_session}");
     client.close().await;
 }
+
+/// Calls `echo` on `client` with a signal that fires after `abort_after_ms`, while it connects.
+async fn call_aborted_while_connecting(client: &McpClient, abort_after_ms: u32) {
+    let signal = web_sys::AbortSignal::timeout_with_u32(abort_after_ms);
+    let error = client
+        .call_tool(
+            "echo",
+            json!({"message": "never"}),
+            None,
+            Some(&signal),
+            None,
+        )
+        .await
+        .expect_err("aborted while connecting");
+    assert_eq!(error.code(), "mcp_aborted");
+}
+
+/// A connect that every caller aborted after the server opened its session (initialize
+/// answered with a session id, `notifications/initialized` stuck) ends that session, as a connect
+/// that failed does, rather than leave it for the server to hold until it expires it.
+#[wasm_bindgen_test]
+async fn a_connect_aborted_after_the_server_opened_a_session_deletes_it() {
+    let path = "/stall-initialized/aborted";
+    let client = test_client(path, TransportMode::Auto);
+    call_aborted_while_connecting(&client, 300).await;
+    let log = server_log_when(path, has_delete).await;
+    let posted = posts(log.clone());
+    assert_eq!(
+        posted_methods(&posted),
+        ["initialize", "notifications/initialized"]
+    );
+    let opened = &posted[1]["headers"]["sessionId"];
+    assert!(opened.is_string(), "{opened}");
+    let deletes = deletes(&log);
+    assert_eq!(deletes.len(), 1, "{deletes:?}");
+    assert_eq!(&deletes[0]["headers"]["sessionId"], opened);
+}
+
+/// The same while the initialize's reply stalls after its headers: the session they opened is
+/// ended, although no result came.
+#[wasm_bindgen_test]
+async fn a_connect_aborted_in_the_initialize_reply_deletes_the_session_it_opened() {
+    let path = "/stall-initialize/aborted";
+    let client = test_client(path, TransportMode::Auto);
+    call_aborted_while_connecting(&client, 300).await;
+    let delete = the_one_delete_after_initialize(path).await;
+    assert!(
+        delete["headers"]["sessionId"]
+            .as_str()
+            .is_some_and(|id| id.starts_with("session-")),
+        "{delete}"
+    );
+}
+
+/// A connect aborted before the server answered anything knows of no session: it sends no
+/// DELETE (nor anything else).
+#[wasm_bindgen_test]
+async fn a_connect_aborted_before_any_answer_deletes_nothing() {
+    let path = "/stall/aborted";
+    let client = test_client(path, TransportMode::Auto);
+    call_aborted_while_connecting(&client, 150).await;
+    sleep_ms(200).await;
+    let log = server_log(path).await;
+    assert_eq!(posted_methods(&log), ["initialize"]);
+    assert!(!has_delete(&log), "{log:?}");
+}
+
+/// `close` during a connect ends the session the server opened; the callers' abort afterwards
+/// sends no second DELETE, nor anything else.
+#[wasm_bindgen_test]
+async fn a_connect_aborted_after_close_sends_nothing_more() {
+    let path = "/stall-initialized/closed-then-aborted";
+    let client = test_client(path, TransportMode::Auto);
+    let close_once_initialized = async {
+        server_log_when(path, |log| posted_methods(log).len() == 2).await;
+        client.close().await;
+    };
+    futures::join!(
+        call_aborted_while_connecting(&client, 600),
+        close_once_initialized
+    );
+    sleep_ms(200).await;
+    let log = server_log(path).await;
+    assert_eq!(
+        posted_methods(&log),
+        ["initialize", "notifications/initialized"]
+    );
+    let deletes = deletes(&log);
+    assert_eq!(deletes.len(), 1, "{deletes:?}");
+}

@@ -105,7 +105,8 @@ struct ClientState {
     /// The connection attempt in progress: concurrent callers share it rather than each
     /// initializing a session of their own. Held weakly, by its callers only: an attempt they all
     /// gave up (aborted) is dropped with its requests, not left half done for a later caller to
-    /// resume after its timeout fired or after `close`.
+    /// resume after its timeout fired or after `close`, and gives up the session it was opening
+    /// (`GiveUpUnlessReady`).
     connecting: Option<WeakShared<Attempt>>,
     /// The tool listing in progress: listings begun meanwhile (runs started together) share
     /// it and its outcome, a failure included. Held weakly like `connecting`, so that one caller
@@ -219,16 +220,15 @@ impl McpClient {
             match state.connecting.as_ref().and_then(WeakShared::upgrade) {
                 Some(attempt) => attempt,
                 None => {
-                    let client = self.clone();
+                    let give_up = GiveUpUnlessReady(self.clone());
                     let timeout_ms = state.timeout_ms;
                     let attempt = async move {
-                        let connect = pin!(client.connect_now());
+                        let connect = pin!(give_up.0.connect_now());
                         let timeout = pin!(sleep(timeout_ms));
-                        let outcome = match select(connect, timeout).await {
+                        match select(connect, timeout).await {
                             Either::Left((outcome, _)) => outcome,
                             Either::Right(_) => Err(McpError::Timeout(timeout_ms)),
-                        };
-                        outcome.inspect_err(|_| client.give_up_connecting())
+                        }
                     }
                     .boxed_local()
                     .shared();
@@ -431,10 +431,12 @@ impl McpClient {
         }
     }
 
-    /// A connect that timed out or failed gives up the session it was opening, which the server
-    /// may have opened already (a protocol version this client does not implement, an unanswered
-    /// `notifications/initialized`, a reply stalled after its headers): it gets its DELETE in the
-    /// background. A ready session whose ping is still out is left for the next connect to ping.
+    /// A connect that timed out, failed or was dropped unfinished (every caller aborted) gives up
+    /// the session it was opening, which the server may have opened already (a protocol version
+    /// this client does not implement, an unanswered `notifications/initialized`, a reply stalled
+    /// after its headers): it gets its DELETE in the background. A ready session whose ping is
+    /// still out is left for the next connect to ping. After `close` there is nothing left to
+    /// give up: close took the session id, and sent the only DELETE.
     fn give_up_connecting(&self) {
         let delete_headers = {
             let mut state = self.state.borrow_mut();
@@ -1004,6 +1006,17 @@ impl ClientState {
                     .map(|(name, value)| (name.to_owned(), value)),
             )
             .collect()
+    }
+}
+
+/// Held by a connection attempt: when the attempt ends, however it ends (succeeded, failed, timed
+/// out, or dropped unfinished because every caller aborted), a session that is not ready is given
+/// up (`McpClient::give_up_connecting`), so that one the server opened meanwhile is ended.
+struct GiveUpUnlessReady(McpClient);
+
+impl Drop for GiveUpUnlessReady {
+    fn drop(&mut self) {
+        self.0.give_up_connecting();
     }
 }
 
