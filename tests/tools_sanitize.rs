@@ -123,6 +123,11 @@ fn check_node(
     }
     let is_object = type_names(node).contains(&"object");
     let object_depth = object_depth + usize::from(is_object);
+    // "array schema missing items", strict or not (see `openai_arrays_always_have_items`).
+    let openai = matches!(dialect, SchemaDialect::OpenAi | SchemaDialect::OpenAiStrict);
+    if openai && type_names(node).contains(&"array") && !node.contains_key("items") {
+        found.push(format!("{at}: an OpenAI array needs `items`"));
+    }
     match dialect {
         SchemaDialect::OpenAiStrict if strict => strict_rules(node, at, object_depth, found),
         SchemaDialect::Gemini => gemini_rules(node, at, found),
@@ -1538,4 +1543,35 @@ fn openai_and_anthropic_get_a_plain_object_at_the_root() {
         );
         assert_eq!(sanitize_schema(&sanitized, dialect).schema, sanitized);
     }
+}
+
+/// OpenAI refuses, even without strict mode, every schema whose `type` includes `array` and that
+/// has no `items`: 400 `invalid_function_parameters` "Invalid schema for function 'f': In
+/// context=('properties', 'paths'), array schema missing items."
+/// (https://github.com/sigoden/aichat/pull/1049, https://github.com/mark3labs/mcphost/issues/35;
+/// a type list counts too: https://github.com/tidewave-ai/tidewave_phoenix/pull/224). MCP servers
+/// write `{"type": "array"}` often; a missing `items` means any item, so `items: {}` says the same.
+#[test]
+fn openai_arrays_always_have_items() {
+    let schema = json!({"type": "object", "properties": {
+        "paths": {"type": "array", "description": "files"},
+        "maybe": {"type": ["array", "null"]},
+        "deep": {"type": "object", "properties": {"list": {"type": "array"}}}
+    }});
+    let expected = json!({"type": "object", "properties": {
+        "paths": {"type": "array", "description": "files", "items": {}},
+        "maybe": {"type": ["array", "null"], "items": {}},
+        "deep": {"type": "object", "properties": {"list": {"type": "array", "items": {}}}}
+    }});
+    let sanitized = sanitize_schema(&schema, SchemaDialect::OpenAi);
+    assert_eq!(sanitized.schema, expected);
+    assert_eq!(sanitized.warnings, Vec::<String>::new());
+    let strict = sanitize_schema(&schema, SchemaDialect::OpenAiStrict);
+    assert!(!strict.strict, "an array of anything cannot be strict");
+    assert_eq!(
+        dialect_violations(&strict.schema, SchemaDialect::OpenAiStrict, false),
+        Vec::<String>::new(),
+        "{}",
+        strict.schema
+    );
 }

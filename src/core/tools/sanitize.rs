@@ -592,6 +592,15 @@ impl Sanitizer<'_> {
             }
         }
         infer_type(node);
+        // OpenAI refuses an array without `items` even when not strict ("array schema missing
+        // items"); a missing `items` takes any item, and so does `{}`.
+        let openai = matches!(
+            self.dialect,
+            SchemaDialect::OpenAi | SchemaDialect::OpenAiStrict
+        );
+        if openai && has_type(node, "array") && !node.contains_key("items") {
+            node.insert("items".to_owned(), json!({}));
+        }
         if let Some(nullable) = node.shift_remove("nullable") {
             if nullable == Value::Bool(true) {
                 self.add_null(node);
@@ -1009,9 +1018,6 @@ impl Sanitizer<'_> {
             } else if !free_form_map {
                 self.strict_object(&mut node, location);
             }
-        }
-        if has_type(&node, "array") && !node.contains_key("items") && !tuple {
-            self.not_strict(location, "an array without `items`");
         }
         if node.is_empty() {
             self.not_strict(location, "a schema without `type` (any value)");
