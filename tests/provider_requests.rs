@@ -769,3 +769,52 @@ fn tools_prepared_once_give_the_same_requests_as_tools_sanitized_per_request() {
         "{openai_warnings:?}"
     );
 }
+
+/// Whether Mistral takes `id` as a tool call id: exactly 9 of `a-z A-Z 0-9`.
+fn mistral_accepts_call_id(id: &Value) -> bool {
+    id.as_str()
+        .is_some_and(|id| id.len() == 9 && id.bytes().all(|byte| byte.is_ascii_alphanumeric()))
+}
+
+/// Mistral refuses any other tool call id in the conversation with 400 "Tool call id was
+/// call_PTLP8xhu3uwZk4l3nlnrrJha but must be a-z, A-Z, 0-9, with a length of 9."
+/// (https://github.com/anomalyco/opencode/issues/1680, https://github.com/nearai/ironclaw/issues/1241;
+/// the rule: https://github.com/langchain-ai/langchain/pull/24668). A conversation begun with
+/// another provider, or ids this loop made up (`call_1_0`), must still go: each id is sent in a
+/// form Mistral takes, the same for a call and its result, and an id Mistral gave is kept.
+#[test]
+fn mistral_gets_tool_call_ids_of_nine_letters_and_digits() {
+    let mut messages = tool_round();
+    messages.extend(two_runs_with_made_up_ids());
+    let mut own = ChatMessage::text(Role::Assistant, "");
+    own.tool_calls = Some(vec![call("D681PevKs", "clock_now", "{}", None)]);
+    messages.push(own);
+    messages.push(ChatMessage::tool_result("D681PevKs", "12:01"));
+    let body = body(&provider("mistral"), &messages, ResponseMode::Streaming);
+    let mut calls: Vec<(String, Value)> = Vec::new();
+    let mut results: Vec<(String, Value)> = Vec::new();
+    for message in body["messages"].as_array().expect("messages") {
+        for call in message["tool_calls"].as_array().into_iter().flatten() {
+            calls.push((call["function"]["name"].to_string(), call["id"].clone()));
+        }
+        if message["role"] == "tool" {
+            results.push((
+                message["content"].to_string(),
+                message["tool_call_id"].clone(),
+            ));
+        }
+    }
+    let all_ids = calls.iter().chain(&results).map(|(_, id)| id);
+    for id in all_ids {
+        assert!(mistral_accepts_call_id(id), "{id}");
+    }
+    let call_ids: Vec<&Value> = calls.iter().map(|(_, id)| id).collect();
+    let result_ids: Vec<&Value> = results.iter().map(|(_, id)| id).collect();
+    assert_eq!(call_ids, result_ids, "each result answers its call");
+    assert_ne!(call_ids[0], call_ids[1], "distinct ids stay distinct");
+    assert_eq!(
+        call_ids[4],
+        &json!("D681PevKs"),
+        "an id Mistral gave is kept"
+    );
+}

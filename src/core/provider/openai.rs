@@ -6,7 +6,7 @@ use serde_json::{json, Map, Value};
 use super::config::ResolvedProvider;
 use super::error::ProviderError;
 use super::request::{named_tool, ResponseMode};
-use super::table::{Endpoint, MaxTokensField, Reasoning, CHAT_COMPLETIONS_PATH};
+use super::table::{Endpoint, MaxTokensField, Reasoning, ToolCallIds, CHAT_COMPLETIONS_PATH};
 use crate::core::json_text::to_json_text;
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role};
 use crate::core::model_event::{
@@ -119,6 +119,9 @@ pub(super) fn wire_messages(
 ) -> Result<Vec<Value>, ProviderError> {
     let echo_reasoning = provider.spec.reasoning == Reasoning::EchoReasoningContent;
     let echo_signatures = provider.is_google_endpoint();
+    let replaced_ids = replaced_call_ids(provider, messages);
+    let wire_id =
+        |id: &str| -> Value { replaced_ids.get(id).cloned().unwrap_or_else(|| json!(id)) };
     messages
         .iter()
         .map(|message| {
@@ -141,7 +144,7 @@ pub(super) fn wire_messages(
                             .iter()
                             .map(|call| {
                                 let mut wire = json!({
-                                    "id": call.id,
+                                    "id": wire_id(&call.id),
                                     "type": "function",
                                     "function": {
                                         "name": call.function.name,
@@ -174,11 +177,64 @@ pub(super) fn wire_messages(
                         provider.invalid_conversation("a tool message has no `tool_call_id`")
                     })?;
                     wire.insert("role".to_owned(), json!("tool"));
-                    wire.insert("tool_call_id".to_owned(), json!(id));
+                    wire.insert("tool_call_id".to_owned(), wire_id(id));
                     wire.insert("content".to_owned(), json!(message.text_content()));
                 }
             }
             Ok(Value::Object(wire))
+        })
+        .collect()
+}
+
+/// The ids the provider would refuse, each with the one sent in its place (the same for a call
+/// and its results). Ids it takes are kept and never given to another.
+fn replaced_call_ids(provider: &ResolvedProvider, messages: &[ChatMessage]) -> Map<String, Value> {
+    let mut replaced = Map::new();
+    if provider.spec.tool_call_ids != ToolCallIds::NineAlphanumeric {
+        return replaced;
+    }
+    let ids = || {
+        messages.iter().flat_map(|message| {
+            let calls = message.tool_calls.iter().flatten();
+            calls
+                .map(|call| call.id.as_str())
+                .chain(message.tool_call_id.as_deref())
+        })
+    };
+    let accepted = |id: &str| id.len() == 9 && id.bytes().all(|byte| byte.is_ascii_alphanumeric());
+    // A JSON object's map as a set: the wasm has its hash table anyway.
+    let mut taken: Map<String, Value> = ids()
+        .filter(|id| accepted(id))
+        .map(|id| (id.to_owned(), Value::Null))
+        .collect();
+    for id in ids() {
+        if accepted(id) || replaced.contains_key(id) {
+            continue;
+        }
+        let fresh = (0u8..=u8::MAX)
+            .map(|salt| nine_alphanumeric(id, salt))
+            .find(|candidate| !taken.contains_key(candidate))
+            .unwrap_or_default();
+        taken.insert(fresh.clone(), Value::Null);
+        replaced.insert(id.to_owned(), json!(fresh));
+    }
+    replaced
+}
+
+/// 9 letters and digits derived from `id` and `salt` (FNV-1a): the same conversation gets the
+/// same ids on every request.
+fn nine_alphanumeric(id: &str, salt: u8) -> String {
+    const DIGITS: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in id.bytes().chain([salt]) {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    (0..9)
+        .map(|_| {
+            let digit = DIGITS[(hash % 62) as usize];
+            hash /= 62;
+            char::from(digit)
         })
         .collect()
 }

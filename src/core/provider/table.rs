@@ -87,6 +87,16 @@ pub enum MaxTokensField {
     MaxCompletionTokens,
 }
 
+/// Which tool call ids a provider takes back in the conversation it is sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolCallIds {
+    /// Any string.
+    Any,
+    /// Exactly 9 of `a-z A-Z 0-9` (Mistral refuses any other id with a 400, so a conversation
+    /// begun elsewhere, or ids this loop made up, would fail).
+    NineAlphanumeric,
+}
+
 /// One provider.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ProviderSpec {
@@ -106,6 +116,7 @@ pub struct ProviderSpec {
     /// Accepts `stream_options: {include_usage: true}`.
     pub stream_usage_option: bool,
     pub max_tokens_field: MaxTokensField,
+    pub tool_call_ids: ToolCallIds,
 }
 
 impl ProviderSpec {
@@ -178,6 +189,7 @@ const OPENAI_STYLE: ProviderSpec = ProviderSpec {
     strict_tools: false,
     stream_usage_option: false,
     max_tokens_field: MaxTokensField::MaxTokens,
+    tool_call_ids: ToolCallIds::Any,
 };
 
 /// Every provider, in the order a picker shows them. Default models were checked against the
@@ -271,6 +283,7 @@ pub static PROVIDERS: &[ProviderSpec] = &[
             "mistral-medium-latest",
             "mistral-small-latest",
         ],
+        tool_call_ids: ToolCallIds::NineAlphanumeric,
         ..OPENAI_STYLE
     },
     ProviderSpec {
