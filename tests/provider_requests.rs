@@ -818,3 +818,61 @@ fn mistral_gets_tool_call_ids_of_nine_letters_and_digits() {
         "an id Mistral gave is kept"
     );
 }
+
+/// Anthropic refuses a `tool_use` id (and a `tool_result`'s `tool_use_id`) outside
+/// `^[a-zA-Z0-9_-]+$` with 400 "String should match pattern" — ids other providers give
+/// (Kimi's `functions.get_weather:0`) or a restored conversation's
+/// (https://github.com/HKUDS/nanobot/pull/4356). Each is sent in a form Anthropic takes, the same
+/// for a call and its result; ids that differ stay different, and valid ones are kept.
+#[test]
+fn anthropic_gets_tool_use_ids_of_its_pattern() {
+    let asking = |ids: &[&str]| {
+        let mut assistant = ChatMessage::text(Role::Assistant, "");
+        assistant.tool_calls = Some(
+            ids.iter()
+                .map(|id| call(id, "clock_now", "{}", None))
+                .collect(),
+        );
+        assistant
+    };
+    let ids = [
+        "functions.clock_now:0",
+        "call|x",
+        "call.x",
+        "",
+        "toolu_01A-b",
+    ];
+    let mut messages = vec![ChatMessage::text(Role::User, "The time?"), asking(&ids)];
+    messages.extend(ids.iter().map(|id| ChatMessage::tool_result(*id, "12:00")));
+    let body = body(&provider("anthropic"), &messages, ResponseMode::Streaming);
+    let blocks: Vec<&Value> = body["messages"]
+        .as_array()
+        .expect("messages")
+        .iter()
+        .flat_map(|message| message["content"].as_array().expect("blocks"))
+        .collect();
+    let uses: Vec<&Value> = blocks
+        .iter()
+        .filter(|block| block["type"] == "tool_use")
+        .map(|block| &block["id"])
+        .collect();
+    let results: Vec<&Value> = blocks
+        .iter()
+        .filter(|block| block["type"] == "tool_result")
+        .map(|block| &block["tool_use_id"])
+        .collect();
+    let accepted = |id: &Value| {
+        id.as_str().is_some_and(|id| {
+            !id.is_empty()
+                && id
+                    .bytes()
+                    .all(|byte| byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-')
+        })
+    };
+    assert!(uses.iter().all(|id| accepted(id)), "{uses:?}");
+    assert_eq!(uses, results, "each result answers its call");
+    for (index, id) in uses.iter().enumerate() {
+        assert!(!uses[..index].contains(id), "{id} given twice");
+    }
+    assert_eq!(uses[4], &json!("toolu_01A-b"));
+}

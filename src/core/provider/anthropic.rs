@@ -9,7 +9,8 @@ use serde_json::{json, Map, Value};
 use super::config::ResolvedProvider;
 use super::error::ProviderError;
 use super::request::{
-    arguments_object, named_tool, parse_data_url, sanitized_schema, ResponseMode,
+    arguments_object, named_tool, parse_data_url, replaced_call_ids, sanitized_schema,
+    sent_call_id, ResponseMode,
 };
 use crate::core::json_text::to_json_text;
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role, ThinkingBlock};
@@ -92,19 +93,20 @@ fn wire_messages(
     provider: &ResolvedProvider,
     messages: &[ChatMessage],
 ) -> Result<Vec<Value>, ProviderError> {
+    let replaced_ids = replaced_call_ids(messages, is_tool_use_id, tool_use_id);
     let mut turns: Vec<(&'static str, Vec<Value>)> = Vec::new();
     for message in messages {
         let (role, blocks) = match message.role {
             Role::System => continue,
             Role::User => ("user", user_blocks(provider, message)?),
-            Role::Assistant => ("assistant", assistant_blocks(message)),
+            Role::Assistant => ("assistant", assistant_blocks(message, &replaced_ids)),
             Role::Tool => {
                 let id = message.tool_call_id.as_deref().ok_or_else(|| {
                     provider.invalid_conversation("a tool message has no `tool_call_id`")
                 })?;
                 let block = json!({
                     "type": "tool_result",
-                    "tool_use_id": id,
+                    "tool_use_id": sent_call_id(&replaced_ids, id),
                     "content": message.text_content(),
                 });
                 ("user", vec![block])
@@ -179,7 +181,37 @@ fn text_block(text: &str) -> Option<Value> {
     (!text.trim().is_empty()).then(|| json!({"type": "text", "text": text}))
 }
 
-fn assistant_blocks(message: &ChatMessage) -> Vec<Value> {
+/// Anthropic's pattern for `tool_use` ids, `^[a-zA-Z0-9_-]+$`: a request with another id is a 400.
+fn is_tool_use_id(id: &str) -> bool {
+    !id.is_empty()
+        && id
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-')
+}
+
+/// `id` with every character outside the pattern made `_` (`call` when empty), and `_<attempt>`
+/// after the first attempt.
+fn tool_use_id(id: &str, attempt: u8) -> String {
+    let mut derived: String = id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if derived.is_empty() {
+        derived.push_str("call");
+    }
+    if attempt > 0 {
+        derived.push_str(&format!("_{attempt}"));
+    }
+    derived
+}
+
+fn assistant_blocks(message: &ChatMessage, replaced_ids: &Map<String, Value>) -> Vec<Value> {
     let mut blocks: Vec<Value> = message
         .thinking_blocks
         .iter()
@@ -198,7 +230,7 @@ fn assistant_blocks(message: &ChatMessage) -> Vec<Value> {
     for call in message.tool_calls.iter().flatten() {
         blocks.push(json!({
             "type": "tool_use",
-            "id": call.id,
+            "id": sent_call_id(replaced_ids, &call.id),
             "name": call.function.name,
             "input": arguments_object(call),
         }));

@@ -5,7 +5,7 @@ use serde_json::{json, Map, Value};
 
 use super::config::ResolvedProvider;
 use super::error::ProviderError;
-use super::request::{named_tool, ResponseMode};
+use super::request::{named_tool, replaced_call_ids, sent_call_id, ResponseMode};
 use super::table::{Endpoint, MaxTokensField, Reasoning, ToolCallIds, CHAT_COMPLETIONS_PATH};
 use crate::core::json_text::to_json_text;
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role};
@@ -119,9 +119,13 @@ pub(super) fn wire_messages(
 ) -> Result<Vec<Value>, ProviderError> {
     let echo_reasoning = provider.spec.reasoning == Reasoning::EchoReasoningContent;
     let echo_signatures = provider.is_google_endpoint();
-    let replaced_ids = replaced_call_ids(provider, messages);
-    let wire_id =
-        |id: &str| -> Value { replaced_ids.get(id).cloned().unwrap_or_else(|| json!(id)) };
+    let replaced_ids = match provider.spec.tool_call_ids {
+        ToolCallIds::Any => Map::new(),
+        ToolCallIds::NineAlphanumeric => {
+            replaced_call_ids(messages, is_nine_alphanumeric, nine_alphanumeric)
+        }
+    };
+    let wire_id = |id: &str| sent_call_id(&replaced_ids, id);
     messages
         .iter()
         .map(|message| {
@@ -186,47 +190,16 @@ pub(super) fn wire_messages(
         .collect()
 }
 
-/// The ids the provider would refuse, each with the one sent in its place (the same for a call
-/// and its results). Ids it takes are kept and never given to another.
-fn replaced_call_ids(provider: &ResolvedProvider, messages: &[ChatMessage]) -> Map<String, Value> {
-    let mut replaced = Map::new();
-    if provider.spec.tool_call_ids != ToolCallIds::NineAlphanumeric {
-        return replaced;
-    }
-    let ids = || {
-        messages.iter().flat_map(|message| {
-            let calls = message.tool_calls.iter().flatten();
-            calls
-                .map(|call| call.id.as_str())
-                .chain(message.tool_call_id.as_deref())
-        })
-    };
-    let accepted = |id: &str| id.len() == 9 && id.bytes().all(|byte| byte.is_ascii_alphanumeric());
-    // A JSON object's map as a set: the wasm has its hash table anyway.
-    let mut taken: Map<String, Value> = ids()
-        .filter(|id| accepted(id))
-        .map(|id| (id.to_owned(), Value::Null))
-        .collect();
-    for id in ids() {
-        if accepted(id) || replaced.contains_key(id) {
-            continue;
-        }
-        let fresh = (0u8..=u8::MAX)
-            .map(|salt| nine_alphanumeric(id, salt))
-            .find(|candidate| !taken.contains_key(candidate))
-            .unwrap_or_default();
-        taken.insert(fresh.clone(), Value::Null);
-        replaced.insert(id.to_owned(), json!(fresh));
-    }
-    replaced
+fn is_nine_alphanumeric(id: &str) -> bool {
+    id.len() == 9 && id.bytes().all(|byte| byte.is_ascii_alphanumeric())
 }
 
-/// 9 letters and digits derived from `id` and `salt` (FNV-1a): the same conversation gets the
+/// 9 letters and digits derived from `id` and `attempt` (FNV-1a): the same conversation gets the
 /// same ids on every request.
-fn nine_alphanumeric(id: &str, salt: u8) -> String {
+fn nine_alphanumeric(id: &str, attempt: u8) -> String {
     const DIGITS: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in id.bytes().chain([salt]) {
+    for byte in id.bytes().chain([attempt]) {
         hash ^= u64::from(byte);
         hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
     }

@@ -286,6 +286,50 @@ pub(super) fn parse_data_url(url: &str) -> Option<InlineImage<'_>> {
     })
 }
 
+/// The tool call ids of `messages` that a provider refuses (`accepted` says no), each with the
+/// id sent in its place, the same for a call and its results: `derive(id, attempt)` for the
+/// first attempt that no other id of the conversation has. Accepted ids are kept as they are.
+pub(super) fn replaced_call_ids(
+    messages: &[ChatMessage],
+    accepted: fn(&str) -> bool,
+    derive: fn(&str, u8) -> String,
+) -> Map<String, Value> {
+    let ids = || {
+        messages.iter().flat_map(|message| {
+            let calls = message.tool_calls.iter().flatten();
+            calls
+                .map(|call| call.id.as_str())
+                .chain(message.tool_call_id.as_deref())
+        })
+    };
+    // A JSON object's map as a set: the wasm has its hash table anyway.
+    let mut taken: Map<String, Value> = ids()
+        .filter(|id| accepted(id))
+        .map(|id| (id.to_owned(), Value::Null))
+        .collect();
+    let mut replaced = Map::new();
+    for id in ids() {
+        if accepted(id) || replaced.contains_key(id) {
+            continue;
+        }
+        let fresh = (0..=u8::MAX)
+            .map(|attempt| derive(id, attempt))
+            .find(|candidate| !taken.contains_key(candidate))
+            .unwrap_or_default();
+        taken.insert(fresh.clone(), Value::Null);
+        replaced.insert(id.to_owned(), Value::String(fresh));
+    }
+    replaced
+}
+
+/// The id to send for `id`, given [`replaced_call_ids`].
+pub(super) fn sent_call_id(replaced: &Map<String, Value>, id: &str) -> Value {
+    replaced
+        .get(id)
+        .cloned()
+        .unwrap_or_else(|| Value::String(id.to_owned()))
+}
+
 /// A tool call's arguments as a JSON object. Wire formats that take objects (Anthropic `input`,
 /// Gemini `args`, Ollama `arguments`) get `{}` for arguments that do not parse: such a call was
 /// already answered with an error result, and the object only keeps the history well-formed.
