@@ -876,3 +876,48 @@ fn anthropic_gets_tool_use_ids_of_its_pattern() {
     }
     assert_eq!(uses[4], &json!("toolu_01A-b"));
 }
+
+/// OpenAI's Chat Completions (Azure's and GitHub Copilot's at least) refuse a tool call id longer
+/// than 40 characters: 400 "Invalid 'messages[2].tool_calls[0].id': string too long. Expected
+/// a string with maximum length 40, but got a string with length 44 instead." — ids made by
+/// gateways or other providers, replayed (https://github.com/Portkey-AI/gateway/issues/1062,
+/// https://github.com/BerriAI/litellm/issues/17343, https://github.com/anomalyco/opencode/issues/12653).
+/// Such ids are sent shortened, still distinct and the same for a call and its result.
+#[test]
+fn openai_rows_get_tool_call_ids_of_at_most_40_characters() {
+    let long = "portkey-6aa6db90-1b84-4155-9f32-f658c97d6b1b";
+    let longer = "portkey-6aa6db90-1b84-4155-9f32-f658c97d6b1c";
+    let mut assistant = ChatMessage::text(Role::Assistant, "");
+    assistant.tool_calls = Some(vec![
+        call(long, "clock_now", "{}", None),
+        call(longer, "clock_now", "{}", None),
+        call("call_abc", "clock_now", "{}", None),
+    ]);
+    let mut messages = vec![ChatMessage::text(Role::User, "The time?"), assistant];
+    for id in [long, longer, "call_abc"] {
+        messages.push(ChatMessage::tool_result(id, "12:00"));
+    }
+    for id in ["openai", "azure_openai"] {
+        let body = body(&provider(id), &messages, ResponseMode::Streaming);
+        let wire = body["messages"].as_array().expect("messages");
+        let calls: Vec<&Value> = wire[1]["tool_calls"]
+            .as_array()
+            .expect("calls")
+            .iter()
+            .map(|call| &call["id"])
+            .collect();
+        let results: Vec<&Value> = wire[2..]
+            .iter()
+            .map(|result| &result["tool_call_id"])
+            .collect();
+        assert!(
+            calls
+                .iter()
+                .all(|call| call.as_str().is_some_and(|call| call.len() <= 40)),
+            "{id}: {calls:?}"
+        );
+        assert_eq!(calls, results, "{id}");
+        assert_ne!(calls[0], calls[1], "{id}");
+        assert_eq!(calls[2], &json!("call_abc"), "{id}");
+    }
+}

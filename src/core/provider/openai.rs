@@ -124,6 +124,7 @@ pub(super) fn wire_messages(
         ToolCallIds::NineAlphanumeric => {
             replaced_call_ids(messages, is_nine_alphanumeric, nine_alphanumeric)
         }
+        ToolCallIds::AtMost40 => replaced_call_ids(messages, is_at_most_40, shortened_to_40),
     };
     let wire_id = |id: &str| sent_call_id(&replaced_ids, id);
     messages
@@ -188,6 +189,22 @@ pub(super) fn wire_messages(
             Ok(Value::Object(wire))
         })
         .collect()
+}
+
+const MAX_CALL_ID_LENGTH: usize = 40;
+
+fn is_at_most_40(id: &str) -> bool {
+    id.len() <= MAX_CALL_ID_LENGTH
+}
+
+/// The start of `id`, then `_` and 9 letters and digits derived from the whole of it: 40 bytes.
+fn shortened_to_40(id: &str, attempt: u8) -> String {
+    let suffix = nine_alphanumeric(id, attempt);
+    let mut keep = MAX_CALL_ID_LENGTH - 1 - suffix.len();
+    while !id.is_char_boundary(keep) {
+        keep -= 1;
+    }
+    format!("{}_{suffix}", &id[..keep])
 }
 
 fn is_nine_alphanumeric(id: &str) -> bool {

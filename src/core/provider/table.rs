@@ -92,6 +92,8 @@ pub enum MaxTokensField {
 pub enum ToolCallIds {
     /// Any string.
     Any,
+    /// At most 40 characters (OpenAI's Chat Completions, Azure's: a longer one is a 400).
+    AtMost40,
     /// Exactly 9 of `a-z A-Z 0-9` (Mistral refuses any other id with a 400, so a conversation
     /// begun elsewhere, or ids this loop made up, would fail).
     NineAlphanumeric,
@@ -205,6 +207,7 @@ pub static PROVIDERS: &[ProviderSpec] = &[
         strict_tools: true,
         stream_usage_option: true,
         max_tokens_field: MaxTokensField::MaxCompletionTokens,
+        tool_call_ids: ToolCallIds::AtMost40,
         ..OPENAI_STYLE
     },
     ProviderSpec {
@@ -295,6 +298,7 @@ pub static PROVIDERS: &[ProviderSpec] = &[
         strict_tools: true,
         stream_usage_option: true,
         max_tokens_field: MaxTokensField::MaxCompletionTokens,
+        tool_call_ids: ToolCallIds::AtMost40,
         ..OPENAI_STYLE
     },
     ProviderSpec {
