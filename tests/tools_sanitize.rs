@@ -128,6 +128,13 @@ fn check_node(
     if openai && type_names(node).contains(&"array") && !node.contains_key("items") {
         found.push(format!("{at}: an OpenAI array needs `items`"));
     }
+    // Draft 2020-12, which Anthropic checks against, has no list form of `items` (see
+    // `a_draft_7_tuple_becomes_prefix_items`); Gemini's own rule says so too.
+    if dialect != SchemaDialect::Gemini && node.get("items").is_some_and(Value::is_array) {
+        found.push(format!(
+            "{at}: `items` is a list (2020-12 wants `prefixItems`)"
+        ));
+    }
     match dialect {
         SchemaDialect::OpenAiStrict if strict => strict_rules(node, at, object_depth, found),
         SchemaDialect::Gemini => gemini_rules(node, at, found),
@@ -1574,4 +1581,41 @@ fn openai_arrays_always_have_items() {
         "{}",
         strict.schema
     );
+}
+
+/// Anthropic checks `input_schema` against the draft 2020-12 meta-schema and refuses anything
+/// else with 400 "tools.0.custom.input_schema: JSON schema is invalid. It must match JSON Schema
+/// draft 2020-12" (https://github.com/anthropics/anthropic-sdk-java/issues/241,
+/// https://github.com/anthropics/claude-code/issues/9605). In 2020-12 `items` is one schema; a
+/// list there is the tuple of drafts 4 to 2019-09, which zod-to-json-schema (its default target
+/// is draft 7) writes for every `z.tuple`, with `additionalItems` for the rest. 2020-12 says the
+/// same with `prefixItems` and `items`.
+#[test]
+fn a_draft_7_tuple_becomes_prefix_items() {
+    let schema = json!({"type": "object", "properties": {
+        "point": {"type": "array", "minItems": 2, "maxItems": 2,
+            "items": [{"type": "number"}, {"type": "number"}], "additionalItems": false},
+        "row": {"type": "array", "items": [{"type": "string"}], "additionalItems": {"type": "number"}},
+        "open": {"type": "array", "items": [{"type": "string"}], "additionalItems": true}
+    }});
+    let expected = json!({"type": "object", "properties": {
+        "point": {"type": "array", "minItems": 2, "maxItems": 2,
+            "prefixItems": [{"type": "number"}, {"type": "number"}], "items": {"not": {}}},
+        "row": {"type": "array", "prefixItems": [{"type": "string"}], "items": {"type": "number"}},
+        "open": {"type": "array", "prefixItems": [{"type": "string"}], "items": {}}
+    }});
+    for dialect in [SchemaDialect::Anthropic, SchemaDialect::OpenAi] {
+        let sanitized = sanitize_schema(&schema, dialect);
+        assert_eq!(sanitized.schema, expected, "{dialect:?}");
+        assert_eq!(sanitized.warnings, Vec::<String>::new(), "{dialect:?}");
+    }
+    for dialect in DIALECTS {
+        let sanitized = sanitize_schema(&schema, dialect);
+        assert_eq!(
+            dialect_violations(&sanitized.schema, dialect, sanitized.strict),
+            Vec::<String>::new(),
+            "{dialect:?}: {}",
+            sanitized.schema
+        );
+    }
 }

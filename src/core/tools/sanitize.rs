@@ -4,7 +4,9 @@
 //!    guard against recursion and blow-up; remote ones are never fetched), nesting is bounded,
 //!    missing `type`s are inferred, contradictory `default: null` is dropped, OpenAPI `nullable`
 //!    becomes a type array, draft-4 boolean `exclusiveMinimum`/`exclusiveMaximum` become
-//!    2020-12 bounds, malformed keywords are removed, and the root becomes an object schema.
+//!    2020-12 bounds, draft-7 tuples (`items: [..]`) become `prefixItems`, malformed keywords
+//!    are removed, and the root becomes an object schema. OpenAI's dialects give every array
+//!    `items`.
 //! 2. The dialect's rewrite ([`SchemaDialect::OpenAiStrict`], [`SchemaDialect::Gemini`]); OpenAI
 //!    non-strict and Anthropic take the base result as is.
 //!
@@ -536,6 +538,7 @@ impl Sanitizer<'_> {
 
     /// The base rules that look at one node, its children being sanitized already.
     fn normalize(&mut self, node: &mut Map<String, Value>, location: &str) {
+        self.tuple_to_prefix_items(node, location);
         if !matches!(node.get("enum"), None | Some(Value::Array(_)))
             || node
                 .get("enum")
@@ -630,6 +633,30 @@ impl Sanitizer<'_> {
                 );
             }
         }
+    }
+
+    /// Draft 7's tuple, `items: [..]` with `additionalItems` for the rest, in 2020-12's words
+    /// (`prefixItems`, then `items`): Anthropic refuses a list under `items` as invalid 2020-12.
+    fn tuple_to_prefix_items(&mut self, node: &mut Map<String, Value>, location: &str) {
+        if !node.get("items").is_some_and(Value::is_array) {
+            return;
+        }
+        let positional = node.shift_remove("items").unwrap_or_default();
+        if node.contains_key("prefixItems") {
+            self.warn(
+                location,
+                "`items` as a list next to `prefixItems` removed".to_owned(),
+            );
+        } else if positional.as_array().is_some_and(|items| !items.is_empty()) {
+            node.insert("prefixItems".to_owned(), positional);
+        }
+        let rest = match node.shift_remove("additionalItems") {
+            None => return,
+            Some(Value::Bool(true)) => json!({}),
+            Some(Value::Bool(false)) => never_schema(),
+            Some(schema) => schema,
+        };
+        node.insert("items".to_owned(), rest);
     }
 
     /// Lets `null` through a node, the way OpenAPI's `nullable: true` did: every keyword that
@@ -839,6 +866,10 @@ impl Sanitizer<'_> {
                 }
             };
         }
+        if root.get("default") == Some(&Value::Null) {
+            // From a merged `allOf` member: the root is an object, never `null`.
+            root.shift_remove("default");
+        }
         self.rewrite_one_of(&mut root, "#");
         for keyword in ["enum", "const", "not"] {
             if root.shift_remove(keyword).is_some() {
@@ -1018,6 +1049,13 @@ impl Sanitizer<'_> {
             } else if !free_form_map {
                 self.strict_object(&mut node, location);
             }
+        }
+        if has_type(&node, "array") && !node.contains_key("items") {
+            // A type merged in from `allOf` here, after the base rules gave arrays `items`.
+            if !tuple {
+                self.not_strict(location, "an array without `items`");
+            }
+            node.insert("items".to_owned(), json!({}));
         }
         if node.is_empty() {
             self.not_strict(location, "a schema without `type` (any value)");
