@@ -239,6 +239,28 @@ fn common_rules(node: &Map<String, Value>, at: &str, found: &mut Vec<String>) {
             found.push(format!("{at}: bad `enum` {values}"));
         }
     }
+    // The 2020-12 meta-schema's type for each keyword's value (see
+    // `keyword_values_of_the_wrong_type_are_removed`).
+    for (key, value) in node {
+        let fits = match key.as_str() {
+            "description" | "title" | "pattern" | "format" | "$comment" | "$id" | "$schema"
+            | "$anchor" | "contentEncoding" | "contentMediaType" => value.is_string(),
+            "minimum" | "maximum" => value.is_number(),
+            // A draft-4 boolean has its own rule below.
+            "exclusiveMinimum" | "exclusiveMaximum" => value.is_number() || value.is_boolean(),
+            "multipleOf" => value.as_f64().is_some_and(|factor| factor > 0.0),
+            "minLength" | "maxLength" | "minItems" | "maxItems" | "minProperties"
+            | "maxProperties" | "minContains" | "maxContains" => value.is_u64(),
+            "uniqueItems" | "deprecated" | "readOnly" | "writeOnly" => value.is_boolean(),
+            "examples" => value.is_array(),
+            _ => true,
+        };
+        if !fits {
+            found.push(format!(
+                "{at}: `{key}` has a value of the wrong type: {value}"
+            ));
+        }
+    }
     for key in ["exclusiveMinimum", "exclusiveMaximum"] {
         if node.get(key).is_some_and(Value::is_boolean) {
             found.push(format!(
@@ -1609,6 +1631,49 @@ fn a_draft_7_tuple_becomes_prefix_items() {
         assert_eq!(sanitized.schema, expected, "{dialect:?}");
         assert_eq!(sanitized.warnings, Vec::<String>::new(), "{dialect:?}");
     }
+    for dialect in DIALECTS {
+        let sanitized = sanitize_schema(&schema, dialect);
+        assert_eq!(
+            dialect_violations(&sanitized.schema, dialect, sanitized.strict),
+            Vec::<String>::new(),
+            "{dialect:?}: {}",
+            sanitized.schema
+        );
+    }
+}
+
+/// Anthropic checks `input_schema` against the draft 2020-12 meta-schema, which types the value
+/// of each keyword (`description` a string, `minimum` a number, `maxLength` a count, `examples` a
+/// list…), and refuses a schema that breaks it with 400 "tools.0.custom.input_schema: JSON
+/// schema is invalid. It must match JSON Schema draft 2020-12"
+/// (https://github.com/anthropics/claude-code/issues/9605,
+/// https://github.com/MarkusPfundstein/mcp-gsuite/issues/19). Servers whose generators write
+/// unset fields as `null` send exactly that; such a keyword says nothing and is removed.
+#[test]
+fn keyword_values_of_the_wrong_type_are_removed() {
+    let schema = json!({"type": "object", "description": null, "properties": {
+        "name": {"type": "string", "title": null, "pattern": null, "format": null,
+            "minLength": -1, "maxLength": 1.5, "examples": "ada", "description": "who"},
+        "size": {"type": "number", "minimum": null, "maximum": "9", "multipleOf": 0,
+            "exclusiveMaximum": 10},
+        "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": "yes",
+            "minItems": 1, "deprecated": null}
+    }});
+    let expected = json!({"type": "object", "properties": {
+        "name": {"type": "string", "description": "who"},
+        "size": {"type": "number", "exclusiveMaximum": 10},
+        "tags": {"type": "array", "items": {"type": "string"}, "minItems": 1}
+    }});
+    let sanitized = sanitize_schema(&schema, SchemaDialect::Anthropic);
+    assert_eq!(sanitized.schema, expected);
+    assert!(
+        sanitized
+            .warnings
+            .iter()
+            .any(|warning| warning == "#/properties/name: `minLength` is not a count: removed"),
+        "{:?}",
+        sanitized.warnings
+    );
     for dialect in DIALECTS {
         let sanitized = sanitize_schema(&schema, dialect);
         assert_eq!(

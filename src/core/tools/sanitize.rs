@@ -594,6 +594,7 @@ impl Sanitizer<'_> {
                 _ => {}
             }
         }
+        self.drop_mistyped_keywords(node, location);
         infer_type(node);
         // OpenAI refuses an array without `items` even when not strict ("array schema missing
         // items"); a missing `items` takes any item, and so does `{}`.
@@ -632,6 +633,41 @@ impl Sanitizer<'_> {
                     "`required` is not a list of names: removed".to_owned(),
                 );
             }
+        }
+    }
+
+    /// Removes keywords whose value has another type than the 2020-12 meta-schema gives it
+    /// (often a generator's `null` for an unset field): Anthropic refuses the whole schema then.
+    fn drop_mistyped_keywords(&mut self, node: &mut Map<String, Value>, location: &str) {
+        let mistyped: Vec<(String, &str)> = node
+            .iter()
+            .filter_map(|(key, value)| {
+                let (fits, kind) = match key.as_str() {
+                    "description" | "title" | "pattern" | "format" | "$comment" | "$id"
+                    | "$schema" | "$anchor" | "contentEncoding" | "contentMediaType" => {
+                        (value.is_string(), "string")
+                    }
+                    "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => {
+                        (value.is_number(), "number")
+                    }
+                    "multipleOf" => (
+                        value.as_f64().is_some_and(|factor| factor > 0.0),
+                        "positive number",
+                    ),
+                    "minLength" | "maxLength" | "minItems" | "maxItems" | "minProperties"
+                    | "maxProperties" | "minContains" | "maxContains" => (value.is_u64(), "count"),
+                    "uniqueItems" | "deprecated" | "readOnly" | "writeOnly" => {
+                        (value.is_boolean(), "boolean")
+                    }
+                    "examples" => (value.is_array(), "list"),
+                    _ => (true, ""),
+                };
+                (!fits).then(|| (key.clone(), kind))
+            })
+            .collect();
+        for (key, kind) in mistyped {
+            node.shift_remove(&key);
+            self.warn(location, format!("`{key}` is not a {kind}: removed"));
         }
     }
 
