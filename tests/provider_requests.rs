@@ -921,3 +921,57 @@ fn openai_rows_get_tool_call_ids_of_at_most_40_characters() {
         assert_eq!(calls[2], &json!("call_abc"), "{id}");
     }
 }
+
+/// With thinking on, Anthropic refuses a conversation whose last assistant turn, when it used
+/// tools or ends the conversation, does not start with a thinking block: 400 "Expected
+/// `thinking` or `redacted_thinking`, but found `tool_use`. When `thinking` is enabled, a final
+/// `assistant` message must start with a thinking block … To avoid this requirement, disable
+/// `thinking`" (https://github.com/OpenRouterTeam/ai-sdk-provider/issues/162,
+/// https://github.com/n8n-io/n8n/issues/22550). A conversation begun with another provider, or
+/// thinking turned on mid-run, gives exactly that; such a request goes without thinking. With
+/// thinking off, an assistant turn in the final position must not hold thinking blocks ("When
+/// thinking is disabled, an `assistant` message in the final position cannot contain
+/// `thinking`", https://github.com/tailcallhq/forgecode/issues/1853): they are left out.
+#[test]
+fn anthropic_thinking_follows_the_last_assistant_turn() {
+    let thinking = |config: &mut ProviderConfig| config.thinking_budget = Some(2000);
+    let mut asking = ChatMessage::text(Role::Assistant, "");
+    asking.tool_calls = Some(vec![call("toolu_1", "clock_now", "{}", None)]);
+    let unsigned_round = vec![
+        ChatMessage::text(Role::User, "The time?"),
+        asking,
+        ChatMessage::tool_result("toolu_1", "12:00"),
+    ];
+    let body_of = |messages: &[ChatMessage], with_thinking: bool| {
+        let provider = if with_thinking {
+            provider_with("anthropic", thinking)
+        } else {
+            provider("anthropic")
+        };
+        body(&provider, messages, ResponseMode::Streaming)
+    };
+    let body = body_of(&unsigned_round, true);
+    assert!(body.get("thinking").is_none(), "{body}");
+    let mut partial = ChatMessage::text(Role::Assistant, "It is");
+    partial.thinking_blocks = Some(vec![ThinkingBlock::Thinking {
+        thinking: "Read the clock.".into(),
+        signature: "EqQBCgIYAhIM".into(),
+    }]);
+    let ending_in_text = vec![ChatMessage::text(Role::User, "The time?"), partial];
+    assert!(body_of(&ending_in_text[..1], true)
+        .get("thinking")
+        .is_some());
+    let body = body_of(&ending_in_text, false);
+    assert_eq!(
+        body["messages"][1]["content"],
+        json!([{"type": "text", "text": "It is"}])
+    );
+    let body = body_of(&ending_in_text, true);
+    assert_eq!(body["messages"][1]["content"][0]["type"], "thinking");
+    assert!(body.get("thinking").is_some());
+    let body = body_of(&tool_round(), true);
+    assert!(
+        body.get("thinking").is_some(),
+        "a signed round keeps thinking"
+    );
+}

@@ -47,9 +47,14 @@ pub(super) fn body(
 ) -> Result<Map<String, Value>, ProviderError> {
     let mut body = Map::new();
     body.insert("model".to_owned(), json!(provider.model));
+    let mut turns = wire_messages(provider, messages)?;
     let thinking_budget = provider
         .thinking_budget
-        .map(|budget| budget.max(MIN_THINKING_BUDGET));
+        .map(|budget| budget.max(MIN_THINKING_BUDGET))
+        .filter(|_| !lacks_leading_thinking(&turns));
+    if thinking_budget.is_none() {
+        drop_final_thinking(&mut turns);
+    }
     let requested_max = provider.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS);
     // The budget counts against max_tokens, which must stay above it.
     let max_tokens = match thinking_budget {
@@ -66,10 +71,7 @@ pub(super) fn body(
     if !system.is_empty() {
         body.insert("system".to_owned(), json!(system.join("\n\n")));
     }
-    body.insert(
-        "messages".to_owned(),
-        Value::Array(wire_messages(provider, messages)?),
-    );
+    body.insert("messages".to_owned(), Value::Array(turns));
     body.insert("stream".to_owned(), json!(mode == ResponseMode::Streaming));
     match thinking_budget {
         Some(budget) => {
@@ -86,6 +88,44 @@ pub(super) fn body(
         }
     }
     Ok(body)
+}
+
+fn is_thinking(block: &Value) -> bool {
+    matches!(
+        block.get("type").and_then(Value::as_str),
+        Some("thinking" | "redacted_thinking")
+    )
+}
+
+/// Whether the last assistant turn, when it used tools or ends the conversation, does not start
+/// with a thinking block (it came from another provider or a run without thinking). With
+/// thinking on, Anthropic refuses that ("a final `assistant` message must start with a thinking
+/// block") and says to turn thinking off instead.
+fn lacks_leading_thinking(turns: &[Value]) -> bool {
+    let Some(position) = turns.iter().rposition(|turn| turn["role"] == "assistant") else {
+        return false;
+    };
+    let blocks = turns[position]["content"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let uses_tools = blocks.iter().any(|block| block["type"] == "tool_use");
+    let is_last = position + 1 == turns.len();
+    (uses_tools || is_last) && !blocks.first().is_some_and(is_thinking)
+}
+
+/// With thinking off, Anthropic refuses thinking blocks in an assistant turn in the final
+/// position: they are left out, and the turn with them if nothing else is in it.
+fn drop_final_thinking(turns: &mut Vec<Value>) {
+    let Some(last) = turns.last_mut().filter(|turn| turn["role"] == "assistant") else {
+        return;
+    };
+    if let Some(blocks) = last.get_mut("content").and_then(Value::as_array_mut) {
+        blocks.retain(|block| !is_thinking(block));
+        if blocks.is_empty() {
+            turns.pop();
+        }
+    }
 }
 
 /// Messages with consecutive same-role turns merged (Anthropic requires alternation).
