@@ -975,3 +975,34 @@ fn anthropic_thinking_follows_the_last_assistant_turn() {
         "a signed round keeps thinking"
     );
 }
+
+/// Gemini 3 refuses a model turn whose first `functionCall` part carries no thought signature:
+/// 400 "Function call is missing a thought_signature in functionCall parts"
+/// (https://ai.google.dev/gemini-api/docs/thought-signatures: "you must pass back thought
+/// signatures during function calling, otherwise you will get a validation error"). Calls that
+/// Gemini did not make (another provider's, a conversation built by hand) have none; Google's
+/// documented stand-in for them is `skip_thought_signature_validator`. Only the first call of a
+/// turn needs one (parallel calls carry one on the first), and a real signature is kept.
+#[test]
+fn gemini_calls_without_a_signature_get_the_documented_stand_in() {
+    let mut asking = ChatMessage::text(Role::Assistant, "");
+    asking.tool_calls = Some(vec![
+        call("call_1", "weather_get", r#"{"city":"Paris"}"#, None),
+        call("call_2", "clock_now", "{}", None),
+    ]);
+    let mut messages = vec![ChatMessage::text(Role::User, "Weather and time?"), asking];
+    messages.push(ChatMessage::tool_result("call_1", "18°C"));
+    messages.push(ChatMessage::tool_result("call_2", "12:00"));
+    let foreign = body(&provider("google"), &messages, ResponseMode::Streaming);
+    let parts = &foreign["contents"][1]["parts"];
+    assert_eq!(
+        parts[0]["thoughtSignature"],
+        "skip_thought_signature_validator"
+    );
+    assert!(parts[1].get("thoughtSignature").is_none(), "{parts}");
+    let signed = body(&provider("google"), &tool_round(), ResponseMode::Streaming);
+    assert_eq!(
+        signed["contents"][1]["parts"][0]["thoughtSignature"],
+        "sig-A"
+    );
+}

@@ -156,15 +156,24 @@ fn text_part(text: &str) -> Option<Value> {
     (!text.is_empty()).then(|| json!({"text": text}))
 }
 
+/// Google's documented thought signature for function calls Gemini did not make (another
+/// provider's, a conversation built by hand): Gemini 3 refuses a turn whose first call has none.
+const FOREIGN_CALL_SIGNATURE: &str = "skip_thought_signature_validator";
+
 fn model_parts(message: &ChatMessage) -> Vec<Value> {
     let mut parts: Vec<Value> = text_part(&message.text_content()).into_iter().collect();
-    for call in message.tool_calls.iter().flatten() {
+    for (position, call) in message.tool_calls.iter().flatten().enumerate() {
         let mut part = Map::new();
         part.insert(
             "functionCall".to_owned(),
             json!({"name": call.function.name, "args": arguments_object(call)}),
         );
-        if let Some(signature) = &call.thought_signature {
+        // Parallel calls carry a signature on the first only.
+        let signature = match &call.thought_signature {
+            Some(signature) => Some(signature.as_str()),
+            None => (position == 0).then_some(FOREIGN_CALL_SIGNATURE),
+        };
+        if let Some(signature) = signature {
             part.insert("thoughtSignature".to_owned(), json!(signature));
         }
         parts.push(Value::Object(part));
