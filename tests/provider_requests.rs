@@ -1006,3 +1006,45 @@ fn gemini_calls_without_a_signature_get_the_documented_stand_in() {
         "sig-A"
     );
 }
+
+/// Google's OpenAI-compatible endpoints carry the thought signature in `extra_content` and
+/// hold Gemini 3's rule there too: a turn whose first call has none is refused ("Function call
+/// is missing a thought_signature", https://ai.google.dev/gemini-api/docs/thought-signatures).
+/// A first call without one (another provider's) gets Google's stand-in; other servers get
+/// nothing of the kind.
+#[test]
+fn google_openai_endpoints_get_the_stand_in_for_a_foreign_first_call() {
+    let mut asking = ChatMessage::text(Role::Assistant, "");
+    asking.tool_calls = Some(vec![
+        call("call_1", "clock_now", "{}", None),
+        call("call_2", "clock_now", "{}", None),
+    ]);
+    let messages = vec![
+        ChatMessage::text(Role::User, "The time?"),
+        asking,
+        ChatMessage::tool_result("call_1", "12:00"),
+        ChatMessage::tool_result("call_2", "12:00"),
+    ];
+    for (base_url, stand_in) in [
+        (
+            "https://generativelanguage.googleapis.com/v1beta/openai",
+            true,
+        ),
+        ("http://127.0.0.1:9/v1beta/openai", false),
+    ] {
+        let provider = provider_with("openai_compatible", |config| {
+            config.base_url = Some(base_url.into());
+            config.model = Some("gemini-3-flash-preview".into());
+        });
+        let sent = body(&provider, &messages, ResponseMode::Streaming);
+        let calls = &sent["messages"][1]["tool_calls"];
+        let expected = stand_in
+            .then(|| json!({"google": {"thought_signature": "skip_thought_signature_validator"}}));
+        assert_eq!(
+            calls[0].get("extra_content"),
+            expected.as_ref(),
+            "{base_url}"
+        );
+        assert_eq!(calls[1].get("extra_content"), None, "{base_url}");
+    }
+}

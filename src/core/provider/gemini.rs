@@ -158,7 +158,7 @@ fn text_part(text: &str) -> Option<Value> {
 
 /// Google's documented thought signature for function calls Gemini did not make (another
 /// provider's, a conversation built by hand): Gemini 3 refuses a turn whose first call has none.
-const FOREIGN_CALL_SIGNATURE: &str = "skip_thought_signature_validator";
+pub(super) const FOREIGN_CALL_SIGNATURE: &str = "skip_thought_signature_validator";
 
 fn model_parts(message: &ChatMessage) -> Vec<Value> {
     let mut parts: Vec<Value> = text_part(&message.text_content()).into_iter().collect();
