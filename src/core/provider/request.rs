@@ -303,19 +303,21 @@ pub(super) fn replaced_call_ids(
         })
     };
     // A JSON object's map as a set: the wasm has its hash table anyway.
-    let mut taken: Map<String, Value> = ids()
-        .filter(|id| accepted(id))
-        .map(|id| (id.to_owned(), Value::Null))
-        .collect();
+    let mut taken = Map::new();
+    for id in ids().filter(|id| accepted(id)) {
+        taken.insert(id.to_owned(), Value::Null);
+    }
     let mut replaced = Map::new();
     for id in ids() {
         if accepted(id) || replaced.contains_key(id) {
             continue;
         }
-        let fresh = (0..=u8::MAX)
-            .map(|attempt| derive(id, attempt))
-            .find(|candidate| !taken.contains_key(candidate))
-            .unwrap_or_default();
+        let mut attempt = 0;
+        let mut fresh = derive(id, attempt);
+        while taken.contains_key(&fresh) && attempt < u8::MAX {
+            attempt += 1;
+            fresh = derive(id, attempt);
+        }
         taken.insert(fresh.clone(), Value::Null);
         replaced.insert(id.to_owned(), Value::String(fresh));
     }
