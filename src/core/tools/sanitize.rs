@@ -698,6 +698,12 @@ impl Sanitizer<'_> {
     /// Lets `null` through a node, the way OpenAPI's `nullable: true` did: every keyword that
     /// would refuse it (`type`, a union, `const`, `enum`) is widened.
     fn add_null(&self, node: &mut Map<String, Value>) {
+        // An `allOf` is left only where strict mode could not merge it, and the tool goes
+        // non-strict: given `null` here, a second pass could merge it (`string` and an `allOf` of
+        // `null` do not overlap; `string` or `null` and it do), so that output is left as it is.
+        if node.contains_key("allOf") {
+            return;
+        }
         if let Some(mut types) = type_list(node).map(|types| {
             types
                 .into_iter()
