@@ -1048,3 +1048,44 @@ fn google_openai_endpoints_get_the_stand_in_for_a_foreign_first_call() {
         assert_eq!(calls[1].get("extra_content"), None, "{base_url}");
     }
 }
+
+/// OpenAI (and Azure, which hosts its models) refuse a function description over 1 024
+/// characters: 400 "Invalid 'tools[13].function.description': string too long. Expected a
+/// string with maximum length 1024, but got a string with length 1103 instead."
+/// (`string_above_max_length`), which MCP servers' descriptions often pass
+/// (https://github.com/getsentry/sentry-mcp/issues/106, https://github.com/aaif-goose/goose/pull/739,
+/// https://github.com/danny-avila/LibreChat/issues/5741). Such a description is cut there, with a
+/// warning; other providers get it whole.
+#[test]
+fn openai_rows_get_function_descriptions_of_at_most_1024_characters() {
+    let long = format!("Reads a file. {}", "é".repeat(1500));
+    let mut entries = tools();
+    entries[0].description = Some(long.clone());
+    let messages = [ChatMessage::text(Role::User, "Read it")];
+    for (id, expected) in [
+        ("openai", long.chars().take(1024).collect::<String>()),
+        ("azure_openai", long.chars().take(1024).collect()),
+        ("groq", long.clone()),
+        ("deepseek", long.clone()),
+    ] {
+        let built = provider(id)
+            .chat_request(&messages, &entries, ResponseMode::Streaming)
+            .expect("builds");
+        let body: Value = serde_json::from_str(&built.request.body).expect("body is JSON");
+        assert_eq!(
+            body["tools"][0]["function"]["description"],
+            json!(expected),
+            "{id}"
+        );
+        let cut = expected.len() < long.len();
+        assert_eq!(
+            built
+                .warnings
+                .iter()
+                .any(|warning| warning.starts_with("weather_get: the description is cut")),
+            cut,
+            "{id}: {:?}",
+            built.warnings
+        );
+    }
+}

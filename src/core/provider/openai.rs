@@ -104,6 +104,18 @@ pub(super) fn function_tools(
                 }
             };
             let mut function = named_tool(entry);
+            let description = function.get_mut("description");
+            if let (Some(Value::String(description)), Some(limit)) =
+                (description, provider.spec.max_description_chars)
+            {
+                if let Some((cut_at, _)) = description.char_indices().nth(limit) {
+                    description.truncate(cut_at);
+                    note(&format!(
+                        "the description is cut to the {limit} characters {} takes",
+                        provider.spec.display_name
+                    ));
+                }
+            }
             function.insert("parameters".to_owned(), parameters);
             if strict {
                 function.insert("strict".to_owned(), json!(true));

@@ -119,6 +119,9 @@ pub struct ProviderSpec {
     pub stream_usage_option: bool,
     pub max_tokens_field: MaxTokensField,
     pub tool_call_ids: ToolCallIds,
+    /// The longest function description it takes, in characters: OpenAI's and Azure's 1 024 (a
+    /// longer one is a 400, `string_above_max_length`, and MCP servers often write more).
+    pub max_description_chars: Option<usize>,
 }
 
 impl ProviderSpec {
@@ -192,6 +195,7 @@ const OPENAI_STYLE: ProviderSpec = ProviderSpec {
     stream_usage_option: false,
     max_tokens_field: MaxTokensField::MaxTokens,
     tool_call_ids: ToolCallIds::Any,
+    max_description_chars: None,
 };
 
 /// Every provider, in the order a picker shows them. Default models were checked against the
@@ -208,6 +212,7 @@ pub static PROVIDERS: &[ProviderSpec] = &[
         stream_usage_option: true,
         max_tokens_field: MaxTokensField::MaxCompletionTokens,
         tool_call_ids: ToolCallIds::AtMost40,
+        max_description_chars: Some(1024),
         ..OPENAI_STYLE
     },
     ProviderSpec {
@@ -299,6 +304,7 @@ pub static PROVIDERS: &[ProviderSpec] = &[
         stream_usage_option: true,
         max_tokens_field: MaxTokensField::MaxCompletionTokens,
         tool_call_ids: ToolCallIds::AtMost40,
+        max_description_chars: Some(1024),
         ..OPENAI_STYLE
     },
     ProviderSpec {
