@@ -17,7 +17,7 @@ use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role, Think
 use crate::core::model_event::{
     ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta, Usage,
 };
-use crate::core::tools::{SchemaDialect, ToolEntry};
+use crate::core::tools::{is_name_character, with_name_characters, SchemaDialect, ToolEntry};
 
 pub const ANTHROPIC_VERSION: &str = "2023-06-01";
 
@@ -223,25 +223,13 @@ fn text_block(text: &str) -> Option<Value> {
 
 /// Anthropic's pattern for `tool_use` ids, `^[a-zA-Z0-9_-]+$`: a request with another id is a 400.
 fn is_tool_use_id(id: &str) -> bool {
-    !id.is_empty()
-        && id
-            .bytes()
-            .all(|byte| byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-')
+    !id.is_empty() && id.chars().all(is_name_character)
 }
 
 /// `id` with every character outside the pattern made `_` (`call` when empty), and `_<attempt>`
 /// after the first attempt.
 fn tool_use_id(id: &str, attempt: u8) -> String {
-    let mut derived: String = id
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
+    let mut derived = with_name_characters(id);
     if derived.is_empty() {
         derived.push_str("call");
     }

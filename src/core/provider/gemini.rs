@@ -13,7 +13,7 @@ use super::request::{
     ResponseMode,
 };
 use crate::core::json_text::to_json_text;
-use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role};
+use crate::core::message::{ChatMessage, ContentPart, MessageContent, MessageToolCall, Role};
 use crate::core::model_event::{
     ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta, Usage,
 };
@@ -158,7 +158,15 @@ fn text_part(text: &str) -> Option<Value> {
 
 /// Google's documented thought signature for function calls Gemini did not make (another
 /// provider's, a conversation built by hand): Gemini 3 refuses a turn whose first call has none.
-pub(super) const FOREIGN_CALL_SIGNATURE: &str = "skip_thought_signature_validator";
+const FOREIGN_CALL_SIGNATURE: &str = "skip_thought_signature_validator";
+
+/// The thought signature to send with the call at `position` of a model turn: its own, or for a
+/// first call without one, [`FOREIGN_CALL_SIGNATURE`] (parallel calls carry one on the first only).
+pub(super) fn sent_thought_signature(call: &MessageToolCall, position: usize) -> Option<&str> {
+    call.thought_signature
+        .as_deref()
+        .or((position == 0).then_some(FOREIGN_CALL_SIGNATURE))
+}
 
 fn model_parts(message: &ChatMessage) -> Vec<Value> {
     let mut parts: Vec<Value> = text_part(&message.text_content()).into_iter().collect();
@@ -168,12 +176,7 @@ fn model_parts(message: &ChatMessage) -> Vec<Value> {
             "functionCall".to_owned(),
             json!({"name": call.function.name, "args": arguments_object(call)}),
         );
-        // Parallel calls carry a signature on the first only.
-        let signature = match &call.thought_signature {
-            Some(signature) => Some(signature.as_str()),
-            None => (position == 0).then_some(FOREIGN_CALL_SIGNATURE),
-        };
-        if let Some(signature) = signature {
+        if let Some(signature) = sent_thought_signature(call, position) {
             part.insert("thoughtSignature".to_owned(), json!(signature));
         }
         parts.push(Value::Object(part));

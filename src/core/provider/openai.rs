@@ -5,7 +5,7 @@ use serde_json::{json, Map, Value};
 
 use super::config::ResolvedProvider;
 use super::error::ProviderError;
-use super::gemini::FOREIGN_CALL_SIGNATURE;
+use super::gemini::sent_thought_signature;
 use super::request::{named_tool, replaced_call_ids, sent_call_id, ResponseMode};
 use super::table::{Endpoint, MaxTokensField, Reasoning, ToolCallIds, CHAT_COMPLETIONS_PATH};
 use crate::core::json_text::to_json_text;
@@ -173,10 +173,7 @@ pub(super) fn wire_messages(
                                 // Gemini's OpenAI-compatible endpoint sends a signature with
                                 // each call and refuses the next request without it; a first
                                 // call it did not make gets Google's stand-in.
-                                let signature = call
-                                    .thought_signature
-                                    .as_deref()
-                                    .or((position == 0).then_some(FOREIGN_CALL_SIGNATURE));
+                                let signature = sent_thought_signature(call, position);
                                 if let Some(signature) = signature.filter(|_| echo_signatures) {
                                     wire["extra_content"] =
                                         json!({"google": {"thought_signature": signature}});

@@ -17,8 +17,8 @@ use serde_json::Value;
 use crate::core::json_read::json_kind;
 
 pub use names::{
-    build_tool_names, sanitize_function_name, ToolName, FALLBACK_FUNCTION_NAME,
-    MAX_FUNCTION_NAME_LENGTH,
+    build_tool_names, is_name_character, sanitize_function_name, with_name_characters, ToolName,
+    FALLBACK_FUNCTION_NAME, MAX_FUNCTION_NAME_LENGTH,
 };
 pub use prompt::tool_prompt;
 pub use sanitize::sanitize_schema;

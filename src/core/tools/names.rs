@@ -20,20 +20,24 @@ pub struct ToolName {
     pub tool: String,
 }
 
+/// Whether `c` is in `[a-zA-Z0-9_-]`: the characters providers take in function names, and
+/// Anthropic in tool call ids.
+pub fn is_name_character(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '-'
+}
+
+/// `text` with every character outside `[a-zA-Z0-9_-]` made `_`.
+pub fn with_name_characters(text: &str) -> String {
+    text.chars()
+        .map(|c| if is_name_character(c) { c } else { '_' })
+        .collect()
+}
+
 /// Replaces every character outside `[a-zA-Z0-9_-]` (`.`, `/`, spaces, non-ASCII) with `_` and
 /// cuts to 64 characters. A name that would start with a digit or `-` gets a leading `_`, since
 /// Gemini wants a letter or underscore first; an empty name becomes [`FALLBACK_FUNCTION_NAME`].
 pub fn sanitize_function_name(name: &str) -> String {
-    let mut sanitized: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
+    let mut sanitized = with_name_characters(name);
     if sanitized.is_empty() {
         return FALLBACK_FUNCTION_NAME.to_owned();
     }
