@@ -21,9 +21,9 @@ fn header<'a>(headers: &'a [(&'static str, String)], name: &str) -> Option<&'a s
         .map(|(_, value)| value.as_str())
 }
 
-fn initialized(mode: TransportMode, session_id: Option<&str>) -> Session {
-    let mut session = Session::new("mcp-agent-wasm", "0.1.0", mode);
-    session.begin_initialize();
+/// Answers the initialize `session` began, in a supported version and with `session_id`; its
+/// `notifications/initialized` is not accepted yet.
+fn answer_initialize(session: &mut Session, session_id: Option<&str>) {
     session
         .handle_initialize_response(session_id)
         .expect("initializing");
@@ -32,6 +32,12 @@ fn initialized(mode: TransportMode, session_id: Option<&str>) -> Session {
             &json!({"protocolVersion": "2025-06-18", "serverInfo": {"name": "s"}, "capabilities": {"tools": {}}}),
         )
         .expect("supported version");
+}
+
+fn initialized(mode: TransportMode, session_id: Option<&str>) -> Session {
+    let mut session = Session::new("mcp-agent-wasm", "0.1.0", mode);
+    session.begin_initialize();
+    answer_initialize(&mut session, session_id);
     session.handle_initialized_accepted();
     session
 }
@@ -110,12 +116,7 @@ fn initialized_session_sends_session_id_and_negotiated_version() {
 fn a_session_is_ready_only_once_initialized_was_accepted() {
     let mut session = Session::new("c", "1", TransportMode::Auto);
     session.begin_initialize();
-    session
-        .handle_initialize_response(Some("s"))
-        .expect("initializing");
-    session
-        .handle_initialize_result(&json!({"protocolVersion": "2025-06-18"}))
-        .expect("supported");
+    answer_initialize(&mut session, Some("s"));
     assert_ne!(session.state(), SessionState::Ready);
     session.handle_initialized_accepted();
     assert_eq!(session.state(), SessionState::Ready);
@@ -299,12 +300,7 @@ fn a_second_404_during_a_reinitialization_waits_for_it_instead_of_falling_back()
             request_id: initialize.id
         }
     );
-    session
-        .handle_initialize_response(Some("s2"))
-        .expect("initializing");
-    session
-        .handle_initialize_result(&json!({"protocolVersion": "2025-06-18"}))
-        .expect("supported");
+    answer_initialize(&mut session, Some("s2"));
     assert_eq!(
         header(&session.post_headers(), "mcp-session-id"),
         Some("s2")
@@ -463,12 +459,7 @@ fn a_session_given_up_while_initializing_is_ended_and_started_anew() {
     session.begin_initialize();
     assert_eq!(session.give_up(), None, "no session opened yet");
     session.begin_initialize();
-    session
-        .handle_initialize_response(Some("s"))
-        .expect("initializing");
-    session
-        .handle_initialize_result(&json!({"protocolVersion": "2025-06-18"}))
-        .expect("supported");
+    answer_initialize(&mut session, Some("s"));
     let delete_headers = session.give_up().expect("a DELETE");
     assert_eq!(header(&delete_headers, "mcp-session-id"), Some("s"));
     assert_eq!(session.state(), SessionState::Uninitialized);

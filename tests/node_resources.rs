@@ -69,12 +69,17 @@ async fn runs_of_one_agent_keep_no_js_values() {
     JsFuture::from(agent.close()).await.unwrap();
 }
 
+/// A client of the local MCP test server at `path`.
+fn test_server_client(path: &str) -> McpClient {
+    let base = node_common::mcp_test_server();
+    let mut config = McpServerConfig::new(&format!("{base}{path}"));
+    config.allow_insecure_local_urls = true;
+    McpClient::new(config).unwrap()
+}
+
 #[wasm_bindgen_test]
 async fn calls_of_one_mcp_client_keep_no_js_values() {
-    let base = node_common::mcp_test_server();
-    let mut config = McpServerConfig::new(&format!("{base}/json/resources"));
-    config.allow_insecure_local_urls = true;
-    let client = McpClient::new(config).unwrap();
+    let client = test_server_client("/json/resources");
     let controller = AbortController::new().unwrap();
     let signal = controller.signal();
     let call = || {
@@ -115,10 +120,7 @@ fn collect_node_warnings() -> js_sys::Function {
 /// none on one the client shares between its requests, else Node's ten would be passed.
 #[wasm_bindgen_test]
 async fn twelve_calls_in_flight_on_one_client_raise_no_node_warning() {
-    let base = node_common::mcp_test_server();
-    let mut config = McpServerConfig::new(&format!("{base}/bulk/warnings"));
-    config.allow_insecure_local_urls = true;
-    let client = McpClient::new(config).unwrap();
+    let client = test_server_client("/bulk/warnings");
     let controller = AbortController::new().unwrap();
     let signal = controller.signal();
     let stop_collecting = collect_node_warnings();
@@ -143,10 +145,7 @@ async fn twelve_calls_in_flight_on_one_client_raise_no_node_warning() {
 /// What replaced the client's `AbortSignal` still ends every waiting call at once on `close`.
 #[wasm_bindgen_test]
 async fn calls_in_flight_end_with_mcp_closed_when_their_client_closes() {
-    let base = node_common::mcp_test_server();
-    let mut config = McpServerConfig::new(&format!("{base}/bulk/closing"));
-    config.allow_insecure_local_urls = true;
-    let client = McpClient::new(config).unwrap();
+    let client = test_server_client("/bulk/closing");
     let calls = (0..3).map(|_| client.call_tool("slow", json!({ "ms": 10_000 }), None, None, None));
     let close_meanwhile = async {
         sleep(500).await;

@@ -1605,6 +1605,19 @@ fn openai_arrays_always_have_items() {
     );
 }
 
+/// Fails unless `schema`, sanitized for each dialect, breaks none of that dialect's rules.
+fn assert_valid_in_every_dialect(schema: &Value) {
+    for dialect in DIALECTS {
+        let sanitized = sanitize_schema(schema, dialect);
+        assert_eq!(
+            dialect_violations(&sanitized.schema, dialect, sanitized.strict),
+            Vec::<String>::new(),
+            "{dialect:?}: {}",
+            sanitized.schema
+        );
+    }
+}
+
 /// Anthropic checks `input_schema` against the draft 2020-12 meta-schema and refuses anything
 /// else with 400 "tools.0.custom.input_schema: JSON schema is invalid. It must match JSON Schema
 /// draft 2020-12" (https://github.com/anthropics/anthropic-sdk-java/issues/241,
@@ -1631,15 +1644,7 @@ fn a_draft_7_tuple_becomes_prefix_items() {
         assert_eq!(sanitized.schema, expected, "{dialect:?}");
         assert_eq!(sanitized.warnings, Vec::<String>::new(), "{dialect:?}");
     }
-    for dialect in DIALECTS {
-        let sanitized = sanitize_schema(&schema, dialect);
-        assert_eq!(
-            dialect_violations(&sanitized.schema, dialect, sanitized.strict),
-            Vec::<String>::new(),
-            "{dialect:?}: {}",
-            sanitized.schema
-        );
-    }
+    assert_valid_in_every_dialect(&schema);
 }
 
 /// Anthropic checks `input_schema` against the draft 2020-12 meta-schema, which types the value
@@ -1674,15 +1679,7 @@ fn keyword_values_of_the_wrong_type_are_removed() {
         "{:?}",
         sanitized.warnings
     );
-    for dialect in DIALECTS {
-        let sanitized = sanitize_schema(&schema, dialect);
-        assert_eq!(
-            dialect_violations(&sanitized.schema, dialect, sanitized.strict),
-            Vec::<String>::new(),
-            "{dialect:?}: {}",
-            sanitized.schema
-        );
-    }
+    assert_valid_in_every_dialect(&schema);
 }
 
 /// Found by the fixed-point property (a helper's run this session): a property whose `allOf`

@@ -1075,12 +1075,26 @@ fn has_delete(log: &[Value]) -> bool {
 async fn the_one_delete_after_initialize(path: &str) -> Value {
     let log = server_log_when(path, has_delete).await;
     assert_eq!(posted_methods(&log), ["initialize"]);
-    let deletes: Vec<&Value> = log
-        .iter()
-        .filter(|entry| entry["method"] == "DELETE")
-        .collect();
+    let deletes = deletes(&log);
     assert_eq!(deletes.len(), 1, "{deletes:?}");
     deletes[0].clone()
+}
+
+/// Waits for the DELETE a server gets on `path` after the client sent
+/// `notifications/initialized`, and checks it is the only one and ends the session that
+/// notification carried.
+async fn assert_the_initialized_session_is_deleted(path: &str) {
+    let log = server_log_when(path, has_delete).await;
+    let posted = posts(log.clone());
+    assert_eq!(
+        posted_methods(&posted),
+        ["initialize", "notifications/initialized"]
+    );
+    let opened = &posted[1]["headers"]["sessionId"];
+    assert!(opened.is_string(), "{opened}");
+    let deletes = deletes(&log);
+    assert_eq!(deletes.len(), 1, "{deletes:?}");
+    assert_eq!(&deletes[0]["headers"]["sessionId"], opened);
 }
 
 /// A server that answers initialize with a protocol version this client does not implement has
@@ -1180,17 +1194,7 @@ async fn a_connect_timed_out_after_the_server_opened_a_session_deletes_it() {
     let client = client_with_timeout(path, 300);
     let error = client.connect().await.expect_err("never initialized");
     assert_eq!(error.code(), "mcp_timeout");
-    let log = server_log_when(path, has_delete).await;
-    let posted = posts(log.clone());
-    assert_eq!(
-        posted_methods(&posted),
-        ["initialize", "notifications/initialized"]
-    );
-    let opened = &posted[1]["headers"]["sessionId"];
-    assert!(opened.is_string(), "{opened}");
-    let deletes = deletes(&log);
-    assert_eq!(deletes.len(), 1, "{deletes:?}");
-    assert_eq!(&deletes[0]["headers"]["sessionId"], opened);
+    assert_the_initialized_session_is_deleted(path).await;
 }
 
 /// A connect that times out while the initialize's reply stalls after its headers: the session
@@ -1366,17 +1370,7 @@ async fn a_connect_aborted_after_the_server_opened_a_session_deletes_it() {
     let path = "/stall-initialized/aborted";
     let client = test_client(path, TransportMode::Auto);
     call_aborted_while_connecting(&client, 300).await;
-    let log = server_log_when(path, has_delete).await;
-    let posted = posts(log.clone());
-    assert_eq!(
-        posted_methods(&posted),
-        ["initialize", "notifications/initialized"]
-    );
-    let opened = &posted[1]["headers"]["sessionId"];
-    assert!(opened.is_string(), "{opened}");
-    let deletes = deletes(&log);
-    assert_eq!(deletes.len(), 1, "{deletes:?}");
-    assert_eq!(&deletes[0]["headers"]["sessionId"], opened);
+    assert_the_initialized_session_is_deleted(path).await;
 }
 
 /// The same while the initialize's reply stalls after its headers: the session they opened is
