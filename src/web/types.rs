@@ -75,6 +75,24 @@ export interface AgentConfig {
   toolsSupported?: boolean | undefined;
   /** Calls that arrive without ids: made-up ids (default) or a non-streaming re-request. */
   missingIdStrategy?: "synthesize" | "reRequestWithoutStreaming" | undefined;
+  /**
+   * Asked before each tool call runs (MCP asks hosts for the user's consent before a tool is
+   * invoked). Only `true`, or a promise of it, runs the call; any other answer, a throw or a
+   * rejection declines it: the model gets an error result and the page a `toolError` event. The
+   * calls of a round are asked about at once; `signal` aborts with the run. Default: every call runs.
+   */
+  approveToolCall?: ((call: ToolApprovalRequest, context: { signal: AbortSignal }) => boolean | Promise<boolean>) | undefined;
+}
+
+/** What `approveToolCall` is asked about: the call as its `toolCall` event showed it, and the
+ * tool's MCP annotations (`readOnlyHint`, `destructiveHint`, …) when it has some. */
+export interface ToolApprovalRequest {
+  id: string;
+  name: string;
+  server: string;
+  tool: string;
+  arguments: JsonValue;
+  annotations?: JsonObject;
 }
 
 /** The JSON Schema subset `sanitizeJsonSchema` writes for. */

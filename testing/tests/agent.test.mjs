@@ -62,6 +62,88 @@ test("a two-round run: parallel calls report in completion order, tool messages 
   assert.equal(requests[1].json.messages.filter((message) => message.role === "tool").length, 2);
 });
 
+/** `collect` in the page with `approveToolCall` set there (a function cannot cross from Node): it
+ * records what it was asked, waits `delayMs`, then answers `answer(call)`, or throws. */
+async function runWithApproval(config, { answer, delayMs = 0, plan }) {
+  return page.evaluate(
+    async ({ config, messages, answerSource, delayMs, plan }) => {
+      const answer = new Function("call", `return (${answerSource})(call);`);
+      const asked = [];
+      const signals = [];
+      config.approveToolCall = async (call, { signal }) => {
+        asked.push(call);
+        signals.push(signal);
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        return answer(call);
+      };
+      const run = await window.collect(window.agentWasm, config, messages, plan);
+      return { ...run, asked, signalsAborted: signals.map((signal) => signal instanceof AbortSignal && signal.aborted) };
+    },
+    { config, messages: question, answerSource: answer.toString(), delayMs, plan },
+  );
+}
+
+test("approveToolCall: a read-only call runs, a declined one is never sent and the model is told", async () => {
+  const path = mcpTestPath("json");
+  await scriptProvider([
+    {
+      toolCalls: [
+        { id: "call_echo", name: "echo", arguments: { message: "hi" } },
+        { id: "call_add", name: "add", arguments: { a: 2, b: 3 } },
+      ],
+    },
+    { text: "Echoed; the sum was declined." },
+  ]);
+  const config = agentConfig({
+    mcpServers: [
+      { name: "everything", url: env.everythingUrl },
+      { name: "local", url: `${env.mcpTestUrl}${path}` },
+    ],
+  });
+  // A page's usual policy: tools that say they only read run without asking.
+  const run = await runWithApproval(config, { answer: (call) => call.annotations?.readOnlyHint === true, delayMs: 20 });
+  assert.equal(run.error, undefined, JSON.stringify(run.error));
+  const asked = Object.fromEntries(run.asked.map((call) => [call.id, call]));
+  assert.deepEqual(Object.keys(asked).sort(), ["call_add", "call_echo"]);
+  assert.deepEqual(
+    { ...asked.call_echo, annotations: undefined },
+    { id: "call_echo", name: "echo", server: "everything", tool: "echo", arguments: { message: "hi" }, annotations: undefined },
+  );
+  assert.equal(asked.call_echo.annotations.readOnlyHint, true, "the tool's MCP annotations");
+  assert.deepEqual([asked.call_add.server, asked.call_add.tool], ["local", "add"]);
+  assert.deepEqual(run.signalsAborted, [false, false]);
+  assert.match(eventsOf(run, "toolResult").find((event) => event.id === "call_echo").text, /hi/);
+  assert.deepEqual(eventsOf(run, "toolError"), [{ type: "toolError", id: "call_add", message: "the user declined this tool call" }]);
+  const calls = (await mcpLog(path)).filter((entry) => entry.body?.method === "tools/call");
+  assert.deepEqual(calls, [], "the declined call never reached its server");
+  const toolMessages = (await providerRequests())[1].json.messages.filter((message) => message.role === "tool");
+  assert.deepEqual(
+    toolMessages.map((message) => [message.tool_call_id, message.content.startsWith("Error: the user declined")]),
+    [["call_echo", false], ["call_add", true]],
+  );
+  assert.equal(run.events.at(-1).reason, "completed");
+});
+
+test("approveToolCall: a throw declines with its message; an abort while it is asked ends the run and aborts its signal", async () => {
+  await scriptProvider([{ toolCalls: [{ id: "call_echo", name: "echo", arguments: { message: "hi" } }] }, { text: "done" }]);
+  const threw = await runWithApproval(agentConfig(), {
+    answer: () => {
+      throw new Error("no dialog available");
+    },
+  });
+  assert.deepEqual(eventsOf(threw, "toolError").map((event) => event.message), ["approveToolCall failed: no dialog available"]);
+  assert.equal(threw.events.at(-1).reason, "completed");
+
+  await scriptProvider([{ toolCalls: [{ id: "call_echo", name: "echo", arguments: { message: "hi" } }] }, { text: "done" }]);
+  const aborted = await runWithApproval(agentConfig(), { answer: () => true, delayMs: 5_000, plan: { abortOn: ["toolCall"] } });
+  const final = aborted.events.at(-1);
+  assert.equal(final.reason, "aborted");
+  assert.ok(aborted.abortMs < 200, `final came ${aborted.abortMs} ms after the abort`);
+  assert.deepEqual(aborted.signalsAborted, [true], "the page can close its question");
+  assert.equal(eventsOf(aborted, "toolResult").length, 0);
+  assert.deepEqual(final.messages.at(-1), { role: "tool", tool_call_id: "call_echo", content: "Error: aborted by the user" });
+});
+
 test("abort during the model stream ends the run with reason aborted within 200 ms", async () => {
   await fetch(`${env.providerUrl}/__reset`, { method: "POST" });
   const config = agentConfig({
@@ -461,6 +543,8 @@ test("a bad config, bad messages or bad client options throw at once with a code
       bigintConfig: attempt(() => new Agent({ ...config, maxRounds: 3n })),
       // Members that are undefined are left out, as JSON leaves them: this one is valid.
       undefinedMember: attempt(() => new Agent({ ...config, systemPrompt: undefined }).free()),
+      approvalNotFunction: attempt(() => new Agent({ ...config, approveToolCall: true })),
+      approvalFunction: attempt(() => new Agent({ ...config, approveToolCall: () => true }).free()),
       messagesNotArray: attempt(() => agent.run({ role: "user", content: "hi" })),
       messageWithoutRole: attempt(() => agent.run([{ content: "hi" }])),
       clientWithoutUrl: attempt(() => new McpClient({ headers: {} })),
@@ -491,6 +575,8 @@ test("a bad config, bad messages or bad client options throw at once with a code
   expect("undefinedConfig", "invalid_config", /new Agent\(config\) takes an object: \{ provider/);
   expect("bigintConfig", "invalid_config", /not JSON data/);
   assert.deepEqual(outcomes.undefinedMember, { threw: false });
+  expect("approvalNotFunction", "invalid_config", /approveToolCall must be a function/);
+  assert.deepEqual(outcomes.approvalFunction, { threw: false });
   assert.deepEqual(outcomes.loneSurrogate, { threw: false });
   expect("messagesNotArray", "invalid_messages", /invalid messages: invalid type: map, expected a sequence/);
   expect("messageWithoutRole", "invalid_messages", /role/);

@@ -38,6 +38,7 @@ export async function main(signal: AbortSignal): Promise<ChatMessage[]> {
     provider: { id: providers[0] ?? "openai", apiKey: "key", model: "gpt-4o-mini" },
     mcpServers: [{ name: "everything", url: "https://example.invalid/mcp", transport: "auto" }],
     maxRounds: 3,
+    approveToolCall: async (call, { signal }) => call.annotations?.["readOnlyHint"] === true || (!signal.aborted && confirm(`Run ${call.tool}?`)),
   };
   const agent = new Agent(config);
   const tools: ToolInfo[] = await agent.listTools({ signal });

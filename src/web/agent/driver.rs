@@ -2,6 +2,7 @@
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
+use std::pin::pin;
 use std::rc::Rc;
 
 use futures::channel::mpsc::{UnboundedReceiver, UnboundedSender};
@@ -10,6 +11,7 @@ use futures::StreamExt;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal};
 
 use super::{local_now, AgentShared, BuiltTools};
@@ -23,11 +25,12 @@ use crate::core::message::ChatMessage;
 use crate::core::model_event::{queue_merging_pieces, ModelEvent};
 use crate::core::provider::{ProviderError, ProviderTools};
 use crate::core::tools::{tool_prompt, McpTool, ToolTable};
-use crate::web::error::{js_error, set_property};
+use crate::web::error::{js_error, js_error_message, set_property};
 use crate::web::join::join_every;
-use crate::web::json::{set_tool_result_members, to_js};
+use crate::web::json::{set_tool_result_members, to_js, value_to_js};
 use crate::web::provider::{stream_model_call, whole_model_call, IdleLimit};
 use crate::web::spawn;
+use crate::web::timer::aborted;
 
 /// What the background tasks of a run tell the driver.
 pub enum Input {
@@ -48,6 +51,11 @@ pub enum Input {
     ToolOutcome {
         call_id: String,
         outcome: ToolOutcome,
+    },
+    /// A call the page approved has started: its expected duration.
+    ToolEta {
+        call_id: String,
+        eta_ms: u64,
     },
     Abort,
 }
@@ -374,6 +382,10 @@ impl Run<'_> {
                 self.running_tools = self.running_tools.saturating_sub(1);
                 self.agent.handle_tool_outcome(&call_id, outcome);
             }
+            Input::ToolEta { call_id, eta_ms } => self.emit(&AgentEvent::ToolEta {
+                id: call_id,
+                eta_ms,
+            }),
             Input::Abort => self.agent.handle_abort(),
         }
     }
@@ -458,10 +470,18 @@ impl Run<'_> {
         let abort = OwnedAbort::new();
         let signal = abort.signal();
         self.tool_aborts.push((invocation.call_id.clone(), abort));
-        if let Some(eta_ms) = self
+        let eta_ms = self
             .shared
-            .expected_duration_ms(&invocation.server, &invocation.tool)
-        {
+            .expected_duration_ms(&invocation.server, &invocation.tool);
+        let approval = self.shared.approve_tool_call.clone().map(|approve| {
+            let annotations = self
+                .tools
+                .as_ref()
+                .and_then(|tools| tools.table().get(&invocation.function_name))
+                .and_then(|entry| entry.annotations.as_ref());
+            (approve, approval_request(&invocation, annotations))
+        });
+        if let (None, Some(eta_ms)) = (&approval, eta_ms) {
             self.emit(&AgentEvent::ToolEta {
                 id: invocation.call_id.clone(),
                 eta_ms,
@@ -470,6 +490,22 @@ impl Run<'_> {
         let shared = self.shared.clone();
         let inputs = self.inputs.clone();
         spawn(async move {
+            if let Some((approve, request)) = approval {
+                if let Err(declined) = approval_of(&approve, request, &signal).await {
+                    let _ = inputs.unbounded_send(Input::ToolOutcome {
+                        call_id: invocation.call_id,
+                        outcome: Err(declined),
+                    });
+                    return;
+                }
+                // The estimate is of the call itself, so it starts once the page has said yes.
+                if let Some(eta_ms) = eta_ms {
+                    let _ = inputs.unbounded_send(Input::ToolEta {
+                        call_id: invocation.call_id.clone(),
+                        eta_ms,
+                    });
+                }
+            }
             let started = js_sys::Date::now();
             let outcome = tool_call(&shared, &invocation, &signal, &inputs).await;
             if outcome.is_ok() {
@@ -612,6 +648,52 @@ async fn tool_call(
             is_error: result.is_error,
         })
         .map_err(|error| error.to_string())
+}
+
+/// What `approveToolCall` is asked about: the call as the `toolCall` event showed it, with the
+/// tool's MCP annotations (`readOnlyHint`, `destructiveHint`, …) so that a page can let
+/// read-only tools through without asking.
+fn approval_request(invocation: &ToolInvocation, annotations: Option<&Value>) -> JsValue {
+    let request = js_sys::Object::new();
+    for (key, value) in [
+        ("id", &invocation.call_id),
+        ("name", &invocation.function_name),
+        ("server", &invocation.server),
+        ("tool", &invocation.tool),
+    ] {
+        set_property(&request, key, &JsValue::from_str(value));
+    }
+    set_property(&request, "arguments", &value_to_js(&invocation.arguments));
+    if let Some(annotations) = annotations {
+        set_property(&request, "annotations", &value_to_js(annotations));
+    }
+    request.into()
+}
+
+/// Asks the page's `approveToolCall` whether a call may run (MCP: hosts obtain the user's
+/// consent before invoking a tool). Only `true`, or a promise of it, runs the call; any other
+/// answer, a throw or a rejection declines it, and the model learns why. The call's signal is
+/// passed on, so that a page can close its question when the run is aborted.
+async fn approval_of(
+    approve: &js_sys::Function,
+    request: JsValue,
+    signal: &AbortSignal,
+) -> Result<(), String> {
+    let context = js_sys::Object::new();
+    set_property(&context, "signal", signal);
+    let answer = approve
+        .call2(&JsValue::UNDEFINED, &request, &context)
+        .map_err(|error| format!("approveToolCall threw: {}", js_error_message(&error)))?;
+    let answer = JsFuture::from(js_sys::Promise::resolve(&answer));
+    match select(answer, pin!(aborted(signal))).await {
+        Either::Left((Ok(answer), _)) if answer == JsValue::TRUE => Ok(()),
+        Either::Left((Ok(_), _)) => Err("the user declined this tool call".to_owned()),
+        Either::Left((Err(error), _)) => Err(format!(
+            "approveToolCall failed: {}",
+            js_error_message(&error)
+        )),
+        Either::Right(_) => Err("aborted before the user answered".to_owned()),
+    }
 }
 
 /// The first `max_chars` characters of a tool result and a note saying what was left out; the

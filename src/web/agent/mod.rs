@@ -53,6 +53,8 @@ pub(crate) struct AgentShared {
     prompt_tool_mode: bool,
     tools_supported: bool,
     missing_id_strategy: MissingIdStrategy,
+    /// The page's `approveToolCall`: asked before each tool call runs.
+    approve_tool_call: Option<js_sys::Function>,
     /// Per tool called so far: how many calls completed and their mean duration, for ETA events.
     durations: RefCell<Vec<ToolDurations>>,
     /// The tools built from the last listings: runs over the same listings reuse them.
@@ -225,6 +227,15 @@ impl Agent {
         let options: AgentOptions = from_js(&config).map_err(|error| {
             js_error("invalid_config", &format!("invalid Agent config: {error}"))
         })?;
+        let approve_tool_call = option_member(&config, "approveToolCall")?
+            .map(JsCast::dyn_into::<js_sys::Function>)
+            .transpose()
+            .map_err(|_| {
+                js_error(
+                    "invalid_config",
+                    "invalid Agent config: approveToolCall must be a function (call) => boolean | Promise<boolean>",
+                )
+            })?;
         let provider = options.provider.resolve()?;
         let mut servers: Vec<(String, McpClient)> = Vec::new();
         for (index, entry) in options.mcp_servers.into_iter().enumerate() {
@@ -275,6 +286,7 @@ impl Agent {
                 prompt_tool_mode: options.prompt_tool_mode,
                 tools_supported: options.tools_supported,
                 missing_id_strategy: options.missing_id_strategy,
+                approve_tool_call,
                 durations: RefCell::default(),
                 built_tools: RefCell::default(),
                 closed: Cell::new(false),

@@ -67,6 +67,8 @@ const AGENT_OPTIONS: &[&str] = &[
     "promptToolMode",
     "toolsSupported",
     "missingIdStrategy",
+    // A function, which `JSON.stringify` leaves out: read from the JS object by `Agent::new`.
+    "approveToolCall",
 ];
 
 impl<'de> Deserialize<'de> for AgentOptions {
@@ -118,6 +120,8 @@ fn agent_options<E: Error>(value: Value) -> Result<AgentOptions, E> {
                 options.missing_id_strategy =
                     named(value, MissingIdStrategy::NAMES, &MissingIdStrategy::ALL)?;
             }
+            // Here only when it is not a function, which `Agent::new` refuses with a clearer message.
+            "approveToolCall" => {}
             _ => {} // refused by `known_member` above
         }
     }
