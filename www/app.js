@@ -137,12 +137,56 @@ function listingProvider() {
   return { id: "openai_compatible", baseUrl: state.modelUrl ?? "http://127.0.0.1", model: "listing" };
 }
 
-function newAgent(provider, servers) {
+function newAgent(provider, servers, approveToolCall) {
   return new wasm.Agent({
     provider,
     mcpServers: serverConfigs(servers),
     allowInsecureLocalUrls: $("allow-local").checked,
+    approveToolCall,
   });
+}
+
+/**
+ * `approveToolCall` for a run whose page asks before each tool call: the call's card gets Allow
+ * and Deny buttons, and the promise settles when one is pressed, or with a denial when the run
+ * stops. The library may ask before the page has drawn the card, so a question waits in
+ * `view.approvals` until `toolCard` shows it.
+ */
+function askBeforeEachCall(view) {
+  return (call, { signal }) =>
+    new Promise((resolve) => {
+      const answer = (allowed) => {
+        signal.removeEventListener("abort", onAbort);
+        view.approvals.delete(call.id);
+        view.cards.get(call.id)?.approval.remove();
+        resolve(allowed);
+      };
+      const onAbort = () => answer(false);
+      signal.addEventListener("abort", onAbort);
+      view.approvals.set(call.id, answer);
+      const entry = view.cards.get(call.id);
+      if (entry) showApproval(entry, answer);
+    });
+}
+
+function showApproval(entry, answer) {
+  entry.card.dataset.status = "approval";
+  entry.status.textContent = "waiting for you";
+  // What the tool would be given is what the person decides on.
+  entry.card.querySelector(".tool-args").open = true;
+  const allow = element("button", { type: "button", className: "allow", text: "Allow" });
+  const deny = element("button", { type: "button", className: "deny secondary", text: "Deny" });
+  allow.addEventListener("click", () => {
+    entry.card.dataset.status = "running";
+    entry.status.textContent = "running";
+    entry.started = performance.now();
+    answer(true);
+  });
+  deny.addEventListener("click", () => {
+    entry.declined = true;
+    answer(false);
+  });
+  entry.approval.replaceChildren(element("span", { className: "small", text: "Run this tool? " }), allow, deny);
 }
 
 function renderServers() {
@@ -286,7 +330,7 @@ function addAssistantTurn() {
   const body = element("div", { className: "turn-body" });
   const turn = element("li", { className: "turn assistant", "data-state": "running" }, meta, reasoning, body);
   $("transcript").append(turn);
-  return { turn, meta, round, usage, reason, reasoning, reasoningText, body, cards: new Map(), answer: null };
+  return { turn, meta, round, usage, reason, reasoning, reasoningText, body, cards: new Map(), approvals: new Map(), answer: null };
 }
 
 /** The answer text block of the current round (a new one after tool cards). */
@@ -312,6 +356,7 @@ function toolCard(view, event) {
   const progress = element("progress", { className: "tool-progress", hidden: "", "aria-label": `Progress of ${event.name}` });
   const progressText = element("span", { className: "small muted progress-text" });
   const result = element("div", { className: "tool-result" });
+  const approval = element("div", { className: "tool-approval" });
   const card = element(
     "section",
     { className: "tool-card", "data-status": "running", "data-tool": event.name, "data-progress-updates": "0" },
@@ -322,13 +367,17 @@ function toolCard(view, event) {
     element("details", { className: "tool-args" },
       element("summary", { className: "small", text: "Arguments" }),
       element("pre", { text: formatJson(event.arguments) })),
+    approval,
     element("div", { className: "progress-row" }, progress, progressText),
     result,
   );
   card.setAttribute("aria-label", `Tool call ${event.name}`);
   view.body.append(card);
   view.answer = null;
-  return { card, status, eta, progress, progressText, result, started: performance.now() };
+  const entry = { card, status, eta, progress, progressText, result, approval, started: performance.now() };
+  const waiting = view.approvals.get(event.id);
+  if (waiting) showApproval(entry, waiting);
+  return entry;
 }
 
 function finishCard(entry, status, label) {
@@ -414,7 +463,8 @@ function handleEvent(view, event, totals) {
       if (!entry) break;
       // A call cut short by Stop is reported as a tool error too; show it as cancelled.
       const cancelled = state.running?.signal.aborted === true;
-      finishCard(entry, cancelled ? "cancelled" : "error", cancelled ? "cancelled" : "failed");
+      if (entry.declined) finishCard(entry, "declined", "declined");
+      else finishCard(entry, cancelled ? "cancelled" : "error", cancelled ? "cancelled" : "failed");
       entry.result.replaceChildren(element("p", { className: "error", text: event.message }));
       break;
     }
@@ -435,7 +485,7 @@ function handleEvent(view, event, totals) {
       view.turn.dataset.state = event.reason;
       if (event.text && !view.body.querySelector(".answer")) answerBlock(view).node.innerHTML = renderMarkdown(event.text);
       for (const entry of view.cards.values()) {
-        if (entry.card.dataset.status === "running") finishCard(entry, "cancelled", "cancelled");
+        if (["running", "approval"].includes(entry.card.dataset.status)) finishCard(entry, "cancelled", "cancelled");
       }
       state.history = event.messages;
       break;
@@ -474,7 +524,8 @@ async function send(text) {
   const messages = [...state.history, { role: "user", content: text }];
   let agent;
   try {
-    agent = newAgent(providerConfig(), state.servers.filter((server) => server.status !== "error"));
+    const servers = state.servers.filter((server) => server.status !== "error");
+    agent = newAgent(providerConfig(), servers, $("ask-tools").checked ? askBeforeEachCall(view) : undefined);
     for await (const event of eventsOf(agent.run(messages, { signal: controller.signal }))) {
       handleEvent(view, event, totals);
       view.turn.scrollIntoView({ block: "end" });

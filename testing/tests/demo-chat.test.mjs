@@ -142,6 +142,33 @@ for (const [how, stopRun] of [
   });
 }
 
+test("asking before each tool call: an allowed call runs, a denied one never does and the run goes on", async () => {
+  const { page, problems } = await openDemo();
+  try {
+    await page.check("#ask-tools");
+    await ask(page, "add 2 and 3 and echo hi");
+    const sumCard = page.locator('.tool-card[data-tool="get-sum"]');
+    const echoCard = page.locator('.tool-card[data-tool="echo"]');
+    await page.waitForSelector('.tool-card[data-tool="echo"][data-status="approval"] button.deny', { timeout: 20000 });
+    await page.waitForSelector('.tool-card[data-tool="get-sum"][data-status="approval"] button.allow');
+    assert.equal(await sumCard.locator(".tool-status").textContent(), "waiting for you");
+    await page.screenshot({ path: `${artifacts}demo-approval.png`, fullPage: true });
+    await echoCard.locator("button.deny").click();
+    await sumCard.locator("button.allow").click();
+    const turn = await waitForEnd(page);
+    assert.equal(await turn.getAttribute("data-state"), "completed");
+    assert.equal(await sumCard.getAttribute("data-status"), "done");
+    assert.match(await sumCard.locator(".tool-result").textContent(), /The sum of 2 and 3 is 5/);
+    assert.equal(await echoCard.getAttribute("data-status"), "declined");
+    assert.equal(await echoCard.locator(".tool-result").textContent(), "the user declined this tool call");
+    assert.equal(await page.locator(".tool-approval button").count(), 0, "no question left on the page");
+    assert.match(await turn.locator(".answer").last().textContent(), /The sum of 2 and 3 is 5/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
 test("adding a second MCP server lists its tools under their collision-free names", async () => {
   const { page, problems } = await openDemo();
   try {
