@@ -156,6 +156,7 @@ fn loop_config() -> impl Strategy<Value = (LoopConfig, bool)> {
                     } else {
                         MissingIdStrategy::Synthesize
                     },
+                    ..LoopConfig::default()
                 };
                 (config, tool_table_choice != 0)
             },

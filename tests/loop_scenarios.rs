@@ -11,7 +11,9 @@ use mcp_agent_wasm::core::agent_loop::{
     PROVIDER_STREAM_ERROR, TRUNCATION_GAVE_UP, TRUNCATION_INSTRUCTION,
 };
 use mcp_agent_wasm::core::assembler::ToolCallAssembler;
-use mcp_agent_wasm::core::message::{ChatMessage, FunctionCall, MessageToolCall, ThinkingBlock};
+use mcp_agent_wasm::core::message::{
+    ChatMessage, ContentPart, FunctionCall, ImageUrl, MessageToolCall, ThinkingBlock,
+};
 use mcp_agent_wasm::core::model_event::{
     ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta, Usage,
 };
@@ -1644,4 +1646,71 @@ fn prompt_tool_mode_feeds_a_malformed_call_back_for_repair() {
         "only the repaired call is dispatched"
     );
     assert_eq!(run.outcome.messages, messages);
+}
+
+/// A screenshot result as an MCP server sends it: text, a PNG, an SVG (a type no provider takes
+/// as an image) and a PNG over Anthropic's 5 MiB of base64.
+fn screenshot_result() -> ToolResult {
+    let big = "A".repeat(5 * 1024 * 1024 + 4);
+    ToolResult {
+        text: "Page shown. [image block 1] [image block 2] [image block 3]".to_owned(),
+        content: vec![
+            json!({"type": "text", "text": "Page shown."}),
+            json!({"type": "image", "mimeType": "image/png", "data": "iVBORw0KGgo="}),
+            json!({"type": "image", "mimeType": "image/svg+xml", "data": "PHN2Zy8+"}),
+            json!({"type": "image", "mimeType": "image/png", "data": big}),
+        ],
+        structured_content: None,
+        is_error: false,
+    }
+}
+
+fn screenshot_tool_message(images_in_tool_results: bool) -> ChatMessage {
+    let config = LoopConfig {
+        images_in_tool_results,
+        ..config()
+    };
+    let agent = AgentLoop::new(config, vec![user("Show Oslo's page")], tool_table());
+    let run = Simulation::new(
+        agent,
+        vec![
+            ModelTurn::Respond(tool_round(&[(
+                0,
+                "call_a",
+                "weather_forecast",
+                r#"{"city":"Oslo"}"#,
+            )])),
+            answer("Here it is."),
+        ],
+        vec![vec![ToolStep::Complete {
+            id: "call_a",
+            outcome: Ok(screenshot_result()),
+        }]],
+    )
+    .drive();
+    run.outcome.messages[2].clone()
+}
+
+/// For a provider that shows tool-result images, the images it can take follow the result's text
+/// in the tool message; for others, the message is the text alone, as before.
+#[test]
+fn a_results_images_join_its_tool_message_where_the_provider_shows_them() {
+    let text = screenshot_result().text;
+    assert_eq!(
+        screenshot_tool_message(false),
+        tool_message("call_a", &text)
+    );
+    assert_eq!(
+        screenshot_tool_message(true),
+        ChatMessage::tool_result_with_images(
+            "call_a",
+            text,
+            vec![ContentPart::ImageUrl {
+                image_url: ImageUrl {
+                    url: "data:image/png;base64,iVBORw0KGgo=".to_owned(),
+                    detail: None,
+                },
+            }],
+        )
+    );
 }

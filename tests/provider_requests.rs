@@ -1089,3 +1089,108 @@ fn openai_rows_get_function_descriptions_of_at_most_1024_characters() {
         );
     }
 }
+
+const SCREENSHOT_TEXT: &str = "[image block 0: image/png, 7 bytes, shown to the user]";
+
+/// `rounds` screenshot calls, one a round, each answered with its text and one image, as the loop
+/// writes a result for a provider that shows tool-result images; the user's question holds
+/// `user_images` images of its own.
+fn screenshot_rounds(rounds: usize, user_images: usize) -> Vec<ChatMessage> {
+    let mut question = ChatMessage::text(Role::User, "");
+    let mut parts = vec![ContentPart::Text {
+        text: "Take screenshots.".into(),
+    }];
+    parts.extend((0..user_images).map(|_| png_part()));
+    question.content = Some(MessageContent::Parts(parts));
+    let mut messages = vec![question];
+    for round in 0..rounds {
+        let id = format!("call_{round}");
+        let mut assistant = ChatMessage::text(Role::Assistant, "");
+        assistant.content = None;
+        assistant.tool_calls = Some(vec![call(&id, "screenshot", "{}", None)]);
+        messages.push(assistant);
+        messages.push(ChatMessage::tool_result_with_images(
+            id,
+            SCREENSHOT_TEXT,
+            vec![png_part()],
+        ));
+    }
+    messages
+}
+
+fn png_part() -> ContentPart {
+    ContentPart::ImageUrl {
+        image_url: ImageUrl {
+            url: PNG.into(),
+            detail: None,
+        },
+    }
+}
+
+/// Anthropic's `tool_result` takes image blocks (its docs' "tool result with images"); OpenAI's
+/// tool messages take text parts only ("Image URLs are only allowed for messages with role
+/// 'user'") and Gemini's functionResponse a JSON object: theirs keep the text describing the image.
+#[test]
+fn tool_result_images_go_to_anthropic_and_the_other_wires_get_the_text() {
+    let shown: Vec<&str> = ["anthropic", "openai", "google", "ollama", "deepseek"]
+        .into_iter()
+        .filter(|id| provider(id).shows_tool_result_images())
+        .collect();
+    assert_eq!(shown, ["anthropic"]);
+    let messages = screenshot_rounds(1, 0);
+    let anthropic = body(&provider("anthropic"), &messages, ResponseMode::Streaming);
+    assert_eq!(
+        anthropic["messages"][2]["content"],
+        json!([{"type": "tool_result", "tool_use_id": "call_0", "content": [
+            {"type": "text", "text": SCREENSHOT_TEXT},
+            {"type": "image", "source":
+                {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
+        ]}])
+    );
+    let openai = body(&provider("openai"), &messages, ResponseMode::Streaming);
+    assert_eq!(
+        openai["messages"][2],
+        json!({"role": "tool", "tool_call_id": "call_0", "content": SCREENSHOT_TEXT})
+    );
+    let google = body(&provider("google"), &messages, ResponseMode::Streaming);
+    assert_eq!(
+        google["contents"][2]["parts"][0]["functionResponse"]["response"],
+        json!({"content": SCREENSHOT_TEXT})
+    );
+}
+
+/// Over 20 images in a request, Anthropic holds each to 2000 × 2000 px (its vision docs), which
+/// screenshots pass: only the latest tool-result images that keep the request at 20, counting
+/// the user's own, are sent; older results keep their text.
+#[test]
+fn anthropic_sends_the_latest_tool_result_images_up_to_twenty_in_all() {
+    let anthropic = body(
+        &provider("anthropic"),
+        &screenshot_rounds(25, 2),
+        ResponseMode::Streaming,
+    );
+    let results: Vec<&Value> = anthropic["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|turn| turn["content"][0]["type"] == "tool_result")
+        .map(|turn| &turn["content"][0]["content"])
+        .collect();
+    assert_eq!(results.len(), 25);
+    let images_sent: Vec<usize> = results
+        .iter()
+        .map(|content| {
+            content.as_array().map_or(0, |blocks| {
+                blocks
+                    .iter()
+                    .filter(|block| block["type"] == "image")
+                    .count()
+            })
+        })
+        .collect();
+    assert_eq!(images_sent, [vec![0; 7], vec![1; 18]].concat());
+    assert_eq!(
+        results[0],
+        &json!([{"type": "text", "text": SCREENSHOT_TEXT}])
+    );
+}

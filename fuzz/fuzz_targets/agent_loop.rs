@@ -184,6 +184,7 @@ fuzz_target!(|run: Run| {
             MissingIdStrategy::Synthesize
         },
         answer_after_max_rounds: run.config.answer_after_max_rounds,
+        ..LoopConfig::default()
     };
     let history: Vec<ChatMessage> = run
         .config

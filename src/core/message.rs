@@ -75,6 +75,24 @@ impl ChatMessage {
         }
     }
 
+    /// A tool message with the images the result holds after its text, for a provider that
+    /// shows a model the images of tool results.
+    pub fn tool_result_with_images(
+        tool_call_id: impl Into<String>,
+        text: impl Into<String>,
+        images: Vec<ContentPart>,
+    ) -> Self {
+        if images.is_empty() {
+            return ChatMessage::tool_result(tool_call_id, text);
+        }
+        let mut parts = vec![ContentPart::Text { text: text.into() }];
+        parts.extend(images);
+        ChatMessage {
+            content: Some(MessageContent::Parts(parts)),
+            ..ChatMessage::tool_result(tool_call_id, String::new())
+        }
+    }
+
     /// The text of the message: the string, or its text parts joined.
     pub fn text_content(&self) -> String {
         match &self.content {

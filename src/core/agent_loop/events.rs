@@ -54,6 +54,9 @@ pub struct LoopConfig {
     /// for models without native function calling. Takes precedence over `tools_supported`.
     pub prompt_tool_mode: bool,
     pub missing_id_strategy: MissingIdStrategy,
+    /// The provider shows the model images in tool results (Anthropic): a result's image blocks
+    /// go into its tool message as image parts, after the text.
+    pub images_in_tool_results: bool,
 }
 
 impl Default for LoopConfig {
@@ -65,6 +68,7 @@ impl Default for LoopConfig {
             tools_supported: true,
             prompt_tool_mode: false,
             missing_id_strategy: MissingIdStrategy::default(),
+            images_in_tool_results: false,
         }
     }
 }

@@ -31,8 +31,9 @@ use std::mem;
 use serde_json::Value;
 
 use crate::core::assembler::ToolCallAssembler;
+use crate::core::mcp::tools::model_images;
 use crate::core::message::{
-    ChatMessage, FunctionCall, MessageContent, MessageToolCall, Role, ThinkingBlock,
+    ChatMessage, ContentPart, FunctionCall, MessageContent, MessageToolCall, Role, ThinkingBlock,
 };
 use crate::core::model_event::{FinishReason, ModelEvent, Usage};
 use crate::core::tools::ToolTable;
@@ -161,6 +162,8 @@ struct BatchCall {
     dispatched: bool,
     /// The text for the model once known.
     result: Option<String>,
+    /// The result's images the model is shown (see `LoopConfig::images_in_tool_results`).
+    images: Vec<ContentPart>,
 }
 
 /// One call of a finished round, whatever its source.
@@ -313,11 +316,15 @@ impl AgentLoop {
 
     /// The outcome of one dispatched call, in any order.
     pub fn handle_tool_outcome(&mut self, call_id: &str, outcome: ToolOutcome) {
+        let shows_images = self.config.images_in_tool_results;
         let Some(call) = self.pending_call(call_id) else {
             return;
         };
         let (event, text_for_model) = match outcome {
             Ok(result) => {
+                if shows_images {
+                    call.images = model_images(&result.content);
+                }
                 let text_for_model = if result.is_error {
                     format!("Error: {}", result.text)
                 } else {
@@ -687,6 +694,7 @@ impl AgentLoop {
                         function_name: call.name,
                         dispatched: true,
                         result: None,
+                        images: Vec::new(),
                     });
                 }
                 Err(message) => {
@@ -699,6 +707,7 @@ impl AgentLoop {
                         function_name: call.name,
                         dispatched: false,
                         result: Some(format!("Error: {message}")),
+                        images: Vec::new(),
                     });
                 }
             }
@@ -751,9 +760,10 @@ impl AgentLoop {
                 .push(ChatMessage::text(Role::User, results.join("\n\n")));
         } else {
             for call in batch.calls {
-                self.conversation.push(ChatMessage::tool_result(
+                self.conversation.push(ChatMessage::tool_result_with_images(
                     call.id,
                     call.result.unwrap_or_default(),
+                    call.images,
                 ));
             }
         }

@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 
 use super::McpError;
 use crate::core::json_text::to_json_text;
+use crate::core::message::{ContentPart, ImageUrl};
 use crate::core::tools::McpTool;
 
 /// Pages one listing may take: servers page by a few dozen to a few hundred tools.
@@ -138,6 +139,33 @@ impl ToolCallResult {
             is_error,
         })
     }
+}
+
+/// The image types Anthropic reads in a tool result, and its limit on one image's base64 text
+/// (a request with another type, or a longer image, is refused with a 400).
+const MODEL_IMAGE_TYPES: [&str; 4] = ["image/png", "image/jpeg", "image/gif", "image/webp"];
+const MAX_MODEL_IMAGE_BASE64_LEN: usize = 5 * 1024 * 1024;
+
+/// The image blocks of a result a vision model can be shown, as `data:` URL image parts; other
+/// images stay described in the result's text only.
+pub fn model_images(blocks: &[Value]) -> Vec<ContentPart> {
+    blocks
+        .iter()
+        .filter(|block| block.get("type").and_then(Value::as_str) == Some("image"))
+        .filter_map(|block| {
+            let mime_type = block.get("mimeType")?.as_str()?;
+            let data = block.get("data")?.as_str()?;
+            let shown = MODEL_IMAGE_TYPES.contains(&mime_type)
+                && !data.is_empty()
+                && data.len() <= MAX_MODEL_IMAGE_BASE64_LEN;
+            shown.then(|| ContentPart::ImageUrl {
+                image_url: ImageUrl {
+                    url: format!("data:{mime_type};base64,{data}"),
+                    detail: None,
+                },
+            })
+        })
+        .collect()
 }
 
 /// The parts joined into one string, a text block's text borrowed rather than copied first.

@@ -135,6 +135,7 @@ fn wire_messages(
 ) -> Result<Vec<Value>, ProviderError> {
     let replaced_ids = replaced_call_ids(messages, is_tool_use_id, tool_use_id);
     let mut turns: Vec<(&'static str, Vec<Value>)> = Vec::new();
+    let mut tool_images_to_leave_out = tool_images_left_out(messages);
     for message in messages {
         let (role, blocks) = match message.role {
             Role::System => continue,
@@ -147,7 +148,7 @@ fn wire_messages(
                 let block = json!({
                     "type": "tool_result",
                     "tool_use_id": sent_call_id(&replaced_ids, id),
-                    "content": message.text_content(),
+                    "content": tool_result_content(message, &mut tool_images_to_leave_out),
                 });
                 ("user", vec![block])
             }
@@ -191,28 +192,79 @@ fn user_blocks(
                     ContentPart::Text { text } => blocks.extend(text_block(text)),
                     ContentPart::ImageUrl { image_url } => {
                         provider.check_images_accepted()?;
-                        let source = match parse_data_url(&image_url.url) {
-                            Some(image) => json!({
-                                "type": "base64",
-                                "media_type": image.media_type,
-                                "data": image.base64,
-                            }),
-                            None if image_url.url.starts_with("https://") => {
-                                json!({"type": "url", "url": image_url.url})
-                            }
-                            None => {
-                                return Err(provider.images_unsupported(
-                                    "images must be base64 data URLs or https URLs",
-                                ))
-                            }
-                        };
-                        blocks.push(json!({"type": "image", "source": source}));
+                        let block = image_block(&image_url.url).ok_or_else(|| {
+                            provider
+                                .images_unsupported("images must be base64 data URLs or https URLs")
+                        })?;
+                        blocks.push(block);
                     }
                 }
             }
             Ok(blocks)
         }
     }
+}
+
+fn image_block(url: &str) -> Option<Value> {
+    let source = match parse_data_url(url) {
+        Some(image) => json!({
+            "type": "base64",
+            "media_type": image.media_type,
+            "data": image.base64,
+        }),
+        None if url.starts_with("https://") => json!({"type": "url", "url": url}),
+        None => return None,
+    };
+    Some(json!({"type": "image", "source": source}))
+}
+
+/// Anthropic takes up to 100 images in a request, but holds each to 2000 × 2000 px once there are
+/// more than 20, which screenshots pass: tool results' images beyond the latest 20 (counting the
+/// user's own) go as the description their result's text already holds.
+const IMAGES_AT_FULL_SIZE: usize = 20;
+
+fn image_count(message: &ChatMessage) -> usize {
+    match &message.content {
+        Some(MessageContent::Parts(parts)) => parts
+            .iter()
+            .filter(|part| matches!(part, ContentPart::ImageUrl { .. }))
+            .count(),
+        _ => 0,
+    }
+}
+
+/// How many of the conversation's oldest tool-result images are left out (see
+/// [`IMAGES_AT_FULL_SIZE`]).
+fn tool_images_left_out(messages: &[ChatMessage]) -> usize {
+    let images_of = |role| {
+        messages
+            .iter()
+            .filter(|message| message.role == role)
+            .map(image_count)
+            .sum::<usize>()
+    };
+    let room = IMAGES_AT_FULL_SIZE.saturating_sub(images_of(Role::User));
+    images_of(Role::Tool).saturating_sub(room)
+}
+
+/// A `tool_result`'s content: the text, or the text and then the result's images, the first
+/// `*left_out` of them skipped (and counted off).
+fn tool_result_content(message: &ChatMessage, left_out: &mut usize) -> Value {
+    let Some(MessageContent::Parts(parts)) = &message.content else {
+        return json!(message.text_content());
+    };
+    let mut blocks = Vec::new();
+    for part in parts {
+        match part {
+            ContentPart::Text { text } => blocks.extend(text_block(text)),
+            ContentPart::ImageUrl { .. } if *left_out > 0 => *left_out -= 1,
+            ContentPart::ImageUrl { image_url } => blocks.extend(image_block(&image_url.url)),
+        }
+    }
+    if blocks.is_empty() {
+        return json!(message.text_content());
+    }
+    Value::Array(blocks)
 }
 
 /// Text blocks that are empty or only whitespace (Claude may write "\n\n" before a tool call) are

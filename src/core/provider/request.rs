@@ -11,6 +11,7 @@ use super::table::{Endpoint, ANTHROPIC_MESSAGES_PATH, OLLAMA_CHAT_PATH};
 use super::{anthropic, gemini, ollama, openai, watsonx};
 use crate::core::json_text::to_json_text;
 use crate::core::message::{ChatMessage, MessageToolCall};
+use crate::core::stream::WireFormat;
 use crate::core::tools::{sanitize_schema, SchemaDialect, ToolEntry};
 
 /// Whether the response should stream.
@@ -247,6 +248,13 @@ impl ResolvedProvider {
     }
 
     /// Fails unless this provider's model takes images.
+    /// Whether the model is shown the images of tool results: Anthropic's `tool_result` takes
+    /// image blocks; OpenAI's and Gemini's tool messages take text only (Gemini 3's multimodal
+    /// function responses aside), so theirs get the result's description of each image.
+    pub fn shows_tool_result_images(&self) -> bool {
+        self.spec.wire == WireFormat::AnthropicMessages && self.spec.accepts_images(&self.model)
+    }
+
     pub(super) fn check_images_accepted(&self) -> Result<(), ProviderError> {
         if self.spec.accepts_images(&self.model) {
             Ok(())

@@ -121,6 +121,7 @@ impl AgentShared {
             tools_supported: self.tools_supported,
             prompt_tool_mode: self.prompt_tool_mode,
             missing_id_strategy: self.missing_id_strategy,
+            images_in_tool_results: self.provider.shows_tool_result_images(),
         }
     }
 
