@@ -277,6 +277,37 @@ fn expired_session_reinitializes_once_then_fails() {
     );
 }
 
+/// Servers built on the Python SDK until python-sdk#1808 (issue #1727) and on the TypeScript
+/// SDK's example servers (typescript-sdk#389) answer a session id they no longer know
+/// (after a restart or an idle expiry) with 400 `Bad Request: No valid session ID provided`
+/// rather than the spec's 404. A request that carried the session id and got a 400 that speaks
+/// of the session renews the session once, as a 404 does; a second such 400 is the server's own
+/// error, and a 400 about anything else stays a plain failure.
+#[test]
+fn a_400_about_the_session_id_a_request_carried_renews_the_session_once() {
+    let mut session = initialized(TransportMode::Auto, Some("old"));
+    let unknown_session = r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null}"#;
+    assert_eq!(
+        session.on_http_failure(400, unknown_session, Some("old"), false),
+        FailureDecision::ReinitializeAndRetry
+    );
+    assert_eq!(session.state(), SessionState::Uninitialized);
+    assert_eq!(session.session_id(), None);
+    session.begin_initialize();
+    answer_initialize(&mut session, Some("new"));
+    session.handle_initialized_accepted();
+    assert!(matches!(
+        session.on_http_failure(400, unknown_session, Some("new"), true),
+        FailureDecision::Fail(McpError::HttpStatus { status: 400, .. })
+    ));
+    let mut other = initialized(TransportMode::Auto, Some("s"));
+    assert!(matches!(
+        other.on_http_failure(400, "Invalid request parameters", Some("s"), false),
+        FailureDecision::Fail(McpError::HttpStatus { status: 400, .. })
+    ));
+    assert_eq!(other.state(), SessionState::Ready);
+}
+
 /// Two requests in flight on one session both get 404 (the server restarted). The first re-
 /// initializes; the second 404, judged while that initialize is in flight, is no refusal of an
 /// initialize (so no legacy server): its request is sent again on the session being made, which

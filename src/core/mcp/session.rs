@@ -342,7 +342,9 @@ impl Session {
     /// whether it is the retry after a re-initialization. A 404 for a session other than the
     /// current one (already replaced, or being replaced, after another request's 404) leaves the
     /// current one alone: the request is only sent again, on the new session. A closed session
-    /// stays closed.
+    /// stays closed. A 400 whose body speaks of the session counts as the 404 (see
+    /// [`is_unknown_session_refusal`]), except that its second time is reported as the server
+    /// worded it.
     pub fn on_http_failure(
         &mut self,
         status: u16,
@@ -351,17 +353,21 @@ impl Session {
         already_retried: bool,
     ) -> FailureDecision {
         let initializing = matches!(self.state, SessionState::Initializing { .. });
-        if status == 404 && carried_session_id.is_some() {
+        let session_unknown = status == 404 || is_unknown_session_refusal(status, body);
+        if session_unknown && carried_session_id.is_some() {
             let current_session_expired = carried_session_id == self.session_id.as_deref()
                 && self.state != SessionState::Closed;
             if current_session_expired {
                 self.state = SessionState::Uninitialized;
                 self.session_id = None;
             }
-            return if already_retried {
-                FailureDecision::Fail(McpError::SessionExpired)
-            } else {
-                FailureDecision::ReinitializeAndRetry
+            return match (already_retried, status) {
+                (false, _) => FailureDecision::ReinitializeAndRetry,
+                (true, 404) => FailureDecision::Fail(McpError::SessionExpired),
+                (true, _) => FailureDecision::Fail(McpError::HttpStatus {
+                    status,
+                    body: truncate(body, 500),
+                }),
             };
         }
         let answered_without_session_id = !initializing
@@ -417,6 +423,20 @@ impl Session {
         self.state = SessionState::Closed;
         delete_headers
     }
+}
+
+/// A 400 that refuses the session id a request carried: the Python SDK's servers until
+/// python-sdk#1808 and the servers copied from the TypeScript SDK's examples (typescript-sdk#389)
+/// answer a session they no longer know (after a restart or an idle expiry) with 400 `Bad
+/// Request: No valid session ID provided` instead of the spec's 404, and every call would fail
+/// until the page reloads. A 400 about anything else (`session` unnamed) stays a failure.
+fn is_unknown_session_refusal(status: u16, body: &str) -> bool {
+    const WORD: &[u8] = b"session";
+    status == 400
+        && body
+            .as_bytes()
+            .windows(WORD.len())
+            .any(|window| window.eq_ignore_ascii_case(WORD))
 }
 
 fn truncate(text: &str, max_chars: usize) -> String {
