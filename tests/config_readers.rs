@@ -33,6 +33,8 @@ struct Twin {
     thinking_budget: Option<u32>,
     #[serde(default)]
     iam_url: Option<String>,
+    #[serde(default)]
+    extra_body: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 impl From<Twin> for ProviderConfig {
@@ -49,6 +51,7 @@ impl From<Twin> for ProviderConfig {
             api_version: twin.api_version,
             thinking_budget: twin.thinking_budget,
             iam_url: twin.iam_url,
+            extra_body: twin.extra_body,
         }
     }
 }
@@ -106,6 +109,10 @@ fn provider_settings_read_as_the_derived_reader_read_them() {
         r#"{"id": "openai", "headers": {"x-a": 1}}"#,
         r#"{"id": "openai", "headers": ["x-a"]}"#,
         r#"{"id": "openai", "headers": "x-a: 1"}"#,
+        r#"{"id": "openai", "extraBody": {"reasoning_effort": "low", "options": {"num_ctx": 8192}}}"#,
+        r#"{"id": "openai", "extraBody": null}"#,
+        r#"{"id": "openai", "extraBody": ["top_p", 0.9]}"#,
+        r#"{"id": "openai", "extraBody": "top_p=0.9"}"#,
         r#"{"model": 3, "id": "openai"}"#,
         r#"{"maxTokens": -1, "apiKey": 5}"#,
         r#"{"apiKey": 5, "maxTokens": -1}"#,
@@ -123,7 +130,7 @@ fn provider_settings_read_as_the_derived_reader_read_them() {
             // a bug, and it is refused.
             assert_eq!(
                 derived[0],
-                Err("invalid length 0, expected struct Twin with 11 elements".to_owned())
+                Err("invalid length 0, expected struct Twin with 12 elements".to_owned())
             );
             let refused = Err("invalid type: sequence, expected struct ProviderConfig".to_owned());
             assert_eq!(ours, [refused.clone(), refused]);

@@ -1194,3 +1194,73 @@ fn anthropic_sends_the_latest_tool_result_images_up_to_twenty_in_all() {
         &json!([{"type": "text", "text": SCREENSHOT_TEXT}])
     );
 }
+
+fn with_extra_body(id: &str, extra: Value) -> Value {
+    let provider = provider_with(id, |config| {
+        config.temperature = Some(0.2);
+        config.extra_body = extra.as_object().cloned();
+    });
+    body(&provider, &tool_round(), ResponseMode::Streaming)
+}
+
+/// `extraBody` sets what the settings do not name; an object goes into the object the request
+/// already has, member by member.
+#[test]
+fn extra_body_members_are_merged_into_every_wire() {
+    let openai = with_extra_body(
+        "openai",
+        json!({"reasoning_effort": "low", "stream_options": {"include_obfuscation": false}}),
+    );
+    assert_eq!(openai["reasoning_effort"], "low");
+    assert_eq!(
+        openai["stream_options"],
+        json!({"include_usage": true, "include_obfuscation": false})
+    );
+    assert_eq!(openai["temperature"], 0.2);
+    assert_eq!(openai["tools"], json!(expected_tools(true)));
+    let ollama = with_extra_body(
+        "ollama",
+        json!({"options": {"num_ctx": 32768}, "keep_alive": "10m"}),
+    );
+    assert_eq!(
+        ollama["options"],
+        json!({"temperature": 0.2, "num_ctx": 32768})
+    );
+    assert_eq!(ollama["keep_alive"], "10m");
+    let gemini = with_extra_body("google", json!({"generationConfig": {"topP": 0.9}}));
+    assert_eq!(gemini["generationConfig"]["topP"], 0.9);
+    assert_eq!(gemini["generationConfig"]["temperature"], 0.2);
+    let anthropic = with_extra_body("anthropic", json!({"top_k": 5, "temperature": 1}));
+    assert_eq!(anthropic["top_k"], 5);
+    assert_eq!(
+        anthropic["temperature"], 1,
+        "the caller's value replaces the setting's"
+    );
+}
+
+#[test]
+fn extra_body_cannot_set_what_each_request_writes() {
+    for member in [
+        "model",
+        "messages",
+        "contents",
+        "system",
+        "systemInstruction",
+        "tools",
+        "tool_choice",
+        "stream",
+    ] {
+        let config = ProviderConfig {
+            id: "openai".to_owned(),
+            api_key: Some(KEY.to_owned()),
+            extra_body: json!({ member: true }).as_object().cloned(),
+            ..ProviderConfig::default()
+        };
+        let error = config.resolve().expect_err(member);
+        assert_eq!(error.code(), "provider_reserved_body_member");
+        assert_eq!(
+            error.to_string(),
+            format!("provider `openai`: `extraBody` cannot set `{member}`, which each request writes from the run and the settings")
+        );
+    }
+}

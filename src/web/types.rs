@@ -32,6 +32,14 @@ export interface ProviderConfig {
   thinkingBudget?: number | undefined;
   /** IBM watsonx: the IAM token endpoint. */
   iamUrl?: string | undefined;
+  /**
+   * Members merged into every request body, for what the settings do not name (the OpenAI SDK's
+   * `extra_body`): `{ reasoning_effort: "low" }` (OpenAI), `{ options: { num_ctx: 32768 } }`
+   * (Ollama), `{ generationConfig: { topP: 0.9 } }` (Gemini). An object is merged into the object
+   * already there; `model`, `messages`, `contents`, `system`, `systemInstruction`, `tools`,
+   * `tool_choice` and `stream` are refused (`provider_reserved_body_member`).
+   */
+  extraBody?: JsonObject | undefined;
 }
 
 export interface McpServerConfig {
@@ -166,7 +174,7 @@ export type AgentErrorCode =
   | "invalid_argument" | "unknown_dialect" | "aborted" | "internal"
   // the provider's settings, checked by `new Agent`
   | "provider_unknown" | "provider_missing_api_key" | "provider_missing_base_url"
-  | "provider_missing_model" | "provider_missing_setting" | "provider_invalid_url"
+  | "provider_missing_model" | "provider_missing_setting" | "provider_reserved_body_member" | "provider_invalid_url"
   | "provider_invalid_header" | "provider_access_token_required"
   // a model call
   | "provider_invalid_conversation" | "provider_images_unsupported" | "provider_auth"

@@ -144,6 +144,32 @@ test("approveToolCall: a throw declines with its message; an abort while it is a
   assert.deepEqual(final.messages.at(-1), { role: "tool", tool_call_id: "call_echo", content: "Error: aborted by the user" });
 });
 
+test("provider.extraBody reaches the request body; a member each request writes is refused", async () => {
+  await scriptProvider([{ text: "ok" }]);
+  const base = agentConfig({ mcpServers: [] });
+  const config = {
+    ...base,
+    provider: { ...base.provider, extraBody: { reasoning_effort: "low", stream_options: { include_obfuscation: false } } },
+  };
+  const run = await runInPage(page, config, question);
+  assert.equal(run.error, undefined, JSON.stringify(run.error));
+  const [request] = await providerRequests();
+  assert.equal(request.json.reasoning_effort, "low");
+  assert.equal(request.json.stream_options.include_obfuscation, false);
+  assert.equal(request.json.stream, true);
+  assert.equal(request.json.model, "scripted");
+  const refused = await page.evaluate((config) => {
+    try {
+      new window.agentWasm.Agent(config);
+      return null;
+    } catch (error) {
+      return { code: error.code, message: error.message };
+    }
+  }, { ...base, provider: { ...base.provider, extraBody: { messages: [] } } });
+  assert.equal(refused?.code, "provider_reserved_body_member");
+  assert.match(refused.message, /`extraBody` cannot set `messages`/);
+});
+
 test("abort during the model stream ends the run with reason aborted within 200 ms", async () => {
   await fetch(`${env.providerUrl}/__reset`, { method: "POST" });
   const config = agentConfig({

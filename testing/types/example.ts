@@ -35,7 +35,7 @@ export async function main(signal: AbortSignal): Promise<ChatMessage[]> {
   await init();
   const providers = listProviders().map((provider) => provider.id);
   const config: AgentConfig = {
-    provider: { id: providers[0] ?? "openai", apiKey: "key", model: "gpt-4o-mini" },
+    provider: { id: providers[0] ?? "openai", apiKey: "key", model: "gpt-4o-mini", extraBody: { reasoning_effort: "low" } },
     mcpServers: [{ name: "everything", url: "https://example.invalid/mcp", transport: "auto" }],
     maxRounds: 3,
     approveToolCall: async (call, { signal }) => call.annotations?.["readOnlyHint"] === true || (!signal.aborted && confirm(`Run ${call.tool}?`)),

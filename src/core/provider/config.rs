@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::de::Error;
 use serde::{Deserialize, Deserializer};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::error::ProviderError;
 use super::table::{
@@ -39,6 +39,9 @@ pub struct ProviderConfig {
     pub thinking_budget: Option<u32>,
     /// watsonx: the IAM token endpoint (the test server stands in for IBM's).
     pub iam_url: Option<String>,
+    /// Members merged into every request body (the OpenAI SDK's `extra_body`): what the settings
+    /// do not name, such as OpenAI's `reasoning_effort` or Ollama's `options.num_ctx`.
+    pub extra_body: Option<Map<String, Value>>,
 }
 
 impl<'de> Deserialize<'de> for ProviderConfig {
@@ -59,6 +62,7 @@ const PROVIDER_CONFIG: &[&str] = &[
     "apiVersion",
     "thinkingBudget",
     "iamUrl",
+    "extraBody",
 ];
 
 impl ProviderConfig {
@@ -82,6 +86,9 @@ impl ProviderConfig {
                     config.thinking_budget = optional(value, |n| unsigned(n, "u32"))?;
                 }
                 "iamUrl" => config.iam_url = optional(value, string)?,
+                "extraBody" => {
+                    config.extra_body = optional(value, |value| object(value, "a map"))?;
+                }
                 _ => {} // refused by `known_member` above
             }
         }
@@ -120,7 +127,23 @@ pub struct ResolvedProvider {
     pub iam_url: Option<String>,
     /// watsonx: the bearer token from the IAM exchange.
     pub access_token: Option<String>,
+    /// Merged into every request body; never holds a [`RESERVED_BODY_MEMBERS`] member.
+    pub extra_body: Map<String, Value>,
 }
+
+/// Request body members `extraBody` cannot set: the conversation, the tools and the response
+/// mode come from the run (a second `tools` would also make the body's JSON ambiguous), and the
+/// model from `model`.
+pub const RESERVED_BODY_MEMBERS: [&str; 8] = [
+    "model",
+    "messages",
+    "contents",
+    "system",
+    "systemInstruction",
+    "tools",
+    "tool_choice",
+    "stream",
+];
 
 impl fmt::Debug for ResolvedProvider {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -198,6 +221,13 @@ impl ProviderConfig {
             .ok_or_else(|| ProviderError::MissingModel {
                 provider: provider.clone(),
             })?;
+        let extra_body = self.extra_body.clone().unwrap_or_default();
+        if let Some(member) = RESERVED_BODY_MEMBERS
+            .into_iter()
+            .find(|member| extra_body.contains_key(*member))
+        {
+            return Err(ProviderError::ReservedBodyMember { provider, member });
+        }
         let project_id = non_blank(&self.project_id);
         if spec.endpoint == Endpoint::WatsonxChat && project_id.is_none() {
             return Err(ProviderError::MissingSetting {
@@ -223,6 +253,7 @@ impl ProviderConfig {
             thinking_budget: self.thinking_budget,
             iam_url,
             access_token: None,
+            extra_body,
         })
     }
 }

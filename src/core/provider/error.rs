@@ -29,6 +29,13 @@ pub enum ProviderError {
     #[error("provider `{provider}`: {problem}")]
     InvalidHeader { provider: String, problem: String },
 
+    /// `extraBody` names a member the library writes itself.
+    #[error("provider `{provider}`: `extraBody` cannot set `{member}`, which each request writes from the run and the settings")]
+    ReservedBodyMember {
+        provider: String,
+        member: &'static str,
+    },
+
     /// A provider-specific setting, such as watsonx's `projectId`.
     #[error("provider `{provider}` needs `{field}`")]
     MissingSetting {
@@ -130,6 +137,7 @@ impl ProviderError {
             ProviderError::InvalidUrl { .. } => "provider_invalid_url",
             ProviderError::InvalidHeader { .. } => "provider_invalid_header",
             ProviderError::MissingSetting { .. } => "provider_missing_setting",
+            ProviderError::ReservedBodyMember { .. } => "provider_reserved_body_member",
             ProviderError::AccessTokenRequired { .. } => "provider_access_token_required",
             ProviderError::InvalidConversation { .. } => "provider_invalid_conversation",
             ProviderError::ImagesUnsupported { .. } => "provider_images_unsupported",

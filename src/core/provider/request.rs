@@ -127,6 +127,22 @@ fn object_text_with(object: Map<String, Value>, members: Option<&str>) -> String
     text
 }
 
+/// `extra`'s members written into `body`: an object into the object already there, member by
+/// member (`generationConfig.topP` beside the temperature the settings put there), anything else
+/// in place of what was there.
+fn merge_members(body: &mut Map<String, Value>, extra: &Map<String, Value>) {
+    for (key, value) in extra {
+        match (body.get_mut(key), value) {
+            (Some(Value::Object(inner)), Value::Object(extra_inner)) => {
+                merge_members(inner, extra_inner);
+            }
+            _ => {
+                body.insert(key.clone(), value.clone());
+            }
+        }
+    }
+}
+
 /// A built model request and what the schema sanitizer had to change in the tools.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BuiltRequest {
@@ -185,7 +201,7 @@ impl ResolvedProvider {
         tools: &ProviderTools,
         mode: ResponseMode,
     ) -> Result<BuiltRequest, ProviderError> {
-        let (url, mut headers, body) = match self.spec.endpoint {
+        let (url, mut headers, mut body) = match self.spec.endpoint {
             Endpoint::ChatCompletions | Endpoint::AzureDeployment => (
                 openai::url(self),
                 openai::auth_headers(self),
@@ -212,6 +228,7 @@ impl ResolvedProvider {
                 watsonx::body(self, messages)?,
             ),
         };
+        merge_members(&mut body, &self.extra_body);
         headers.insert(
             0,
             ("content-type".to_owned(), "application/json".to_owned()),
