@@ -47,6 +47,8 @@
 //   /redirect/...    307 to the same path under /json/ (a client must not follow it)
 //   /stall/...       reads every request and never answers (a server stuck before initialize)
 //   /ping-fails/...  JSON replies; every ping gets HTTP 500 (an idle session that failed)
+//   /ping-unknown/... JSON replies; every ping gets the JSON-RPC error -32601 (a server that does
+//                    not implement ping, as some answer: go-sdk#900)
 //   /stall-initialize/... initialize's reply sends its headers (a session id) and never a body
 //   /stall-initialized/... JSON replies; notifications/initialized is never answered (a session
 //                    opened, then a server stuck)
@@ -132,6 +134,7 @@ async function answer(message, context, send) {
         serverInfo: { name: "mcp-test-server", version: "1.0.0" },
       }));
     case "ping":
+      if (context.session.mode === "ping-unknown") return send({ jsonrpc: "2.0", id, error: { code: -32601, message: "Method not found" } });
       return send(result(id, {}));
     case "tools/list":
       if (context.session.failNextListing) {
@@ -363,7 +366,7 @@ async function handleStreamable(request, response, mode, body) {
     response.end(JSON.stringify(result(message.id, { content: [{ type: "text", text: "restarted" }] })));
     return;
   }
-  if (["json", "bulk", "restart", "refuse-initialized", "stuck", "future-version", "stall-initialized", "ping-fails"].includes(mode)) {
+  if (["json", "bulk", "restart", "refuse-initialized", "stuck", "future-version", "stall-initialized", "ping-fails", "ping-unknown"].includes(mode)) {
     await answer(message, { session }, (reply) => {
       if (reply.id === message.id) response.writeHead(200, { ...headers, "Content-Type": "application/json" }).end(JSON.stringify(reply));
     });
@@ -501,7 +504,7 @@ const server = http.createServer(async (request, response) => {
     handleLegacy(request, response, mode, url, body);
   } else if (mode === "stall") {
     // Never answered; the client's abort or timeout closes the connection.
-  } else if (["json", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "bulk-sse", "stuck", "future-version", "stall-initialized", "stall-initialize", "resume-initialize", "ping-fails"].includes(mode)) {
+  } else if (["json", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "bulk-sse", "stuck", "future-version", "stall-initialized", "stall-initialize", "resume-initialize", "ping-fails", "ping-unknown"].includes(mode)) {
     await handleStreamable(request, response, mode, body);
   } else {
     response.writeHead(404, corsHeaders(true)).end("unknown route");

@@ -1315,6 +1315,35 @@ async fn an_idle_session_whose_ping_failed_is_deleted_and_replaced() {
     client.close().await;
 }
 
+/// A server that does not implement `ping` answers it with a JSON-RPC error (-32601), as some do
+/// (go-sdk#900, hermes-agent#50028): that answer came through the session, so the idle session
+/// is alive and kept, not ended and replaced before every call after a minute's pause.
+#[wasm_bindgen_test]
+async fn an_idle_session_whose_ping_is_answered_with_an_error_is_kept() {
+    let path = "/ping-unknown/idle";
+    let client = test_client(path, TransportMode::Auto);
+    client.connect().await.expect("connects");
+    let result = {
+        let _idle = idle_clock();
+        client
+            .call_tool("echo", json!({"message": "later"}), None, None, None)
+            .await
+    };
+    assert_eq!(result.expect("the same session").model_text, "Echo: later");
+    let log = server_log(path).await;
+    assert_eq!(
+        posted_methods(&posts(log.clone())),
+        [
+            "initialize",
+            "notifications/initialized",
+            "ping",
+            "tools/call"
+        ]
+    );
+    assert_eq!(deletes(&log), Vec::<&Value>::new());
+    client.close().await;
+}
+
 /// An idle session whose ping fails while a call still runs on it is replaced, but not ended:
 /// the DELETE would fail that call.
 #[wasm_bindgen_test]

@@ -256,7 +256,9 @@ impl McpClient {
             SessionState::Ready if !needs_ping_before_reuse(idle_since, now_ms()) => return Ok(()),
             SessionState::Ready => {
                 match self.ping().await {
-                    Ok(()) => return Ok(()),
+                    // An error answer came through the session too: servers that do not
+                    // implement ping answer -32601 (go-sdk#900), and their session is alive.
+                    Ok(()) | Err(McpError::JsonRpc { .. }) => return Ok(()),
                     // Closed while the ping was out: no new session.
                     Err(McpError::Closed) => return Err(McpError::Closed),
                     Err(_) => self.give_up_idle_session(),
