@@ -87,7 +87,8 @@ export interface AgentConfig {
    * Asked before each tool call runs (MCP asks hosts for the user's consent before a tool is
    * invoked). Only `true`, or a promise of it, runs the call; any other answer, a throw or a
    * rejection declines it: the model gets an error result and the page a `toolError` event. The
-   * calls of a round are asked about at once; `signal` aborts with the run. Default: every call runs.
+   * calls of a round are asked about together (up to `maxConcurrentTools` at a time); `signal`
+   * aborts with the run. Default: every call runs.
    */
   approveToolCall?: ((call: ToolApprovalRequest, context: { signal: AbortSignal }) => boolean | Promise<boolean>) | undefined;
 }
