@@ -47,6 +47,9 @@ struct AgentOptions {
     tools_supported: bool,
     #[serde(default)]
     missing_id_strategy: MissingIdStrategy,
+    /// A function in JS, which JSON leaves out; only its place in the list of members matters.
+    #[serde(default)]
+    approve_tool_call: Option<serde::de::IgnoredAny>,
 }
 
 #[derive(Deserialize)]
