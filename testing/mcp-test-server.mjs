@@ -42,6 +42,7 @@
 //                    and, not listed, `deep` (a result nested `depth` arrays deep, 100 000 by
 //                    default)
 //   /bulk-sse/...    the same tools with SSE replies
+//   /many/N/...      JSON replies; tools/list gives N tools, `tool-1` to `tool-N`, in one page
 //   /stuck/...       JSON replies; a POST of notifications/cancelled is answered only after 5 s
 //                    (a server whose event loop the cancelled call still blocks)
 //   /redirect/...    307 to the same path under /json/ (a client must not follow it)
@@ -112,6 +113,12 @@ function toolsPage(cursor, mode) {
   return { tools, ...next };
 }
 
+/// The tools of `/many/N/...`: `tool-1` to `tool-N`.
+function manyTools(path) {
+  const count = Number(path.split("/")[2]) || 0;
+  return Array.from({ length: count }, (_, index) => ({ name: `tool-${index + 1}`, description: "One of many", inputSchema: { type: "object" } }));
+}
+
 function readBody(request) {
   return new Promise((resolve) => {
     const chunks = [];
@@ -142,6 +149,7 @@ async function answer(message, context, send) {
         return send({ jsonrpc: "2.0", id, error: { code: -32603, message: "listing failed once" } });
       }
       if (context.session.mode === "changing") return send(result(id, { tools: [TOOLS[0], ADD_TOOL, ...context.session.addedTools] }));
+      if (context.session.mode === "many") return send(result(id, { tools: manyTools(context.session.path) }));
       return send(result(id, toolsPage(params.cursor, context.session.mode)));
     case "tools/call":
       return callTool(id, params, context, send);
@@ -366,7 +374,7 @@ async function handleStreamable(request, response, mode, body) {
     response.end(JSON.stringify(result(message.id, { content: [{ type: "text", text: "restarted" }] })));
     return;
   }
-  if (["json", "bulk", "restart", "refuse-initialized", "stuck", "future-version", "stall-initialized", "ping-fails", "ping-unknown"].includes(mode)) {
+  if (["json", "many", "bulk", "restart", "refuse-initialized", "stuck", "future-version", "stall-initialized", "ping-fails", "ping-unknown"].includes(mode)) {
     await answer(message, { session }, (reply) => {
       if (reply.id === message.id) response.writeHead(200, { ...headers, "Content-Type": "application/json" }).end(JSON.stringify(reply));
     });
@@ -504,7 +512,7 @@ const server = http.createServer(async (request, response) => {
     handleLegacy(request, response, mode, url, body);
   } else if (mode === "stall") {
     // Never answered; the client's abort or timeout closes the connection.
-  } else if (["json", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "bulk-sse", "stuck", "future-version", "stall-initialized", "stall-initialize", "resume-initialize", "ping-fails", "ping-unknown"].includes(mode)) {
+  } else if (["json", "many", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "bulk-sse", "stuck", "future-version", "stall-initialized", "stall-initialize", "resume-initialize", "ping-fails", "ping-unknown"].includes(mode)) {
     await handleStreamable(request, response, mode, body);
   } else {
     response.writeHead(404, corsHeaders(true)).end("unknown route");

@@ -53,7 +53,8 @@ async fn read_run(agent: &Agent) -> (u32, String) {
             result_chars = text.length();
         }
     })
-    .await;
+    .await
+    .expect("the run ends normally");
     (result_chars, last_type)
 }
 

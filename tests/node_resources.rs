@@ -48,7 +48,9 @@ async fn a_wait_dropped_before_it_ends_keeps_no_js_values() {
 
 /// Reads a run's stream to its end and returns the last event's type.
 async fn read_run(agent: &Agent) -> String {
-    node_common::read_run(agent, |_, _| {}).await
+    node_common::read_run(agent, |_, _| {})
+        .await
+        .expect("the run ends normally")
 }
 
 #[wasm_bindgen_test]

@@ -1264,3 +1264,68 @@ fn extra_body_cannot_set_what_each_request_writes() {
         );
     }
 }
+
+/// `count` tools, the first `first_server` of server `files`, the rest of `github`.
+fn many_tools(count: usize, first_server: usize) -> Vec<ToolEntry> {
+    (0..count)
+        .map(|index| {
+            let server = if index < first_server {
+                "files"
+            } else {
+                "github"
+            };
+            ToolEntry {
+                function_name: format!("tool_{index}"),
+                server: server.into(),
+                tool: format!("tool-{index}"),
+                description: None,
+                input_schema: json!({"type": "object"}),
+                annotations: None,
+            }
+        })
+        .collect()
+}
+
+/// Providers that refuse a request offering more tools than they take, with a 400 that fails
+/// every call of a run, are told the count before the first call:
+/// - OpenAI: 128, "Invalid 'tools': array too long. Expected an array with maximum length 128,
+///   but got an array with length 133 instead." (`array_above_max_length`;
+///   openai/openai-openapi#76 sets `maxItems: 128`; zed-industries/zed#42393,
+///   musistudio/claude-code-router#686 with 129);
+/// - Groq: 128, "'tools' : maximum number of items is 128" (gsd-build/gsd-2#4376,
+///   HunorLaczko/ha-groq-cloud-api#25);
+/// - Gemini: 512, "tools[0].function_declarations: [FIELD_INVALID] At most 512 function
+///   declarations can be specified." (google-gemini/gemini-cli#19083; google-genai's
+///   `Tool.functionDeclarations`: "Maximum 512 function declarations can be provided"); all
+///   declarations go in one `tools[0]`.
+///
+/// No limit is set where none was found (Anthropic, Mistral, DeepSeek), where the reports found
+/// disagree (xAI: 200 in opencode#20500, 350 for grok-4.5 in github/copilot-cli#4836), or for
+/// Azure OpenAI, for which no report of its own was found.
+#[test]
+fn a_tool_table_over_the_providers_limit_is_refused_with_the_count_of_each_server() {
+    for (id, limit) in [("openai", 128), ("groq", 128), ("google", 512)] {
+        let provider = provider(id);
+        assert_eq!(provider.check_tool_count(&many_tools(limit, 100)), Ok(()));
+        let error = provider
+            .check_tool_count(&many_tools(limit + 2, 100))
+            .expect_err("over the limit");
+        assert_eq!(error.code(), "provider_too_many_tools");
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "provider `{id}` takes at most {limit} tools in a request, and the MCP servers \
+                 offer {} (`files` 100, `github` {}): connect fewer MCP servers",
+                limit + 2,
+                limit + 2 - 100
+            )
+        );
+    }
+    for id in ["anthropic", "azure_openai", "deepseek", "grok", "mistral"] {
+        assert_eq!(
+            provider(id).check_tool_count(&many_tools(600, 300)),
+            Ok(()),
+            "{id}"
+        );
+    }
+}

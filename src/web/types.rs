@@ -181,7 +181,7 @@ export type AgentErrorCode =
   | "provider_invalid_conversation" | "provider_images_unsupported" | "provider_auth"
   | "provider_model_not_found" | "provider_rate_limited" | "provider_http_status"
   | "provider_network" | "provider_idle_timeout" | "provider_invalid_response"
-  | "provider_stream_error" | "provider_aborted"
+  | "provider_stream_error" | "provider_aborted" | "provider_too_many_tools"
   // an MCP server
   | "mcp_invalid_options" | "mcp_url_refused" | "mcp_invalid_header" | "mcp_legacy_endpoint_refused"
   | "mcp_http_status" | "mcp_session_expired" | "mcp_cors_header_missing" | "mcp_network"

@@ -20,8 +20,11 @@ pub fn mcp_test_server() -> &'static str {
 }
 
 /// Reads a run of one user message to its end, handing each event to `on_event` with its type;
-/// returns the last event's type.
-pub async fn read_run(agent: &Agent, mut on_event: impl FnMut(&str, &JsValue)) -> String {
+/// returns the last event's type, or the error the stream ended with.
+pub async fn read_run(
+    agent: &Agent,
+    mut on_event: impl FnMut(&str, &JsValue),
+) -> Result<String, JsValue> {
     let messages = js_sys::JSON::parse(r#"[{"role":"user","content":"go"}]"#).unwrap();
     let stream: ReadableStream = agent
         .run(messages, JsValue::UNDEFINED)
@@ -30,9 +33,9 @@ pub async fn read_run(agent: &Agent, mut on_event: impl FnMut(&str, &JsValue)) -
     let reader: ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
     let mut last_type = String::new();
     loop {
-        let read = JsFuture::from(reader.read()).await.unwrap();
+        let read = JsFuture::from(reader.read()).await?;
         if Reflect::get(&read, &"done".into()).unwrap().is_truthy() {
-            return last_type;
+            return Ok(last_type);
         }
         let event = Reflect::get(&read, &"value".into()).unwrap();
         last_type = Reflect::get(&event, &"type".into())

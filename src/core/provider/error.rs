@@ -111,6 +111,20 @@ pub enum ProviderError {
 
     #[error("the request to provider `{provider}` was aborted")]
     Aborted { provider: String },
+
+    /// The tools a run offers exceed what the provider takes in one request: found before the
+    /// first model call, which would otherwise fail with a 400, as would every later one.
+    #[error(
+        "provider `{provider}` takes at most {limit} tools in a request, and the MCP servers \
+         offer {count} ({per_server}): connect fewer MCP servers"
+    )]
+    TooManyTools {
+        provider: String,
+        count: usize,
+        limit: usize,
+        /// How many tools each server offers, in server order: "`files` 100, `github` 50".
+        per_server: String,
+    },
 }
 
 /// The wait a rate limit named, for its message: the call gave up before it (retries used up,
@@ -149,6 +163,7 @@ impl ProviderError {
             ProviderError::IdleTimeout { .. } => "provider_idle_timeout",
             ProviderError::InvalidResponse { .. } => "provider_invalid_response",
             ProviderError::Aborted { .. } => "provider_aborted",
+            ProviderError::TooManyTools { .. } => "provider_too_many_tools",
         }
     }
 

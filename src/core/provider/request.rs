@@ -1,7 +1,7 @@
 //! The HTTP request for a model call, built from settings, conversation and tools. Pure: the web
 //! layer sends what comes out byte for byte.
 
-use std::fmt;
+use std::fmt::{self, Write};
 
 use serde_json::{Map, Value};
 
@@ -151,6 +151,38 @@ pub struct BuiltRequest {
 }
 
 impl ResolvedProvider {
+    /// Fails when `tools` are more than this provider takes in one request (its row's
+    /// `max_tools`), naming how many each server brought, so that a run fails once and clearly
+    /// instead of with the provider's 400 on every call.
+    pub fn check_tool_count(&self, tools: &[ToolEntry]) -> Result<(), ProviderError> {
+        let Some(limit) = self.spec.max_tools.filter(|limit| tools.len() > *limit) else {
+            return Ok(());
+        };
+        let mut servers: Vec<(&str, usize)> = Vec::new();
+        for entry in tools {
+            match servers
+                .iter_mut()
+                .find(|(server, _)| *server == entry.server)
+            {
+                Some((_, count)) => *count += 1,
+                None => servers.push((&entry.server, 1)),
+            }
+        }
+        let mut per_server = String::new();
+        for (server, count) in servers {
+            if !per_server.is_empty() {
+                per_server.push_str(", ");
+            }
+            let _ = write!(per_server, "`{server}` {count}");
+        }
+        Err(ProviderError::TooManyTools {
+            provider: self.provider_name(),
+            count: tools.len(),
+            limit,
+            per_server,
+        })
+    }
+
     /// `tools` in this provider's wire shape, for [`Self::chat_request_with`].
     pub fn provider_tools(&self, tools: &[ToolEntry]) -> ProviderTools {
         if tools.is_empty() {

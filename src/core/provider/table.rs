@@ -122,6 +122,10 @@ pub struct ProviderSpec {
     /// The longest function description it takes, in characters: OpenAI's and Azure's 1 024 (a
     /// longer one is a 400, `string_above_max_length`, and MCP servers often write more).
     pub max_description_chars: Option<usize>,
+    /// The most tools one request may offer, where the provider refuses more with a 400 that
+    /// would fail every call of a run: OpenAI's and Groq's 128, Gemini's 512 function
+    /// declarations. `None` where no limit is known.
+    pub max_tools: Option<usize>,
 }
 
 impl ProviderSpec {
@@ -196,6 +200,7 @@ const OPENAI_STYLE: ProviderSpec = ProviderSpec {
     max_tokens_field: MaxTokensField::MaxTokens,
     tool_call_ids: ToolCallIds::Any,
     max_description_chars: None,
+    max_tools: None,
 };
 
 /// Every provider, in the order a picker shows them. Default models were checked against the
@@ -213,6 +218,7 @@ pub static PROVIDERS: &[ProviderSpec] = &[
         max_tokens_field: MaxTokensField::MaxCompletionTokens,
         tool_call_ids: ToolCallIds::AtMost40,
         max_description_chars: Some(1024),
+        max_tools: Some(128),
         ..OPENAI_STYLE
     },
     ProviderSpec {
@@ -240,6 +246,7 @@ pub static PROVIDERS: &[ProviderSpec] = &[
             "gemini-2.5-flash-lite",
         ],
         reasoning: Reasoning::ThoughtSignatures,
+        max_tools: Some(512),
         ..OPENAI_STYLE
     },
     ProviderSpec {
@@ -395,6 +402,7 @@ pub static PROVIDERS: &[ProviderSpec] = &[
         suggested_models: &["llama-3.3-70b-versatile", "llama-3.1-8b-instant"],
         images: ImageSupport::ModelsContaining(&["llama-4", "vision"]),
         stream_usage_option: true,
+        max_tools: Some(128),
         ..OPENAI_STYLE
     },
     ProviderSpec {

@@ -427,6 +427,23 @@ impl Run<'_> {
     }
 
     fn call_model(&mut self, request: ModelRequest) {
+        if let Some(tools) = self.tools.as_ref().filter(|_| request.with_tools) {
+            if let Err(error) = self
+                .shared
+                .provider
+                .check_tool_count(tools.table().entries())
+            {
+                let failure = ModelFailure {
+                    code: error.code().to_owned(),
+                    message: error.to_string(),
+                };
+                let _ = self.inputs.unbounded_send(Input::ModelFailed {
+                    failure,
+                    error: error.into(),
+                });
+                return;
+            }
+        }
         let (abort, registration) = AbortHandle::new_pair();
         self.model_abort = Some(ModelCallGuard(abort));
         let shared = self.shared.clone();

@@ -1,0 +1,94 @@
+#![cfg(target_arch = "wasm32")]
+//! How many tools a run offers the model, against the local servers the test command starts:
+//! the scripted provider records each model call, the MCP test server lists the tools.
+
+mod node_common;
+
+use js_sys::{Promise, Reflect};
+use mcp_agent_wasm::web::agent::Agent;
+use serde_json::{json, Value};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_name = fetch)]
+    fn fetch_url(url: &str) -> Promise;
+}
+
+/// The scripted provider's base URL for OpenAI, whose options carry `tag` (to find this test's
+/// records) and `extra` (faults).
+fn provider_base_url(tag: &str, extra: &str) -> String {
+    let options = js_sys::encode_uri_component(&format!("tag={tag}&{extra}"));
+    format!("{}/_/{options}/v1", node_common::provider_server())
+}
+
+/// The model calls the scripted provider recorded for `tag`.
+async fn recorded(tag: &str) -> Vec<Value> {
+    let url = format!("{}/__requests", node_common::provider_server());
+    let response: web_sys::Response = JsFuture::from(fetch_url(&url))
+        .await
+        .unwrap()
+        .unchecked_into();
+    let text = JsFuture::from(response.text().unwrap()).await.unwrap();
+    let all: Vec<Value> = serde_json::from_str(&text.as_string().unwrap()).unwrap();
+    let marker = format!("tag%3D{tag}%26");
+    all.into_iter()
+        .filter(|record| record["url"].as_str().unwrap_or_default().contains(&marker))
+        .collect()
+}
+
+fn agent(config: Value) -> Agent {
+    Agent::new(js_sys::JSON::parse(&config.to_string()).unwrap()).unwrap()
+}
+
+fn property(value: &JsValue, key: &str) -> JsValue {
+    Reflect::get(value, &key.into()).unwrap()
+}
+
+/// A run whose servers offer OpenAI more than the 128 tools it takes fails before its first
+/// model call with `provider_too_many_tools`, keeping the conversation, where OpenAI's 400
+/// ("Invalid 'tools': array too long", played here by the scripted provider) failed it with
+/// `provider_http_status`; `listTools` still lists every tool.
+#[wasm_bindgen_test]
+async fn a_run_offering_more_tools_than_the_provider_takes_fails_before_calling_it() {
+    let tag = "too-many-tools";
+    let refusal = json!({"error": {
+        "message": "Invalid 'tools': array too long. Expected an array with maximum length 128, but got an array with length 130 instead.",
+        "type": "invalid_request_error", "param": "tools", "code": "array_above_max_length"}});
+    let agent = agent(json!({
+        "provider": {"id": "openai", "apiKey": "k", "model": "m",
+                     "baseUrl": provider_base_url(tag, &format!("status=400&errorBody={refusal}"))},
+        "mcpServers": [{"name": "many", "url": format!("{}/many/130/too-many", node_common::mcp_test_server())}],
+        "allowInsecureLocalUrls": true,
+    }));
+    let mut event_types = Vec::new();
+    let ended = node_common::read_run(&agent, |event_type, _| {
+        event_types.push(event_type.to_owned());
+    })
+    .await;
+    let error = ended.expect_err("the run fails");
+    assert_eq!(
+        property(&error, "code").as_string().as_deref(),
+        Some("provider_too_many_tools"),
+        "{event_types:?}"
+    );
+    let message: String = error.unchecked_ref::<js_sys::Error>().message().into();
+    assert_eq!(
+        message,
+        "provider `openai` takes at most 128 tools in a request, and the MCP servers offer 130 \
+         (`many` 130): connect fewer MCP servers"
+    );
+    let messages = js_sys::JSON::stringify(&property(&error, "messages")).unwrap();
+    assert_eq!(
+        messages.as_string().as_deref(),
+        Some(r#"[{"role":"user","content":"go"}]"#)
+    );
+    assert_eq!(recorded(tag).await, Vec::<Value>::new());
+    let listed = JsFuture::from(agent.list_tools(JsValue::UNDEFINED).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(js_sys::Array::from(&listed).length(), 130);
+    JsFuture::from(agent.close()).await.unwrap();
+}
