@@ -1,13 +1,15 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! The hand-written reader of a provider's settings (`ProviderConfig::from_json`, written to keep
-//! serde's derived reader out of the shipped wasm) against a derived twin with the attributes the
-//! type had: the same settings or the same error text, read from JSON text and from a `Value`.
+//! The hand-written readers of a provider's settings (`ProviderConfig::from_json`, written to keep
+//! serde's derived reader out of the shipped wasm) and of an `mcpServers` entry against derived
+//! twins with the attributes the types had: the same settings or the same error text, read from
+//! JSON text and from a `Value` (an entry only from a `Value`, as `new Agent` reads it).
 
 use std::collections::BTreeMap;
 
+use mcp_agent_wasm::core::mcp::server_options::server_options;
 use mcp_agent_wasm::core::provider::ProviderConfig;
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -169,4 +171,52 @@ fn a_header_written_twice_in_different_cases_keeps_its_last_value() {
         ("Authorization".to_owned(), "a".to_owned()),
     ];
     assert_eq!(config.headers, Some(expected));
+}
+
+/// A derived twin of an `mcpServers` entry, with the attributes the reader follows.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[allow(dead_code)] // only `allowed_tools` is compared, with the errors
+struct ServerTwin {
+    name: String,
+    url: String,
+    #[serde(default)]
+    headers: BTreeMap<String, String>,
+    #[serde(default)]
+    transport: Option<String>,
+    #[serde(default)]
+    allowed_tools: Option<Vec<String>>,
+}
+
+/// An `mcpServers` entry's `allowedTools` is read by hand as a derived `Option<Vec<String>>`
+/// reads it: the names as written, null as absent, and the same error text for anything that is
+/// not a list of strings.
+#[test]
+fn allowed_tools_read_as_the_derived_reader_read_them() {
+    let inputs = [
+        json!({"name": "s", "url": "u"}),
+        json!({"name": "s", "url": "u", "allowedTools": ["echo", "add"]}),
+        json!({"name": "s", "url": "u", "allowedTools": []}),
+        json!({"name": "s", "url": "u", "allowedTools": null}),
+        json!({"name": "s", "url": "u", "allowedTools": "echo"}),
+        json!({"name": "s", "url": "u", "allowedTools": {"echo": true}}),
+        json!({"name": "s", "url": "u", "allowedTools": ["echo", 5]}),
+        json!({"name": "s", "url": "u", "allowedTools": [null]}),
+        json!({"name": "s", "url": "u", "allowedTools": [["echo"]]}),
+        json!({"name": "s", "allowedTools": true, "url": 3}),
+        json!({"name": "s", "url": 3, "allowedTools": true}),
+        json!({"name": "s", "url": "u", "allowed_tools": ["echo"]}),
+    ];
+    let mut errors = 0;
+    for input in inputs {
+        let ours = server_options(input.clone())
+            .map(|options| options.allowed_tools)
+            .map_err(|error| error.to_string());
+        let derived = serde_json::from_value::<ServerTwin>(input.clone())
+            .map(|twin| twin.allowed_tools)
+            .map_err(|error| error.to_string());
+        assert_eq!(ours, derived, "{input}");
+        errors += usize::from(ours.is_err());
+    }
+    assert_eq!(errors, 8);
 }

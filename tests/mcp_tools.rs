@@ -1,5 +1,6 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! tools/list pagination, tools/call result conversion and the tools cache.
+//! tools/list pagination, a server entry's `allowedTools`, tools/call result conversion and the
+//! tools cache.
 
 use std::rc::Rc;
 
@@ -10,7 +11,7 @@ use mcp_agent_wasm::core::mcp::tools::{
     ToolCallResult, ToolListing, MAX_LISTED_TOOLS, MAX_LISTING_PAGES,
 };
 use mcp_agent_wasm::core::mcp::McpError;
-use mcp_agent_wasm::core::tools::McpTool;
+use mcp_agent_wasm::core::tools::{build_tool_table_allowing, unlisted_tools, McpTool};
 use serde_json::{json, Value};
 
 fn page(names: &[&str], next_cursor: Option<&str>) -> Value {
@@ -417,4 +418,65 @@ fn a_real_listing_keeps_every_tool_and_schema_as_sent() {
     assert!(tools
         .iter()
         .any(|tool| tool.name == "trigger-long-running-operation"));
+}
+
+/// A server entry's `allowedTools` offers the listed tools it names, whole and in the listing's
+/// order; names the listing lacks come back once each to be reported; an empty list offers none
+/// of that server's tools, and a server without the option offers all of its tools.
+#[test]
+fn allowed_tools_offer_the_named_tools_and_give_back_the_names_not_listed() {
+    let listing = |names: &[&str]| -> Vec<McpTool> {
+        names
+            .iter()
+            .map(|name| {
+                let entry =
+                    json!({"name": name, "description": name, "inputSchema": {"type": "object"}});
+                McpTool::from_listing_entry(&entry).unwrap()
+            })
+            .collect()
+    };
+    let names =
+        |names: &[&str]| -> Vec<String> { names.iter().map(|name| name.to_string()).collect() };
+    let servers = [
+        (
+            "test".to_owned(),
+            listing(&["echo", "add", "progress", "hang"]),
+        ),
+        ("empty".to_owned(), listing(&["echo", "add"])),
+        ("all".to_owned(), listing(&["ping", "echo"])),
+    ];
+    let allowed = [
+        (
+            "test".to_owned(),
+            names(&["hang", "missing", "echo", "Echo", "missing"]),
+        ),
+        ("empty".to_owned(), Vec::new()),
+    ];
+    let table = build_tool_table_allowing(&servers, &allowed);
+    let offered: Vec<(&str, &str, &str)> = table
+        .entries()
+        .iter()
+        .map(|entry| {
+            (
+                entry.server.as_str(),
+                entry.tool.as_str(),
+                entry.function_name.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        offered,
+        [
+            ("test", "echo", "echo"),
+            ("test", "hang", "hang"),
+            ("all", "ping", "ping"),
+            ("all", "echo", "echo_all")
+        ]
+    );
+    assert_eq!(table.entries()[1].description.as_deref(), Some("hang"));
+    assert_eq!(
+        unlisted_tools(&servers[0].1, &allowed[0].1),
+        ["missing", "Echo"]
+    );
+    assert!(unlisted_tools(&servers[1].1, &[]).is_empty());
 }

@@ -78,7 +78,8 @@ async fn a_run_offering_more_tools_than_the_provider_takes_fails_before_calling_
     assert_eq!(
         message,
         "provider `openai` takes at most 128 tools in a request, and the MCP servers offer 130 \
-         (`many` 130): connect fewer MCP servers"
+         (`many` 130): offer fewer with `allowedTools` on an `mcpServers` entry, or connect \
+         fewer MCP servers"
     );
     let messages = js_sys::JSON::stringify(&property(&error, "messages")).unwrap();
     assert_eq!(
@@ -90,5 +91,65 @@ async fn a_run_offering_more_tools_than_the_provider_takes_fails_before_calling_
         .await
         .unwrap();
     assert_eq!(js_sys::Array::from(&listed).length(), 130);
+    JsFuture::from(agent.close()).await.unwrap();
+}
+
+fn to_value(value: &JsValue) -> Value {
+    let text = js_sys::JSON::stringify(value).unwrap().as_string().unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// `allowedTools` on an `mcpServers` entry (the name of OpenAI's Responses MCP tool and
+/// Anthropic's MCP connector for it) offers the model only the tools it names, as the server
+/// lists them, and `listTools` shows only those; a name the server does not list is a
+/// `serverError` of that server, and the run goes on. Here it also brings a server of 130 tools
+/// under OpenAI's 128.
+#[wasm_bindgen_test]
+async fn only_the_allowed_tools_of_a_server_are_offered_and_listed() {
+    let tag = "allowed-tools";
+    let mcp = node_common::mcp_test_server();
+    let agent = agent(json!({
+        "provider": {"id": "openai", "apiKey": "k", "model": "m",
+                     "baseUrl": provider_base_url(tag, "fixture=openai/text.chunks.txt")},
+        "mcpServers": [
+            {"name": "test", "url": format!("{mcp}/json/allowed-tools"), "allowedTools": ["echo", "missing"]},
+            {"name": "many", "url": format!("{mcp}/many/130/allowed-tools"), "allowedTools": ["tool-7"]},
+        ],
+        "allowInsecureLocalUrls": true,
+    }));
+    let mut server_errors = Vec::new();
+    let last_type = node_common::read_run(&agent, |event_type, event| {
+        if event_type == "serverError" {
+            server_errors.push(to_value(event));
+        }
+    })
+    .await
+    .expect("the run ends normally");
+    assert_eq!(last_type, "final");
+    assert_eq!(
+        server_errors,
+        [
+            json!({"type": "serverError", "server": "test", "code": "mcp_unknown_allowed_tool",
+                "message": "MCP server `test`: `allowedTools` names tools it does not list: `missing`"})
+        ]
+    );
+    let requests = recorded(tag).await;
+    assert_eq!(requests.len(), 1);
+    let offered: Vec<&str> = requests[0]["json"]["tools"]
+        .as_array()
+        .expect("tools offered")
+        .iter()
+        .map(|tool| tool["function"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(offered, ["echo", "tool-7"]);
+    let listed = JsFuture::from(agent.list_tools(JsValue::UNDEFINED).unwrap())
+        .await
+        .unwrap();
+    let listed: Vec<Value> = serde_json::from_value(to_value(&listed)).unwrap();
+    let listed: Vec<&str> = listed
+        .iter()
+        .map(|tool| tool["tool"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, ["echo", "tool-7"]);
     JsFuture::from(agent.close()).await.unwrap();
 }

@@ -62,6 +62,8 @@ struct ServerOptions {
     headers: BTreeMap<String, String>,
     #[serde(default)]
     transport: TransportMode,
+    #[serde(default)]
+    allowed_tools: Option<Vec<String>>,
 }
 
 #[derive(Deserialize)]
@@ -155,6 +157,9 @@ fn options_are_refused_as_the_derived_readers_refused_them() {
         with("mcpServers", server(json!({"headers": []}))),
         with("mcpServers", server(json!({"url": 9}))),
         with("mcpServers", server(json!({"extra": 1}))),
+        with("mcpServers", server(json!({"allowedTools": ["echo"]}))),
+        with("mcpServers", server(json!({"allowedTools": "echo"}))),
+        with("mcpServers", server(json!({"allowedTools": [1]}))),
         with("mcpServers", json!([{"name": "s"}])),
         with("mcpServers", json!([{"url": "http://127.0.0.1:9/mcp"}])),
         with("provider", json!({"id": 5})),

@@ -49,6 +49,12 @@ export interface McpServerConfig {
   /** Sent to this server only. */
   headers?: Record<string, string> | undefined;
   transport?: "auto" | "streamable-http" | "sse" | undefined;
+  /**
+   * Only these tools of the server (as it names them) are offered to the model and listed by
+   * `listTools`; `[]` offers none. A name the server does not list is a `serverError` event
+   * (`mcp_unknown_allowed_tool`) of each run, which goes on. Default: every tool.
+   */
+  allowedTools?: string[] | undefined;
 }
 
 export interface AgentConfig {
@@ -187,7 +193,7 @@ export type AgentErrorCode =
   | "mcp_http_status" | "mcp_session_expired" | "mcp_cors_header_missing" | "mcp_network"
   | "mcp_jsonrpc_error" | "mcp_unsupported_protocol_version" | "mcp_invalid_message"
   | "mcp_stream_ended" | "mcp_timeout" | "mcp_aborted" | "mcp_closed" | "mcp_cursor_loop"
-  | "mcp_listing_too_large" | "mcp_both_transports_failed";
+  | "mcp_listing_too_large" | "mcp_both_transports_failed" | "mcp_unknown_allowed_tool";
 
 /** Every error the library throws or a run's stream errors with. */
 export interface AgentError extends Error {

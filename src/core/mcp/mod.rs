@@ -1,8 +1,9 @@
 //! The MCP client's protocol logic, without I/O: JSON-RPC messages, the session state machine,
-//! tool listing and results, and the tools cache. `web::mcp` performs the fetches it decides on.
+//! tool listing and results, the tools cache, and the reading of an `mcpServers` entry. `web::mcp` performs the fetches it decides on.
 
 pub mod cache;
 pub mod jsonrpc;
+pub mod server_options;
 pub mod session;
 pub mod tools;
 

@@ -116,7 +116,8 @@ pub enum ProviderError {
     /// first model call, which would otherwise fail with a 400, as would every later one.
     #[error(
         "provider `{provider}` takes at most {limit} tools in a request, and the MCP servers \
-         offer {count} ({per_server}): connect fewer MCP servers"
+         offer {count} ({per_server}): offer fewer with `allowedTools` on an `mcpServers` entry, \
+         or connect fewer MCP servers"
     )]
     TooManyTools {
         provider: String,

@@ -130,12 +130,23 @@ pub fn empty_string_as_object(arguments: &Value) -> Cow<'_, Value> {
 /// [`build_tool_names`]). Tools with an empty name are skipped: they cannot be called. A missing
 /// description falls back to `annotations.title`, then to the tool's `title`.
 pub fn build_tool_table<Tools: AsRef<[McpTool]>>(servers: &[(String, Tools)]) -> ToolTable {
+    build_tool_table_allowing(servers, &[])
+}
+
+/// [`build_tool_table`] where each server named in `allowed` (those given `allowedTools`) offers
+/// only the tools listed with it.
+pub fn build_tool_table_allowing<Tools: AsRef<[McpTool]>>(
+    servers: &[(String, Tools)],
+    allowed: &[(String, Vec<String>)],
+) -> ToolTable {
     let tools: Vec<(&str, &McpTool)> = servers
         .iter()
         .flat_map(|(server, tools)| {
+            let allowed = allowed.iter().find(|(name, _)| name == server);
             tools
                 .as_ref()
                 .iter()
+                .filter(move |tool| allowed.is_none_or(|(_, names)| names.contains(&tool.name)))
                 .map(move |tool| (server.as_str(), tool))
         })
         .filter(|(_, tool)| !tool.name.is_empty())
@@ -157,6 +168,18 @@ pub fn build_tool_table<Tools: AsRef<[McpTool]>>(servers: &[(String, Tools)]) ->
         })
         .collect();
     ToolTable::new(entries)
+}
+
+/// The names in `allowed` (a server's `allowedTools`) that `listing` lacks, each once, for the
+/// caller to report.
+pub fn unlisted_tools(listing: &[McpTool], allowed: &[String]) -> Vec<String> {
+    let mut unlisted: Vec<String> = Vec::new();
+    for name in allowed {
+        if !listing.iter().any(|tool| tool.name == *name) && !unlisted.contains(name) {
+            unlisted.push(name.clone());
+        }
+    }
+    unlisted
 }
 
 fn tool_description(tool: &McpTool) -> Option<String> {

@@ -218,6 +218,20 @@ fn server_error(server: &str, error: McpError) -> JsValue {
     js.into()
 }
 
+/// Names in a server's `allowedTools` that its listing lacks: reported, not fatal, since a
+/// server's tools change with its versions and a stale name must not stop the others.
+fn unlisted_allowed(server: &str, names: &[String]) -> JsValue {
+    let mut message =
+        format!("MCP server `{server}`: `allowedTools` names tools it does not list: ");
+    for (index, name) in names.iter().enumerate() {
+        let separator = if index == 0 { "`" } else { ", `" };
+        message.push_str(separator);
+        message.push_str(name);
+        message.push('`');
+    }
+    js_error("mcp_unknown_allowed_tool", &message).into()
+}
+
 /// The tool preamble (when the run offers tools: some are listed, a round may use them, and the
 /// model takes them natively or through the prompt) before the page's own system prompt.
 fn composed_system_prompt(shared: &AgentShared, table: &ToolTable) -> Option<String> {
@@ -260,6 +274,10 @@ pub async fn drive(
         // Only an abort can arrive before the loop has started anything.
         Either::Left(_) => (None, Vec::new(), true),
     };
+    let mut failures = failures;
+    for (server, names) in tools.iter().flat_map(|tools| tools.unlisted_allowed()) {
+        failures.push((server.clone(), unlisted_allowed(server, names)));
+    }
     for (server, error) in failures {
         let event = js_sys::Object::new();
         set_property(&event, "type", &JsValue::from_str("serverError"));

@@ -23,9 +23,12 @@ use wasm_bindgen::JsCast;
 use web_sys::AbortSignal;
 
 use crate::core::agent_loop::{LoopConfig, MissingIdStrategy};
+use crate::core::mcp::server_options::server_options;
 use crate::core::message::chat_messages;
 use crate::core::provider::{ProviderTools, ResolvedProvider, RetryPolicy};
-use crate::core::tools::{build_tool_table, sanitize_schema, McpTool, SchemaDialect, ToolTable};
+use crate::core::tools::{
+    build_tool_table_allowing, sanitize_schema, unlisted_tools, McpTool, SchemaDialect, ToolTable,
+};
 use crate::web::error::{js_error, set_property};
 use crate::web::join::join_every;
 use crate::web::json::{from_js, to_js};
@@ -34,12 +37,14 @@ use crate::web::timer::aborted;
 use crate::web::{is_options_object, option_member, promise_of};
 
 use driver::{list_all_tools, Input};
-use options::{server_options, AgentOptions};
+use options::AgentOptions;
 
 /// Settings and connections shared by every run of one Agent.
 pub(crate) struct AgentShared {
     provider: ResolvedProvider,
     servers: Vec<(String, McpClient)>,
+    /// The servers given `allowedTools`, with the names: only those tools are offered.
+    allowed_tools: Vec<(String, Vec<String>)>,
     retry_policy: RetryPolicy,
     max_rounds: u32,
     answer_after_max_rounds: bool,
@@ -86,14 +91,21 @@ impl ToolDurations {
 /// the listings of the run before reuses both instead of copying and sanitizing every schema
 /// again (for 500 tools, tens of milliseconds per run and per model call).
 pub(crate) struct BuiltTools {
+    /// As the servers (or the cache) gave them, before `allowedTools`.
     listings: Vec<(String, Rc<[McpTool]>)>,
     table: ToolTable,
     provider_tools: OnceCell<Rc<ProviderTools>>,
+    /// Per server, the names of its `allowedTools` that its listing lacks.
+    unlisted_allowed: Vec<(String, Vec<String>)>,
 }
 
 impl BuiltTools {
     pub(crate) fn table(&self) -> &ToolTable {
         &self.table
+    }
+
+    pub(crate) fn unlisted_allowed(&self) -> &[(String, Vec<String>)] {
+        &self.unlisted_allowed
     }
 
     pub(crate) fn provider_tools(&self, provider: &ResolvedProvider) -> Rc<ProviderTools> {
@@ -131,10 +143,20 @@ impl AgentShared {
         if let Some(built) = memo.as_ref().filter(|built| built.built_from(&listings)) {
             return built.clone();
         }
+        let mut unlisted_allowed = Vec::new();
+        for (server, names) in &self.allowed_tools {
+            if let Some((_, tools)) = listings.iter().find(|(name, _)| name == server) {
+                let unlisted = unlisted_tools(tools, names);
+                if !unlisted.is_empty() {
+                    unlisted_allowed.push((server.clone(), unlisted));
+                }
+            }
+        }
         let built = Rc::new(BuiltTools {
-            table: build_tool_table(&listings),
+            table: build_tool_table_allowing(&listings, &self.allowed_tools),
             listings,
             provider_tools: OnceCell::new(),
+            unlisted_allowed,
         });
         *memo = Some(built.clone());
         built
@@ -239,6 +261,7 @@ impl Agent {
             })?;
         let provider = options.provider.resolve()?;
         let mut servers: Vec<(String, McpClient)> = Vec::new();
+        let mut allowed_tools = Vec::new();
         for (index, entry) in options.mcp_servers.into_iter().enumerate() {
             let name = entry.get("name").and_then(Value::as_str).map(str::to_owned);
             let label = server_label(name.as_deref(), index);
@@ -264,6 +287,9 @@ impl Agent {
                 timeout_ms: options.tool_timeout_ms,
             })
             .map_err(|error| refused(js_error(error.code(), &format!("{label}: {error}"))))?;
+            if let Some(names) = server.allowed_tools {
+                allowed_tools.push((server.name.clone(), names));
+            }
             servers.push((server.name, client));
         }
         let time_zone = match options.time_zone {
@@ -274,6 +300,7 @@ impl Agent {
             shared: Rc::new(AgentShared {
                 provider,
                 servers,
+                allowed_tools,
                 retry_policy: RetryPolicy::default(),
                 max_rounds: options.max_rounds,
                 answer_after_max_rounds: options.answer_after_max_rounds,

@@ -6,9 +6,8 @@ use serde_json::Value;
 
 use crate::core::agent_loop::MissingIdStrategy;
 use crate::core::json_read::{
-    boolean, header_list, known_member, list, named, object, optional, string, unsigned,
+    boolean, known_member, list, named, object, optional, string, unsigned,
 };
-use crate::core::mcp::session::TransportMode;
 use crate::core::provider::ProviderConfig;
 
 /// Tool rounds before the last call without tools (issue #8: default 10).
@@ -24,7 +23,8 @@ const DEFAULT_MAX_TOOL_RESULT_CHARS: usize = 100_000;
 /// so that a misspelt option is not silently ignored.
 pub struct AgentOptions {
     pub provider: ProviderConfig,
-    /// The `mcpServers` entries as written, each read by [`server_options`] where its error can
+    /// The `mcpServers` entries as written, each read by
+    /// [`server_options`](crate::core::mcp::server_options::server_options) where its error can
     /// say which server it concerns.
     pub mcp_servers: Vec<Value>,
     pub max_rounds: u32,
@@ -127,37 +127,4 @@ fn agent_options<E: Error>(value: Value) -> Result<AgentOptions, E> {
     }
     options.provider = provider.ok_or_else(|| E::missing_field("provider"))?;
     Ok(options)
-}
-
-/// One MCP server. Unknown members are refused.
-pub struct ServerOptions {
-    pub name: String,
-    pub url: String,
-    /// Sent to this server only.
-    pub headers: Vec<(String, String)>,
-    pub transport: TransportMode,
-}
-
-const SERVER_OPTIONS: &[&str] = &["name", "url", "headers", "transport"];
-
-pub fn server_options(value: Value) -> Result<ServerOptions, serde_json::Error> {
-    let (mut name, mut url, mut headers, mut transport) = (None, None, None, None);
-    for (key, value) in object(value, "struct ServerOptions")? {
-        known_member(&key, SERVER_OPTIONS)?;
-        match key.as_str() {
-            "name" => name = Some(string(value)?),
-            "url" => url = Some(string(value)?),
-            "headers" => headers = Some(header_list(value)?),
-            "transport" => {
-                transport = Some(named(value, TransportMode::NAMES, &TransportMode::ALL)?);
-            }
-            _ => {} // refused by `known_member` above
-        }
-    }
-    Ok(ServerOptions {
-        name: name.ok_or_else(|| serde_json::Error::missing_field("name"))?,
-        url: url.ok_or_else(|| serde_json::Error::missing_field("url"))?,
-        headers: headers.unwrap_or_default(),
-        transport: transport.unwrap_or_default(),
-    })
 }
