@@ -43,6 +43,8 @@
 //                    default)
 //   /bulk-sse/...    the same tools with SSE replies
 //   /many/N/...      JSON replies; tools/list gives N tools, `tool-1` to `tool-N`, in one page
+//   /keys/...        JSON replies; one tool, `list-apps`, whose property keys Anthropic refuses
+//                    (`filter[id]`, 70 characters), answers with the arguments it got as JSON
 //   /stuck/...       JSON replies; a POST of notifications/cancelled is answered only after 5 s
 //                    (a server whose event loop the cancelled call still blocks)
 //   /redirect/...    307 to the same path under /json/ (a client must not follow it)
@@ -84,6 +86,13 @@ const BULK_TOOLS = [
   { name: "not-json", description: "The server answers with a body that is not JSON", inputSchema: { type: "object" } },
   { name: "rpc-error", description: "The server answers with a JSON-RPC error", inputSchema: { type: "object" } },
 ];
+const KEYS_TOOLS = [
+  {
+    name: "list-apps",
+    description: "Answers with the arguments it got",
+    inputSchema: { type: "object", properties: { "filter[id]": { type: "string" }, ["k".repeat(70)]: { type: "integer" } }, required: ["filter[id]"] },
+  },
+];
 const PAGE_SIZE = 3;
 /// Per session path: calls of `slow` in flight now and the most at once.
 const inFlight = new Map();
@@ -106,7 +115,7 @@ function sseFrame(message, eventId) {
 }
 
 function toolsPage(cursor, mode) {
-  const all = mode === "bulk" || mode === "bulk-sse" ? BULK_TOOLS : TOOLS;
+  const all = mode === "bulk" || mode === "bulk-sse" ? BULK_TOOLS : mode === "keys" ? KEYS_TOOLS : TOOLS;
   const start = cursor ? Number(cursor.replace("page-", "")) : 0;
   const tools = all.slice(start, start + PAGE_SIZE);
   const next = start + PAGE_SIZE < all.length ? { nextCursor: `page-${start + PAGE_SIZE}` } : {};
@@ -168,6 +177,8 @@ async function callTool(id, params, context, send) {
       return send(result(id, { content: [{ type: "text", text: String(args.a + args.b) }] }));
     case "structured":
       return send(result(id, { content: [], structuredContent: { answer: 42 } }));
+    case "list-apps":
+      return send(result(id, { content: [{ type: "text", text: JSON.stringify(args) }] }));
     case "progress": {
       const steps = args.steps ?? 3;
       for (let step = 1; step <= steps; step++) {
@@ -374,7 +385,7 @@ async function handleStreamable(request, response, mode, body) {
     response.end(JSON.stringify(result(message.id, { content: [{ type: "text", text: "restarted" }] })));
     return;
   }
-  if (["json", "many", "bulk", "restart", "refuse-initialized", "stuck", "future-version", "stall-initialized", "ping-fails", "ping-unknown"].includes(mode)) {
+  if (["json", "many", "keys", "bulk", "restart", "refuse-initialized", "stuck", "future-version", "stall-initialized", "ping-fails", "ping-unknown"].includes(mode)) {
     await answer(message, { session }, (reply) => {
       if (reply.id === message.id) response.writeHead(200, { ...headers, "Content-Type": "application/json" }).end(JSON.stringify(reply));
     });
@@ -512,7 +523,7 @@ const server = http.createServer(async (request, response) => {
     handleLegacy(request, response, mode, url, body);
   } else if (mode === "stall") {
     // Never answered; the client's abort or timeout closes the connection.
-  } else if (["json", "many", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "bulk-sse", "stuck", "future-version", "stall-initialized", "stall-initialize", "resume-initialize", "ping-fails", "ping-unknown"].includes(mode)) {
+  } else if (["json", "many", "keys", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "bulk-sse", "stuck", "future-version", "stall-initialized", "stall-initialize", "resume-initialize", "ping-fails", "ping-unknown"].includes(mode)) {
     await handleStreamable(request, response, mode, body);
   } else {
     response.writeHead(404, corsHeaders(true)).end("unknown route");

@@ -17,8 +17,9 @@ use mcp_agent_wasm::core::message::{
 use mcp_agent_wasm::core::model_event::{
     ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta, Usage,
 };
-use mcp_agent_wasm::core::tools::ToolTable;
-use serde_json::json;
+use mcp_agent_wasm::core::provider::{ProviderConfig, ResponseMode};
+use mcp_agent_wasm::core::tools::{ToolEntry, ToolTable};
+use serde_json::{json, Value};
 
 const SYSTEM_PROMPT: &str = "You are a helpful assistant. Today is 2026-11-30.";
 
@@ -1712,5 +1713,89 @@ fn a_results_images_join_its_tool_message_where_the_provider_shows_them() {
                 },
             }],
         )
+    );
+}
+
+/// Anthropic refuses a tool whose top-level property key is outside `^[a-zA-Z0-9_.-]{1,64}$`
+/// (anthropics/claude-code#79418, beautyfree/appstore-connect-mcp#2 for `filter[id]`), so the
+/// keys go out renamed (tools_sanitize's `anthropic_renames_the_property_keys_it_refuses`) and
+/// the model calls with the renamed keys. The MCP server knows only its own keys
+/// (decocms/studio#6874 maps them back for the same reason): the invocation and the `toolCall`
+/// event carry the original keys, the assistant message keeps what the model sent.
+#[test]
+fn a_call_with_renamed_property_keys_reaches_the_tool_with_its_own_keys() {
+    let long_key = "k".repeat(70);
+    let long_sent = "k".repeat(64);
+    let table = ToolTable::new(vec![ToolEntry {
+        function_name: "apps_list".to_owned(),
+        server: "asc".to_owned(),
+        tool: "list-apps".to_owned(),
+        description: Some("List apps".to_owned()),
+        input_schema: json!({"type": "object", "properties": {
+            "filter[id]": {"type": "string"},
+            long_key.clone(): {"type": "integer"}
+        }, "required": ["filter[id]"]}),
+        annotations: None,
+    }]);
+    let provider = ProviderConfig {
+        id: "anthropic".to_owned(),
+        api_key: Some("sk-test".to_owned()),
+        base_url: Some("http://127.0.0.1:9".to_owned()),
+        ..ProviderConfig::default()
+    }
+    .resolve()
+    .expect("complete config");
+    let provider_tools = provider.provider_tools(table.entries());
+    let built = provider
+        .chat_request_with(&[user("Apps?")], &provider_tools, ResponseMode::Streaming)
+        .expect("request");
+    let body: Value = serde_json::from_str(&built.request.body).expect("json body");
+    let input_schema = &body["tools"][0]["input_schema"];
+    let sent_keys: Vec<&str> = input_schema["properties"]
+        .as_object()
+        .expect("properties")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(sent_keys, ["filter_id_", long_sent.as_str()]);
+    assert_eq!(input_schema["required"], json!(["filter_id_"]));
+
+    let mut agent = AgentLoop::new(config(), vec![user("Apps?")], table);
+    agent.use_argument_keys(provider_tools.argument_keys().clone());
+    let sent_arguments = format!(r#"{{"filter_id_":"42","{long_sent}":3}}"#);
+    let run = Simulation::new(
+        agent,
+        vec![
+            one_call_round("call_a", "apps_list", &sent_arguments),
+            answer("One app."),
+        ],
+        vec![vec![ToolStep::Complete {
+            id: "call_a",
+            outcome: success("app 42"),
+        }]],
+    )
+    .drive();
+
+    let original = json!({"filter[id]": "42", long_key: 3});
+    assert_eq!(
+        run.tool_batches,
+        vec![vec![invocation(
+            "call_a",
+            "apps_list",
+            "asc",
+            "list-apps",
+            original.clone()
+        )]]
+    );
+    assert!(run.events.contains(&tool_call_event(
+        "call_a",
+        "apps_list",
+        "asc",
+        "list-apps",
+        original
+    )));
+    assert_eq!(
+        run.outcome.messages[1],
+        assistant_calls(None, &[("call_a", "apps_list", &sent_arguments)])
     );
 }

@@ -101,8 +101,27 @@ pub fn dialect_violations(schema: &Value, dialect: SchemaDialect, strict: bool) 
             }
         }
     }
+    // "tools.14.custom.input_schema.properties: Property keys should match pattern
+    // '^[a-zA-Z0-9_.-]{1,64}$'", for the top level only (see
+    // `anthropic_renames_the_property_keys_it_refuses`).
+    if dialect == SchemaDialect::Anthropic {
+        if let Some(Value::Object(properties)) = schema.get("properties") {
+            for key in properties.keys() {
+                if !is_anthropic_property_key(key) {
+                    found.push(format!("#/properties/{key}: Anthropic refuses this key"));
+                }
+            }
+        }
+    }
     check_node(schema, dialect, strict, "#", 0, &mut found);
     found
+}
+
+fn is_anthropic_property_key(key: &str) -> bool {
+    (1..=64).contains(&key.len())
+        && key
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || b"_.-".contains(&byte))
 }
 
 fn check_node(
@@ -917,6 +936,7 @@ fn property_name() -> impl Strategy<Value = String> {
         Just("a".to_owned()),
         Just("b".to_owned()),
         Just("c d".to_owned()),
+        Just("c_d".to_owned()),
         Just("$x".to_owned())
     ]
 }
@@ -1693,4 +1713,74 @@ fn an_optional_property_with_an_unmergeable_all_of_is_a_fixed_point_for_strict()
     let twice = sanitize_schema(&once.schema, SchemaDialect::OpenAiStrict);
     assert_eq!(twice.schema, once.schema);
     assert!(!twice.strict);
+}
+
+/// Anthropic refuses the whole request, every tool of it, when one tool's top-level property key
+/// is outside `^[a-zA-Z0-9_.-]{1,64}$`: "tools.14.custom.input_schema.properties: Property keys
+/// should match pattern '^[a-zA-Z0-9_.-]{1,64}$'" (anthropics/claude-code#79418, a space, an `@`
+/// and a key over 64 characters; beautyfree/appstore-connect-mcp#2, `filter[id]`;
+/// ComposioHQ/composio#3500, `$top` and `@microsoft.graph.conflictBehavior`). The check is on
+/// the top level only: the error names `input_schema.properties`, decocms/studio#6874 renames
+/// only top-level keys for that reason, and aws-solutions-library-samples/
+/// accelerated-intelligent-document-processing-on-aws#709 measured that nested offenders pass
+/// (Bedrock's Converse API gives the same error for Claude). No such rule was found for OpenAI
+/// or Gemini, whose dialects keep the keys. The renamed keys stay unique (`filter_id_` is taken
+/// here), and `required` follows them.
+#[test]
+fn anthropic_renames_the_property_keys_it_refuses() {
+    let long_key = "x".repeat(70);
+    let schema = json!({"type": "object", "properties": {
+        "filter[id]": {"type": "string"},
+        "filter_id_": {"type": "string"},
+        "$top": {"type": "integer"},
+        "@microsoft.graph.conflictBehavior": {"type": "string"},
+        "Account Number": {"type": "string"},
+        long_key.clone(): {"type": "string"},
+        "nested": {"type": "object", "properties": {"filter[name]": {"type": "string"}}}
+    }, "required": ["filter[id]", "nested"]});
+    let sanitized = sanitize_schema(&schema, SchemaDialect::Anthropic);
+    let long_sent = "x".repeat(64);
+    let expected = json!({"type": "object", "properties": {
+        "filter_id__2": {"type": "string"},
+        "filter_id_": {"type": "string"},
+        "_top": {"type": "integer"},
+        "_microsoft_graph_conflictBehavior": {"type": "string"},
+        "Account_Number": {"type": "string"},
+        long_sent.clone(): {"type": "string"},
+        "nested": {"type": "object", "properties": {"filter[name]": {"type": "string"}}}
+    }, "required": ["filter_id__2", "nested"]});
+    assert_eq!(sanitized.schema, expected);
+    let renamed: Vec<(&str, &str)> = sanitized
+        .renamed_properties
+        .iter()
+        .map(|renamed| (renamed.sent.as_str(), renamed.original.as_str()))
+        .collect();
+    assert_eq!(
+        renamed,
+        vec![
+            ("filter_id__2", "filter[id]"),
+            ("_top", "$top"),
+            (
+                "_microsoft_graph_conflictBehavior",
+                "@microsoft.graph.conflictBehavior"
+            ),
+            ("Account_Number", "Account Number"),
+            (long_sent.as_str(), long_key.as_str()),
+        ]
+    );
+    assert_eq!(
+        sanitized.warnings[0],
+        "#/properties/filter[id]: renamed `filter_id__2`: Anthropic takes only keys of 1 to 64 characters of [a-zA-Z0-9_.-]"
+    );
+    assert_eq!(sanitized.warnings.len(), 5);
+    assert_valid_in_every_dialect(&schema);
+    assert_eq!(
+        sanitize_schema(&sanitized.schema, SchemaDialect::Anthropic).schema,
+        sanitized.schema
+    );
+    for dialect in [SchemaDialect::OpenAi, SchemaDialect::Gemini] {
+        let kept = sanitize_schema(&schema, dialect);
+        assert!(kept.schema["properties"].get("filter[id]").is_some());
+        assert!(kept.renamed_properties.is_empty());
+    }
 }

@@ -1,16 +1,23 @@
 #![cfg(target_arch = "wasm32")]
 //! The tool exports called with plain JS values (built by `JSON.parse`, as a page would pass
-//! them) return what the native functions return.
+//! them) return what the native functions return; and an Agent's tool whose property keys a
+//! provider refuses, against the local servers the test command starts.
+
+mod node_common;
 
 use mcp_agent_wasm::core::tools::{
     build_tool_names, sanitize_schema, validate_arguments, SchemaDialect,
 };
+use mcp_agent_wasm::web::agent::Agent;
+use mcp_agent_wasm::web::http::{fetch, HttpRequest};
 use mcp_agent_wasm::web::tools_api::{
     build_tool_names_js, sanitize_json_schema, validate_tool_arguments,
 };
 use serde_json::{json, Value};
 use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_test::wasm_bindgen_test;
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+wasm_bindgen_test_configure!(run_in_browser);
 
 fn to_js(value: &Value) -> JsValue {
     js_sys::JSON::parse(&value.to_string()).expect("JSON.parse")
@@ -36,6 +43,7 @@ fn schemas() -> Vec<Value> {
         json!({"$defs": {"Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}}}, "$ref": "#/$defs/Node"}),
         json!({"type": "object", "properties": {"url": {"type": "string", "format": "uri"}, "n": {"type": ["integer", "null"], "exclusiveMinimum": 0}, "flag": true}}),
         Value::Null,
+        json!({"type": "object", "properties": {"filter[id]": {"type": "string"}, "$top": {"type": "integer"}}, "required": ["filter[id]"]}),
     ]
 }
 
@@ -141,4 +149,98 @@ fn validate_tool_arguments_matches_native() {
             "{arguments}"
         );
     }
+}
+
+/// One Anthropic Messages stream, as the API sends it: `events` are the content events between
+/// `message_start` and `message_delta` (which carries `stop_reason`).
+fn anthropic_stream(events: &[Value], stop_reason: &str) -> String {
+    let start = json!({"type": "message_start", "message": {"id": "msg_keys", "type": "message",
+        "role": "assistant", "model": "claude-test", "content": [], "stop_reason": null,
+        "usage": {"input_tokens": 10, "output_tokens": 1}}});
+    let delta = json!({"type": "message_delta", "delta": {"stop_reason": stop_reason},
+        "usage": {"output_tokens": 5}});
+    let stop = json!({"type": "message_stop"});
+    std::iter::once(&start)
+        .chain(events)
+        .chain([&delta, &stop])
+        .map(|event| {
+            format!(
+                "event: {}\ndata: {event}\n\n",
+                event["type"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
+/// Anthropic refuses a request whose tool has a top-level property key outside
+/// `^[a-zA-Z0-9_.-]{1,64}$` (anthropics/claude-code#79418, beautyfree/appstore-connect-mcp#2):
+/// the Agent sends `filter[id]` and a 70-character key renamed, the model calls with the
+/// renamed keys, and the MCP server gets its own keys back (decocms/studio#6874 maps them back
+/// for the same reason). The `toolCall` event shows what the tool received; the conversation
+/// keeps what the model sent.
+#[wasm_bindgen_test]
+async fn an_agents_call_with_renamed_property_keys_reaches_the_server_with_its_own_keys() {
+    let provider = node_common::provider_server();
+    let mcp = node_common::mcp_test_server();
+    let long_key = "k".repeat(70);
+    let long_sent = "k".repeat(64);
+    let sent_arguments = format!(r#"{{"filter_id_":"42","{long_sent}":3}}"#);
+    let call = anthropic_stream(
+        &[
+            json!({"type": "content_block_start", "index": 0, "content_block":
+                {"type": "tool_use", "id": "toolu_keys", "name": "list-apps", "input": {}}}),
+            json!({"type": "content_block_delta", "index": 0, "delta":
+                {"type": "input_json_delta", "partial_json": sent_arguments}}),
+            json!({"type": "content_block_stop", "index": 0}),
+        ],
+        "tool_use",
+    );
+    let answer = anthropic_stream(
+        &[
+            json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "One app."}}),
+            json!({"type": "content_block_stop", "index": 0}),
+        ],
+        "end_turn",
+    );
+    let script = json!({"rounds": [{"raw": call}, {"raw": answer}]}).to_string();
+    let headers = [("content-type".to_owned(), "application/json".to_owned())];
+    let request = HttpRequest {
+        method: "POST",
+        url: &format!("{provider}/__script"),
+        headers: &headers,
+        body: Some(&script),
+    };
+    let status = fetch(&request, None).await.expect("script posted").status;
+    assert_eq!(status, 200);
+    let config = json!({
+        "provider": {"id": "anthropic", "apiKey": "k", "model": "claude-test", "baseUrl": provider},
+        "mcpServers": [{"name": "keys", "url": format!("{mcp}/keys/run{}", js_sys::Date::now())}],
+        "allowInsecureLocalUrls": true,
+    });
+    let agent = Agent::new(to_js(&config)).expect("a valid config");
+    let mut tool_call_arguments = Value::Null;
+    let mut result_text = String::new();
+    let mut final_messages = Value::Null;
+    let last = node_common::read_run(&agent, |event_type, event| {
+        let field = |name: &str| {
+            from_js(&js_sys::Reflect::get(event, &JsValue::from_str(name)).expect("a field"))
+        };
+        match event_type {
+            "toolCall" => tool_call_arguments = field("arguments"),
+            "toolResult" => result_text = field("text").as_str().unwrap_or_default().to_owned(),
+            "final" => final_messages = field("messages"),
+            _ => {}
+        }
+    })
+    .await;
+    assert_eq!(last.expect("the run ends with an event"), "final");
+    let original = json!({"filter[id]": "42", long_key: 3});
+    assert_eq!(tool_call_arguments, original);
+    let received: Value = serde_json::from_str(&result_text).expect("the server's JSON");
+    assert_eq!(received, original);
+    assert_eq!(
+        final_messages[1]["tool_calls"][0]["function"]["arguments"],
+        json!(sent_arguments)
+    );
 }

@@ -19,11 +19,12 @@ fn from_js<T: DeserializeOwned>(value: &JsValue, what: &str) -> Result<T, JsValu
 }
 
 /// `sanitizeJsonSchema(schema, dialect?)`: the schema made acceptable for a provider
-/// (`"openai"` by default, `"openai-strict"`, `"gemini"`, `"anthropic"`), the warnings, and
-/// whether it may be sent with `strict: true`.
+/// (`"openai"` by default, `"openai-strict"`, `"gemini"`, `"anthropic"`), the warnings,
+/// whether it may be sent with `strict: true`, and the property keys renamed (Anthropic), which
+/// a model's arguments use and the tool does not know.
 #[wasm_bindgen(
     js_name = sanitizeJsonSchema,
-    unchecked_return_type = "{ schema: Record<string, unknown>, warnings: string[], strict: boolean }"
+    unchecked_return_type = "{ schema: Record<string, unknown>, warnings: string[], strict: boolean, renamedProperties?: { sent: string, original: string }[] }"
 )]
 pub fn sanitize_json_schema(
     #[wasm_bindgen(unchecked_param_type = "unknown")] schema: JsValue,

@@ -27,6 +27,7 @@ pub use events::{
 
 use std::collections::VecDeque;
 use std::mem;
+use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -36,7 +37,7 @@ use crate::core::message::{
     ChatMessage, ContentPart, FunctionCall, MessageContent, MessageToolCall, Role, ThinkingBlock,
 };
 use crate::core::model_event::{FinishReason, ModelEvent, Usage};
-use crate::core::tools::ToolTable;
+use crate::core::tools::{ArgumentKeys, ToolTable};
 use prompt_tools::{parse_prompt_calls, streamable_len, tool_prompt, Streamable};
 
 /// Retries of a round whose tool call was cut off by the output token limit.
@@ -83,6 +84,8 @@ enum CallKind {
 pub struct AgentLoop {
     config: LoopConfig,
     tools: ToolTable,
+    /// The property keys the provider was sent renamed: calls use them, the tools take theirs.
+    argument_keys: Rc<ArgumentKeys>,
     /// How tools are offered when they are: `Native`, `Prompt`, or `None` (gated off).
     tool_source: CallSource,
     /// The system prompt section of prompt-based tool mode.
@@ -193,6 +196,7 @@ impl AgentLoop {
         let mut agent = AgentLoop {
             config,
             tools,
+            argument_keys: Rc::default(),
             tool_source,
             prompt_tool_section,
             conversation,
@@ -206,6 +210,14 @@ impl AgentLoop {
         };
         agent.start_round();
         agent
+    }
+
+    /// The property keys the tools were sent to the provider with where they differ from the
+    /// tools' own ([`crate::core::provider::ProviderTools::argument_keys`]): a call's arguments
+    /// are read back to the tool's keys before they are checked, shown and dispatched, while the
+    /// assistant message keeps what the model sent. Given by the driver with the tools it sends.
+    pub fn use_argument_keys(&mut self, argument_keys: Rc<ArgumentKeys>) {
+        self.argument_keys = argument_keys;
     }
 
     /// The next thing to do, if any.
@@ -653,8 +665,11 @@ impl AgentLoop {
         self.tool_rounds = self.tool_rounds.saturating_add(1);
         let mut batch_calls = Vec::with_capacity(calls.len());
         let mut invocations = Vec::new();
-        for call in calls {
+        for mut call in calls {
             let entry = self.tools.get(&call.name).cloned();
+            call.arguments = call
+                .arguments
+                .map(|arguments| self.argument_keys.restore(&call.name, arguments));
             let arguments_shown = match &call.arguments {
                 Ok(arguments) => arguments.clone(),
                 Err(_) => Value::String(call.raw_arguments.clone()),

@@ -17,7 +17,9 @@ use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role, Think
 use crate::core::model_event::{
     ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta, Usage,
 };
-use crate::core::tools::{is_name_character, with_name_characters, SchemaDialect, ToolEntry};
+use crate::core::tools::{
+    is_name_character, with_name_characters, ArgumentKeys, SchemaDialect, ToolEntry,
+};
 
 pub const ANTHROPIC_VERSION: &str = "2023-06-01";
 
@@ -396,14 +398,20 @@ pub(super) fn response_events(body: &Value) -> Result<Vec<ModelEvent>, String> {
     Ok(events)
 }
 
-/// The `tools` value: each tool's schema in the Anthropic dialect as `input_schema`.
-pub(super) fn tools(tools: &[ToolEntry], warnings: &mut Vec<String>) -> Value {
+/// The `tools` value: each tool's schema in the Anthropic dialect as `input_schema`, the
+/// property keys it renamed noted in `argument_keys`.
+pub(super) fn tools(
+    tools: &[ToolEntry],
+    warnings: &mut Vec<String>,
+    argument_keys: &mut ArgumentKeys,
+) -> Value {
     tools
         .iter()
         .map(|entry| {
-            let schema = sanitized_schema(entry, SchemaDialect::Anthropic, warnings);
+            let sanitized = sanitized_schema(entry, SchemaDialect::Anthropic, warnings);
+            argument_keys.insert(&entry.function_name, sanitized.renamed_properties);
             let mut tool = named_tool(entry);
-            tool.insert("input_schema".to_owned(), schema);
+            tool.insert("input_schema".to_owned(), sanitized.schema);
             Value::Object(tool)
         })
         .collect()

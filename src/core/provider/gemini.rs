@@ -282,7 +282,7 @@ pub(super) fn tools(tools: &[ToolEntry], warnings: &mut Vec<String>) -> Value {
     let declarations: Vec<Value> = tools
         .iter()
         .map(|entry| {
-            let schema = sanitized_schema(entry, SchemaDialect::Gemini, warnings);
+            let schema = sanitized_schema(entry, SchemaDialect::Gemini, warnings).schema;
             let mut declaration = named_tool(entry);
             // Gemini rejects an OBJECT schema with no properties: a tool without
             // parameters is declared without `parameters`.

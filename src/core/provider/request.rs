@@ -2,6 +2,7 @@
 //! layer sends what comes out byte for byte.
 
 use std::fmt::{self, Write};
+use std::rc::Rc;
 
 use serde_json::{Map, Value};
 
@@ -12,7 +13,9 @@ use super::{anthropic, gemini, ollama, openai, watsonx};
 use crate::core::json_text::to_json_text;
 use crate::core::message::{ChatMessage, MessageToolCall};
 use crate::core::stream::WireFormat;
-use crate::core::tools::{sanitize_schema, SchemaDialect, ToolEntry};
+use crate::core::tools::{
+    sanitize_schema, ArgumentKeys, SanitizedSchema, SchemaDialect, ToolEntry,
+};
 
 /// Whether the response should stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,11 +79,18 @@ pub struct ProviderTools {
     /// Members to add to the body object (`"tools":[…],…`); `None` for a plain generation.
     members: Option<String>,
     warnings: Vec<String>,
+    argument_keys: Rc<ArgumentKeys>,
 }
 
 impl ProviderTools {
     pub fn warnings(&self) -> &[String] {
         &self.warnings
+    }
+
+    /// The property keys renamed in these tools, for [`crate::core::agent_loop::AgentLoop::use_argument_keys`]:
+    /// the model calls the tools with the renamed keys.
+    pub fn argument_keys(&self) -> &Rc<ArgumentKeys> {
+        &self.argument_keys
     }
 }
 
@@ -90,7 +100,7 @@ pub(super) fn sanitized_schema(
     entry: &ToolEntry,
     dialect: SchemaDialect,
     warnings: &mut Vec<String>,
-) -> Value {
+) -> SanitizedSchema {
     let sanitized = sanitize_schema(&entry.input_schema, dialect);
     warnings.extend(
         sanitized
@@ -98,7 +108,7 @@ pub(super) fn sanitized_schema(
             .iter()
             .map(|warning| format!("{}: {warning}", entry.function_name)),
     );
-    sanitized.schema
+    sanitized
 }
 
 /// The members every wire declares a tool with: its function `name`, and its `description` when
@@ -189,6 +199,7 @@ impl ResolvedProvider {
             return ProviderTools::default();
         }
         let mut warnings = Vec::new();
+        let mut argument_keys = ArgumentKeys::default();
         let mut members = Map::new();
         let (wire_tools, tool_choice) = match self.spec.endpoint {
             Endpoint::ChatCompletions | Endpoint::AzureDeployment => (
@@ -196,7 +207,7 @@ impl ResolvedProvider {
                 Some(Value::from("auto")),
             ),
             Endpoint::AnthropicMessages => (
-                anthropic::tools(tools, &mut warnings),
+                anthropic::tools(tools, &mut warnings, &mut argument_keys),
                 Some(serde_json::json!({"type": "auto"})),
             ),
             Endpoint::GeminiModels => (gemini::tools(tools, &mut warnings), None),
@@ -213,6 +224,7 @@ impl ResolvedProvider {
         ProviderTools {
             members: Some(text[1..text.len() - 1].to_owned()),
             warnings,
+            argument_keys: Rc::new(argument_keys),
         }
     }
 

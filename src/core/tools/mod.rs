@@ -4,6 +4,7 @@ mod format;
 mod names;
 mod pattern;
 mod prompt;
+mod property_keys;
 mod refs;
 mod sanitize;
 mod validate;
@@ -21,6 +22,7 @@ pub use names::{
     FALLBACK_FUNCTION_NAME, MAX_FUNCTION_NAME_LENGTH,
 };
 pub use prompt::tool_prompt;
+pub use property_keys::{ArgumentKeys, RenamedProperty};
 pub use sanitize::sanitize_schema;
 pub use validate::{describe_errors, drop_optional_nulls, validate_arguments, ArgumentError};
 
@@ -290,4 +292,12 @@ pub struct SanitizedSchema {
     /// For [`SchemaDialect::OpenAiStrict`]: whether `schema` is valid for OpenAI strict mode. When
     /// false, send the tool with `strict: false` (the warnings say why). False for other dialects.
     pub strict: bool,
+    /// The top-level property keys renamed for the provider ([`SchemaDialect::Anthropic`]): a
+    /// model's arguments use the sent keys, the tool expects the original ones.
+    #[serde(
+        rename = "renamedProperties",
+        default,
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub renamed_properties: Vec<RenamedProperty>,
 }

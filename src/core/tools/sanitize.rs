@@ -8,7 +8,8 @@
 //!    are removed, and the root becomes an object schema. OpenAI's dialects give every array
 //!    `items`.
 //! 2. The dialect's rewrite ([`SchemaDialect::OpenAiStrict`], [`SchemaDialect::Gemini`]); OpenAI
-//!    non-strict and Anthropic take the base result as is.
+//!    non-strict takes the base result as is; Anthropic too, with the top-level property keys it
+//!    refuses renamed (see [`super::property_keys`]).
 //!
 //! Every change that loses information is reported as a warning. The output is a fixed point:
 //! sanitizing it again for the same dialect gives it back unchanged. Arguments are validated
@@ -17,6 +18,7 @@
 
 use serde_json::{json, Map, Value};
 
+use super::property_keys::{rename_property_keys, RenamedProperty};
 use super::refs::{resolve_ref, RefTarget};
 use super::{SanitizedSchema, SchemaDialect};
 use crate::core::json_text::to_json_text;
@@ -139,7 +141,7 @@ pub fn sanitize_schema(schema: &Value, dialect: SchemaDialect) -> SanitizedSchem
         _ => sanitizer.base(schema, "#"),
     };
     let base = sanitizer.object_root(base);
-    let schema = match dialect {
+    let mut schema = match dialect {
         SchemaDialect::OpenAi | SchemaDialect::Anthropic => sanitizer.plain_root(base),
         SchemaDialect::OpenAiStrict => {
             let root = sanitizer.strict(base, "#", 0);
@@ -167,6 +169,12 @@ pub fn sanitize_schema(schema: &Value, dialect: SchemaDialect) -> SanitizedSchem
             root
         }
     };
+    let renamed_properties = match &mut schema {
+        Value::Object(root) if dialect == SchemaDialect::Anthropic => {
+            sanitizer.rename_property_keys(root)
+        }
+        _ => Vec::new(),
+    };
     let mut warnings = sanitizer.warnings;
     if sanitizer.unlisted_warnings > 0 {
         warnings.push(format!(
@@ -178,6 +186,7 @@ pub fn sanitize_schema(schema: &Value, dialect: SchemaDialect) -> SanitizedSchem
         schema,
         strict: dialect == SchemaDialect::OpenAiStrict && sanitizer.strict_compatible,
         warnings,
+        renamed_properties,
     }
 }
 
@@ -339,6 +348,22 @@ impl Sanitizer<'_> {
         } else {
             self.unlisted_warnings += 1;
         }
+    }
+
+    /// Anthropic's rule for top-level property keys (see [`super::property_keys`]), each
+    /// renamed key reported.
+    fn rename_property_keys(&mut self, root: &mut Map<String, Value>) -> Vec<RenamedProperty> {
+        let renamed = rename_property_keys(root);
+        for renamed in &renamed {
+            self.warn(
+                &child_location("#", "properties", &renamed.original),
+                format!(
+                    "renamed `{}`: Anthropic takes only keys of 1 to 64 characters of [a-zA-Z0-9_.-]",
+                    renamed.sent
+                ),
+            );
+        }
+        renamed
     }
 
     fn not_strict(&mut self, location: &str, reason: &str) {

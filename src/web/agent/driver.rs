@@ -469,6 +469,9 @@ impl Run<'_> {
             Some(tools) if request.with_tools => tools.provider_tools(&shared.provider),
             _ => Rc::default(),
         };
+        if request.with_tools {
+            self.agent.use_argument_keys(tools.argument_keys().clone());
+        }
         let inputs = self.inputs.clone();
         spawn(async move {
             let call = model_call(&shared, &request.messages, &tools, request.stream, &inputs);
