@@ -50,6 +50,8 @@
 //   /redirect/...    307 to the same path under /json/ (a client must not follow it)
 //   /stall/...       reads every request and never answers (a server stuck before initialize)
 //   /ping-fails/...  JSON replies; every ping gets HTTP 500 (an idle session that failed)
+//   /no-version-cors/... JSON replies; the CORS preflight allows Mcp-Session-Id but not
+//                    MCP-Protocol-Version (a browser refuses every request that carries it)
 //   /ping-unknown/... JSON replies; every ping gets the JSON-RPC error -32601 (a server that does
 //                    not implement ping, as some answer: go-sdk#900)
 //   /stall-initialize/... initialize's reply sends its headers (a session id) and never a body
@@ -97,11 +99,11 @@ const PAGE_SIZE = 3;
 /// Per session path: calls of `slow` in flight now and the most at once.
 const inFlight = new Map();
 
-function corsHeaders(exposeSessionId) {
+function corsHeaders(exposeSessionId, allowProtocolVersion = true) {
   return {
     "Access-Control-Allow-Origin": "*",
     "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS",
-    "Access-Control-Allow-Headers": "content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id, authorization",
+    "Access-Control-Allow-Headers": `content-type, accept, mcp-session-id, ${allowProtocolVersion ? "mcp-protocol-version, " : ""}last-event-id, authorization`,
     "Access-Control-Expose-Headers": exposeSessionId ? "mcp-session-id, mcp-protocol-version" : "mcp-protocol-version",
   };
 }
@@ -385,7 +387,7 @@ async function handleStreamable(request, response, mode, body) {
     response.end(JSON.stringify(result(message.id, { content: [{ type: "text", text: "restarted" }] })));
     return;
   }
-  if (["json", "many", "keys", "bulk", "restart", "refuse-initialized", "stuck", "future-version", "stall-initialized", "ping-fails", "ping-unknown"].includes(mode)) {
+  if (["json", "many", "keys", "bulk", "restart", "refuse-initialized", "stuck", "future-version", "stall-initialized", "ping-fails", "ping-unknown", "no-version-cors"].includes(mode)) {
     await answer(message, { session }, (reply) => {
       if (reply.id === message.id) response.writeHead(200, { ...headers, "Content-Type": "application/json" }).end(JSON.stringify(reply));
     });
@@ -469,7 +471,7 @@ function handleLegacy(request, response, mode, url, body) {
 const server = http.createServer(async (request, response) => {
   const url = new URL(request.url, "http://127.0.0.1");
   if (request.method === "OPTIONS") {
-    response.writeHead(204, corsHeaders(true)).end();
+    response.writeHead(204, corsHeaders(true, url.pathname.split("/")[1] !== "no-version-cors")).end();
     return;
   }
   if (url.pathname === "/__inflight") {
@@ -523,7 +525,7 @@ const server = http.createServer(async (request, response) => {
     handleLegacy(request, response, mode, url, body);
   } else if (mode === "stall") {
     // Never answered; the client's abort or timeout closes the connection.
-  } else if (["json", "many", "keys", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "bulk-sse", "stuck", "future-version", "stall-initialized", "stall-initialize", "resume-initialize", "ping-fails", "ping-unknown"].includes(mode)) {
+  } else if (["json", "many", "keys", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "bulk-sse", "stuck", "future-version", "stall-initialized", "stall-initialize", "resume-initialize", "ping-fails", "ping-unknown", "no-version-cors"].includes(mode)) {
     await handleStreamable(request, response, mode, body);
   } else {
     response.writeHead(404, corsHeaders(true)).end("unknown route");

@@ -308,6 +308,49 @@ fn a_400_about_the_session_id_a_request_carried_renews_the_session_once() {
     assert_eq!(other.state(), SessionState::Ready);
 }
 
+/// Many servers' CORS allow `Mcp-Session-Id` but not `MCP-Protocol-Version` (php-sdk#264,
+/// netdata#22258, perplexityai/modelcontextprotocol#137): a browser's preflight then refuses
+/// `notifications/initialized`, the first message that carries it, with a network error just
+/// after the initialize went through. The notification is sent once more without the header,
+/// which the session then leaves out (a server that keeps sessions knows the version from the
+/// initialize); a new session tries the header again, and a ready session never drops it.
+#[test]
+fn an_unreachable_initialized_notification_is_retried_without_the_protocol_version_header() {
+    let mut session = Session::new("c", "1", TransportMode::Auto);
+    session.begin_initialize();
+    answer_initialize(&mut session, Some("s1"));
+    assert_eq!(
+        header(&session.post_headers(), "mcp-protocol-version"),
+        Some("2025-06-18")
+    );
+    assert!(session.retry_initialized_without_protocol_version_header());
+    assert_eq!(
+        header(&session.post_headers(), "mcp-protocol-version"),
+        None
+    );
+    assert_eq!(
+        header(&session.post_headers(), "mcp-session-id"),
+        Some("s1")
+    );
+    assert!(
+        !session.retry_initialized_without_protocol_version_header(),
+        "only once"
+    );
+    session.handle_initialized_accepted();
+    assert_eq!(session.state(), SessionState::Ready);
+    assert_eq!(
+        header(&session.get_headers(None), "mcp-protocol-version"),
+        None
+    );
+    assert!(!session.retry_initialized_without_protocol_version_header());
+    session.begin_initialize();
+    answer_initialize(&mut session, Some("s2"));
+    assert_eq!(
+        header(&session.post_headers(), "mcp-protocol-version"),
+        Some("2025-06-18")
+    );
+}
+
 /// Two requests in flight on one session both get 404 (the server restarted). The first re-
 /// initializes; the second 404, judged while that initialize is in flight, is no refusal of an
 /// initialize (so no legacy server): its request is sent again on the session being made, which

@@ -60,6 +60,40 @@ fn has_get(log: &[Value]) -> bool {
     get_count(log) > 0
 }
 
+/// A server whose CORS preflight allows `Mcp-Session-Id` but not `MCP-Protocol-Version` (a
+/// common oversight: php-sdk#264, netdata#22258, fastmcp#3122) is still reached: the browser
+/// refuses `notifications/initialized`, the first POST with the header, and the client sends it
+/// and everything after it without the header.
+#[wasm_bindgen_test]
+async fn a_server_whose_cors_refuses_the_protocol_version_header_is_reached_without_it() {
+    let path = "/no-version-cors/list";
+    let client = test_client(path, TransportMode::Auto);
+    let tools = client.list_tools().await.expect("listing succeeds");
+    assert_eq!(tool_names(&tools), JSON_TOOLS);
+    let result = client
+        .call_tool("echo", json!({"message": "hi"}), None, None, None)
+        .await
+        .expect("the call succeeds");
+    assert_eq!(result.model_text, "Echo: hi");
+    let log = posts(server_log(path).await);
+    assert_eq!(
+        posted_methods(&log),
+        [
+            "initialize",
+            "notifications/initialized",
+            "tools/list",
+            "tools/list",
+            "tools/list",
+            "tools/call"
+        ]
+    );
+    for later in &log[1..] {
+        assert!(later["headers"]["sessionId"].is_string(), "{later}");
+        assert_eq!(later["headers"]["protocolVersion"], Value::Null, "{later}");
+    }
+    client.close().await;
+}
+
 #[wasm_bindgen_test]
 async fn json_replies_and_every_page_of_tools() {
     let client = test_client("/json/pages", TransportMode::Auto);

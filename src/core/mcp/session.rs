@@ -121,6 +121,10 @@ pub struct Session {
     server: Option<ServerDescription>,
     next_request_id: u64,
     accept_elicitation_defaults: bool,
+    /// Whether messages carry `MCP-Protocol-Version` once initialized; off for a session whose
+    /// server's CORS refuses it (see
+    /// [`Session::retry_initialized_without_protocol_version_header`]).
+    sends_protocol_version_header: bool,
 }
 
 impl Session {
@@ -139,6 +143,7 @@ impl Session {
             server: None,
             next_request_id: 1,
             accept_elicitation_defaults: false,
+            sends_protocol_version_header: true,
         }
     }
 
@@ -177,6 +182,7 @@ impl Session {
     pub fn begin_initialize(&mut self) -> OutgoingRequest {
         self.session_id = None;
         self.server = None;
+        self.sends_protocol_version_header = true;
         let capabilities = if self.accept_elicitation_defaults {
             json!({"elicitation": {"form": {}}})
         } else {
@@ -250,6 +256,21 @@ impl Session {
         Ok(jsonrpc::notification("notifications/initialized", None))
     }
 
+    /// `notifications/initialized`, the first message carrying `MCP-Protocol-Version`, did not
+    /// reach the server (a network error) although the initialize just did. In a browser the
+    /// likely cause is a CORS preflight that allows `Mcp-Session-Id` but not that header, a
+    /// common server oversight (php-sdk#264, netdata#22258). True, once per session, when the
+    /// notification should be sent again without it: the session then leaves it out, and the
+    /// server knows the version from the initialize (the spec lets a server fall back on it).
+    pub fn retry_initialized_without_protocol_version_header(&mut self) -> bool {
+        let retry =
+            self.state == SessionState::SendingInitialized && self.sends_protocol_version_header;
+        if retry {
+            self.sends_protocol_version_header = false;
+        }
+        retry
+    }
+
     /// The server accepted `notifications/initialized`: requests may flow.
     pub fn handle_initialized_accepted(&mut self) {
         if self.state == SessionState::SendingInitialized {
@@ -294,7 +315,7 @@ impl Session {
     }
 
     /// `Mcp-Session-Id` once the server gave one; `MCP-Protocol-Version` once initialized,
-    /// `notifications/initialized` included.
+    /// `notifications/initialized` included, unless the server's CORS refuses it.
     pub fn session_headers(&self) -> Vec<(&'static str, String)> {
         let mut headers = Vec::new();
         if let Some(id) = &self.session_id {
@@ -304,7 +325,8 @@ impl Session {
             self.state,
             SessionState::SendingInitialized | SessionState::Ready
         );
-        if let Some(server) = self.server.as_ref().filter(|_| initialized) {
+        let sends_version = initialized && self.sends_protocol_version_header;
+        if let Some(server) = self.server.as_ref().filter(|_| sends_version) {
             headers.push(("MCP-Protocol-Version", server.protocol_version.clone()));
         }
         headers

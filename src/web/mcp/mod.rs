@@ -631,7 +631,7 @@ impl McpClient {
             .borrow_mut()
             .session
             .handle_initialize_result(&result)?;
-        self.post_notification(&initialized).await?;
+        self.post_initialized(&initialized).await?;
         self.accept_initialized()?;
         self.open_standalone_stream();
         Ok(InitializeOutcome::Ready)
@@ -696,9 +696,21 @@ impl McpClient {
         });
     }
 
-    /// POSTs a notification (or an answer); the server acknowledges with 202.
-    async fn post_notification(&self, message: &Value) -> Result<(), McpError> {
-        let (response, carried_session_id) = self.post_message(message).await?;
+    /// POSTs `notifications/initialized`; the server acknowledges with 202. Sent once more
+    /// without `MCP-Protocol-Version` if a network error (a CORS preflight refusing that header)
+    /// stopped it (see `Session::retry_initialized_without_protocol_version_header`).
+    async fn post_initialized(&self, initialized: &Value) -> Result<(), McpError> {
+        let (response, carried_session_id) = loop {
+            match self.post_message(initialized).await {
+                Err(McpError::Network(_))
+                    if self
+                        .state
+                        .borrow_mut()
+                        .session
+                        .retry_initialized_without_protocol_version_header() => {}
+                sent => break sent?,
+            }
+        };
         if response.ok() {
             return Ok(());
         }
@@ -932,7 +944,7 @@ impl McpClient {
             .borrow_mut()
             .session
             .handle_initialize_result(&result)?;
-        self.post_notification(&initialized).await?;
+        self.post_initialized(&initialized).await?;
         self.accept_initialized()
     }
 
