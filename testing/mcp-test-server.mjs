@@ -52,6 +52,7 @@
 //   /ping-fails/...  JSON replies; every ping gets HTTP 500 (an idle session that failed)
 //   /no-version-cors/... JSON replies; the CORS preflight allows Mcp-Session-Id but not
 //                    MCP-Protocol-Version (a browser refuses every request that carries it)
+//   /string-ids/...  JSON replies whose id is the request's id as a string (`"id": "3"`)
 //   /ping-unknown/... JSON replies; every ping gets the JSON-RPC error -32601 (a server that does
 //                    not implement ping, as some answer: go-sdk#900)
 //   /stall-initialize/... initialize's reply sends its headers (a session id) and never a body
@@ -387,9 +388,11 @@ async function handleStreamable(request, response, mode, body) {
     response.end(JSON.stringify(result(message.id, { content: [{ type: "text", text: "restarted" }] })));
     return;
   }
-  if (["json", "many", "keys", "bulk", "restart", "refuse-initialized", "stuck", "future-version", "stall-initialized", "ping-fails", "ping-unknown", "no-version-cors"].includes(mode)) {
+  if (["json", "many", "keys", "bulk", "restart", "refuse-initialized", "stuck", "future-version", "stall-initialized", "ping-fails", "ping-unknown", "no-version-cors", "string-ids"].includes(mode)) {
     await answer(message, { session }, (reply) => {
-      if (reply.id === message.id) response.writeHead(200, { ...headers, "Content-Type": "application/json" }).end(JSON.stringify(reply));
+      if (reply.id !== message.id) return;
+      if (mode === "string-ids") reply.id = String(reply.id);
+      response.writeHead(200, { ...headers, "Content-Type": "application/json" }).end(JSON.stringify(reply));
     });
     return;
   }
@@ -525,7 +528,7 @@ const server = http.createServer(async (request, response) => {
     handleLegacy(request, response, mode, url, body);
   } else if (mode === "stall") {
     // Never answered; the client's abort or timeout closes the connection.
-  } else if (["json", "many", "keys", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "bulk-sse", "stuck", "future-version", "stall-initialized", "stall-initialize", "resume-initialize", "ping-fails", "ping-unknown", "no-version-cors"].includes(mode)) {
+  } else if (["json", "many", "keys", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "bulk-sse", "stuck", "future-version", "stall-initialized", "stall-initialize", "resume-initialize", "ping-fails", "ping-unknown", "no-version-cors", "string-ids"].includes(mode)) {
     await handleStreamable(request, response, mode, body);
   } else {
     response.writeHead(404, corsHeaders(true)).end("unknown route");

@@ -2,8 +2,8 @@
 //! The MCP session state machine and JSON-RPC handling, driven with scripted server answers.
 
 use mcp_agent_wasm::core::mcp::jsonrpc::{
-    answer_server_request, cancelled_notification, parse_incoming, progress_of, IncomingMessage,
-    METHOD_NOT_FOUND,
+    answer_server_request, cancelled_notification, parse_incoming, progress_of, request_id_of,
+    IncomingMessage, METHOD_NOT_FOUND,
 };
 use mcp_agent_wasm::core::mcp::session::{
     needs_ping_before_reuse, CallDeadline, FailureDecision, InitializeFailure, ResumeDecision,
@@ -578,6 +578,33 @@ fn resumption_waits_the_server_retry_and_is_bounded() {
             last_event_id: "e2".to_owned()
         }
     );
+}
+
+/// Some servers echo the client's numeric request id as a string (`"id": "3"`): the Python SDK's
+/// client matches such replies since python-sdk#1720, which reports them timing out. The reply
+/// still answers request 3, and a progress token echoed the same way still names it; another
+/// spelling of the number does not.
+#[test]
+fn a_request_id_echoed_as_a_string_still_matches() {
+    let messages = parse_incoming(
+        r#"[{"jsonrpc":"2.0","id":"3","result":{}},
+            {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"3","progress":1}}]"#,
+    )
+    .expect("a batch");
+    assert!(messages[0].answers(3));
+    assert!(!messages[0].answers(30));
+    let progress = progress_of(&messages[1]).expect("progress");
+    assert_eq!(request_id_of(&progress.progress_token), Some(3));
+    assert_eq!(request_id_of(&json!(3)), Some(3));
+    for other in [
+        json!("03"),
+        json!("+3"),
+        json!(" 3"),
+        json!("three"),
+        json!(3.5),
+    ] {
+        assert_eq!(request_id_of(&other), None, "{other}");
+    }
 }
 
 /// What the web layer's `SseReader` and `read_reply` do with a POST's SSE stream whose connection

@@ -94,6 +94,21 @@ async fn a_server_whose_cors_refuses_the_protocol_version_header_is_reached_with
     client.close().await;
 }
 
+/// A server that echoes the request id as a string (`"id": "3"`, python-sdk#1720) is answered:
+/// its replies match their requests.
+#[wasm_bindgen_test]
+async fn replies_whose_id_is_echoed_as_a_string_are_matched() {
+    let client = test_client("/string-ids/list", TransportMode::Auto);
+    let tools = client.list_tools().await.expect("listing succeeds");
+    assert_eq!(tool_names(&tools), JSON_TOOLS);
+    let result = client
+        .call_tool("add", json!({"a": 2, "b": 3}), None, None, None)
+        .await
+        .expect("the call succeeds");
+    assert_eq!(result.model_text, "5");
+    client.close().await;
+}
+
 #[wasm_bindgen_test]
 async fn json_replies_and_every_page_of_tools() {
     let client = test_client("/json/pages", TransportMode::Auto);

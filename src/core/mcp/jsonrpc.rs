@@ -66,7 +66,18 @@ pub enum IncomingMessage {
 impl IncomingMessage {
     /// True for the response to the client's request `request_id`.
     pub fn answers(&self, request_id: u64) -> bool {
-        matches!(self, IncomingMessage::Response { id, .. } if id.as_u64() == Some(request_id))
+        matches!(self, IncomingMessage::Response { id, .. } if request_id_of(id) == Some(request_id))
+    }
+}
+
+/// The client request an id (or progress token) from the server names: the client numbers its
+/// requests, and some servers echo the number as a string (`"3"`, python-sdk#1720), which still
+/// names request 3. Only the number's own spelling counts.
+pub fn request_id_of(id: &Value) -> Option<u64> {
+    match id {
+        Value::String(text) if !text.starts_with(['+', '0']) => text.parse().ok(),
+        Value::String(_) => None,
+        other => other.as_u64(),
     }
 }
 

@@ -20,7 +20,7 @@ use crate::core::http_header::headers_problem;
 use crate::core::json_text::to_json_text;
 use crate::core::mcp::cache::{CacheKey, ToolsCache};
 use crate::core::mcp::jsonrpc::{
-    cancelled_notification, progress_of, IncomingMessage, OutgoingRequest, Progress,
+    cancelled_notification, progress_of, request_id_of, IncomingMessage, OutgoingRequest, Progress,
 };
 use crate::core::mcp::session::{
     needs_ping_before_reuse, CallDeadline, FailureDecision, InitializeFailure, ResumeDecision,
@@ -826,7 +826,7 @@ impl McpClient {
         context: &CallContext<'_>,
     ) -> Option<Result<Value, McpError>> {
         if let Some(progress) = progress_of(&message) {
-            if progress.progress_token.as_u64() == Some(request_id) {
+            if request_id_of(&progress.progress_token) == Some(request_id) {
                 let mut deadline = context.deadline.get();
                 deadline.on_progress(now_ms());
                 context.deadline.set(deadline);
@@ -837,7 +837,7 @@ impl McpClient {
             return None;
         }
         match message {
-            IncomingMessage::Response { id, outcome } if id.as_u64() == Some(request_id) => {
+            IncomingMessage::Response { id, outcome } if request_id_of(&id) == Some(request_id) => {
                 Some(outcome)
             }
             IncomingMessage::Request { id, method, params } => {
@@ -1080,12 +1080,13 @@ async fn route_server_stream(
         };
         for message in messages {
             let route_id = match &message {
-                IncomingMessage::Response { id, .. } => id.as_u64(),
+                IncomingMessage::Response { id, .. } => request_id_of(id),
                 IncomingMessage::Notification { method, .. } => {
                     if let Some(state) = state.upgrade() {
                         note_notification(&state, method);
                     }
-                    progress_of(&message).and_then(|progress| progress.progress_token.as_u64())
+                    progress_of(&message)
+                        .and_then(|progress| request_id_of(&progress.progress_token))
                 }
                 IncomingMessage::Request { id, method, params } => {
                     let Some(state) = state.upgrade() else {
