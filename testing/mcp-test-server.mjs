@@ -53,6 +53,8 @@
 //   /no-version-cors/... JSON replies; the CORS preflight allows Mcp-Session-Id but not
 //                    MCP-Protocol-Version (a browser refuses every request that carries it)
 //   /string-ids/...  JSON replies whose id is the request's id as a string (`"id": "3"`)
+//   /strict-version/... JSON replies; an initialize offering a version other than 2025-03-26 or
+//                    2024-11-05 gets the spec's example error (-32602 with `data.supported`)
 //   /ping-unknown/... JSON replies; every ping gets the JSON-RPC error -32601 (a server that does
 //                    not implement ping, as some answer: go-sdk#900)
 //   /stall-initialize/... initialize's reply sends its headers (a session id) and never a body
@@ -147,6 +149,13 @@ async function answer(message, context, send) {
   const { id, method, params = {} } = message;
   switch (method) {
     case "initialize":
+      if (context.session.mode === "strict-version") {
+        const supported = ["2025-03-26", "2024-11-05"];
+        if (!supported.includes(params.protocolVersion)) {
+          return send({ jsonrpc: "2.0", id, error: { code: -32602, message: "Unsupported protocol version", data: { supported, requested: params.protocolVersion } } });
+        }
+        return send(result(id, { protocolVersion: params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "mcp-test-server", version: "1.0.0" } }));
+      }
       return send(result(id, {
         protocolVersion: context.session.mode.endsWith("future-version") ? "2099-01-01" : params.protocolVersion === "2024-11-05" ? "2024-11-05" : "2025-06-18",
         capabilities: { tools: {} },
@@ -388,7 +397,7 @@ async function handleStreamable(request, response, mode, body) {
     response.end(JSON.stringify(result(message.id, { content: [{ type: "text", text: "restarted" }] })));
     return;
   }
-  if (["json", "many", "keys", "bulk", "restart", "refuse-initialized", "stuck", "future-version", "stall-initialized", "ping-fails", "ping-unknown", "no-version-cors", "string-ids"].includes(mode)) {
+  if (["json", "many", "keys", "bulk", "restart", "refuse-initialized", "stuck", "future-version", "stall-initialized", "ping-fails", "ping-unknown", "no-version-cors", "string-ids", "strict-version"].includes(mode)) {
     await answer(message, { session }, (reply) => {
       if (reply.id !== message.id) return;
       if (mode === "string-ids") reply.id = String(reply.id);
@@ -528,7 +537,7 @@ const server = http.createServer(async (request, response) => {
     handleLegacy(request, response, mode, url, body);
   } else if (mode === "stall") {
     // Never answered; the client's abort or timeout closes the connection.
-  } else if (["json", "many", "keys", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "bulk-sse", "stuck", "future-version", "stall-initialized", "stall-initialize", "resume-initialize", "ping-fails", "ping-unknown", "no-version-cors", "string-ids"].includes(mode)) {
+  } else if (["json", "many", "keys", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "bulk-sse", "stuck", "future-version", "stall-initialized", "stall-initialize", "resume-initialize", "ping-fails", "ping-unknown", "no-version-cors", "string-ids", "strict-version"].includes(mode)) {
     await handleStreamable(request, response, mode, body);
   } else {
     response.writeHead(404, corsHeaders(true)).end("unknown route");

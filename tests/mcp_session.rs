@@ -351,6 +351,45 @@ fn an_unreachable_initialized_notification_is_retried_without_the_protocol_versi
     );
 }
 
+/// A server that refuses the offered version with an error naming the versions it supports (the
+/// spec's own example under lifecycle "Error Handling": -32602 `Unsupported protocol version`
+/// with `data.supported`) instead of answering with one of them is offered the newest of those
+/// this client implements. A refusal naming none of them, or only the version just refused, or
+/// naming no versions at all, ends the connect.
+#[test]
+fn a_version_refusal_naming_supported_versions_is_answered_with_one_of_them() {
+    let refusal = |supported: Value| McpError::JsonRpc {
+        code: -32602,
+        message: "Unsupported protocol version".to_owned(),
+        data: Some(json!({"supported": supported, "requested": LATEST_PROTOCOL_VERSION})),
+    };
+    let mut session = Session::new("c", "1", TransportMode::Auto);
+    session.begin_initialize();
+    assert!(session.offer_a_version_the_server_supports(&refusal(json!([
+        "2099-01-01",
+        "2024-11-05",
+        "2025-03-26"
+    ]))));
+    let request = session.begin_initialize();
+    assert_eq!(request.body["params"]["protocolVersion"], "2025-03-26");
+    assert!(
+        !session.offer_a_version_the_server_supports(&refusal(json!(["2025-03-26"]))),
+        "the version just refused"
+    );
+    assert!(!session.offer_a_version_the_server_supports(&refusal(json!(["2099-01-01"]))));
+    assert!(
+        !session.offer_a_version_the_server_supports(&McpError::JsonRpc {
+            code: -32602,
+            message: "invalid params".to_owned(),
+            data: None,
+        })
+    );
+    assert_eq!(
+        session.begin_initialize().body["params"]["protocolVersion"],
+        "2025-03-26"
+    );
+}
+
 /// Two requests in flight on one session both get 404 (the server restarted). The first re-
 /// initializes; the second 404, judged while that initialize is in flight, is no refusal of an
 /// initialize (so no legacy server): its request is sent again on the session being made, which

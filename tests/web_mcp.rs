@@ -109,6 +109,36 @@ async fn replies_whose_id_is_echoed_as_a_string_are_matched() {
     client.close().await;
 }
 
+/// A server that refuses the offered version with the spec's example error (-32602 with
+/// `data.supported`) is initialized again in the newest version it names, and used in it; the
+/// session it opened for the refused initialize is ended.
+#[wasm_bindgen_test]
+async fn a_server_refusing_the_offered_version_is_offered_one_it_supports() {
+    let path = "/strict-version/offer";
+    let client = test_client(path, TransportMode::Auto);
+    let tools = client.list_tools().await.expect("listing succeeds");
+    assert_eq!(tool_names(&tools), JSON_TOOLS);
+    assert_eq!(
+        client.server().expect("initialized").protocol_version,
+        "2025-03-26"
+    );
+    let full_log = server_log_when(path, has_delete).await;
+    let deletes = deletes(&full_log);
+    assert_eq!(deletes.len(), 1, "{deletes:?}");
+    let log = posts(full_log.clone());
+    let refused_session = &deletes[0]["headers"]["sessionId"];
+    assert!(refused_session.is_string(), "{refused_session}");
+    assert_ne!(refused_session, &log[2]["headers"]["sessionId"]);
+    assert_eq!(
+        posted_methods(&log)[..3],
+        ["initialize", "initialize", "notifications/initialized"]
+    );
+    assert_eq!(log[0]["body"]["params"]["protocolVersion"], "2025-11-25");
+    assert_eq!(log[1]["body"]["params"]["protocolVersion"], "2025-03-26");
+    assert_eq!(log[2]["headers"]["protocolVersion"], "2025-03-26");
+    client.close().await;
+}
+
 #[wasm_bindgen_test]
 async fn json_replies_and_every_page_of_tools() {
     let client = test_client("/json/pages", TransportMode::Auto);

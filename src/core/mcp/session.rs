@@ -9,7 +9,7 @@ use super::jsonrpc::{self, OutgoingRequest};
 use super::McpError;
 use crate::core::json_read::deserialize_named;
 
-/// The version offered in `initialize`.
+/// The version offered in `initialize`, unless the server refused it.
 pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";
 
 /// Versions whose client side (tools, progress, cancellation, sessions) this client implements.
@@ -125,6 +125,9 @@ pub struct Session {
     /// server's CORS refuses it (see
     /// [`Session::retry_initialized_without_protocol_version_header`]).
     sends_protocol_version_header: bool,
+    /// The version `initialize` offers: the latest, or one a server that refused it named (see
+    /// [`Session::offer_a_version_the_server_supports`]).
+    offered_version: &'static str,
 }
 
 impl Session {
@@ -144,6 +147,7 @@ impl Session {
             next_request_id: 1,
             accept_elicitation_defaults: false,
             sends_protocol_version_header: true,
+            offered_version: LATEST_PROTOCOL_VERSION,
         }
     }
 
@@ -191,7 +195,7 @@ impl Session {
         let request = self.next_request(
             "initialize",
             json!({
-                "protocolVersion": LATEST_PROTOCOL_VERSION,
+                "protocolVersion": self.offered_version,
                 "capabilities": capabilities,
                 "clientInfo": {"name": self.client_name, "version": self.client_version},
             }),
@@ -200,6 +204,34 @@ impl Session {
             request_id: request.id,
         };
         request
+    }
+
+    /// The `initialize` failed with `error`. A server that refuses the offered version with an
+    /// error naming those it supports (`data.supported`, the spec's example under lifecycle
+    /// "Error Handling") instead of answering with one of them: true when one of them is a
+    /// version this client implements, which the next `initialize` offers (the newest such).
+    pub fn offer_a_version_the_server_supports(&mut self, error: &McpError) -> bool {
+        let McpError::JsonRpc {
+            data: Some(data), ..
+        } = error
+        else {
+            return false;
+        };
+        let Some(supported) = data.get("supported").and_then(Value::as_array) else {
+            return false;
+        };
+        let common = SUPPORTED_PROTOCOL_VERSIONS.into_iter().find(|version| {
+            supported
+                .iter()
+                .any(|named| named.as_str() == Some(version))
+        });
+        match common {
+            Some(version) if version != self.offered_version => {
+                self.offered_version = version;
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Takes the `Mcp-Session-Id` header (when readable) of the `initialize` response as soon as

@@ -589,43 +589,58 @@ impl McpClient {
     }
 
     async fn initialize_streamable(&self) -> Result<InitializeOutcome, McpError> {
-        let (request, url, headers) = {
-            let mut state = self.state.borrow_mut();
-            if state.session.state() == SessionState::Closed {
-                return Err(McpError::Closed);
-            }
-            let request = state.session.begin_initialize();
-            let headers = state.with_custom_headers(state.session.post_headers());
-            (request, state.url.href(), headers)
-        };
         let timeout_ms = self.state.borrow().timeout_ms;
         let deadline = Cell::new(CallDeadline::new(timeout_ms, now_ms()));
         let context = CallContext {
             deadline: &deadline,
             on_progress: None,
         };
-        let response = send("POST", &url, &headers, Some(&to_json_text(&request.body))).await?;
-        if !response.ok() {
-            let status = response.status();
-            let text = response.text().await.unwrap_or_default();
-            let decision = self
-                .state
+        let result = loop {
+            let (request, url, headers) = {
+                let mut state = self.state.borrow_mut();
+                if state.session.state() == SessionState::Closed {
+                    return Err(McpError::Closed);
+                }
+                let request = state.session.begin_initialize();
+                let headers = state.with_custom_headers(state.session.post_headers());
+                (request, state.url.href(), headers)
+            };
+            let response = send("POST", &url, &headers, Some(&to_json_text(&request.body))).await?;
+            if !response.ok() {
+                let status = response.status();
+                let text = response.text().await.unwrap_or_default();
+                let decision = self
+                    .state
+                    .borrow_mut()
+                    .session
+                    .on_initialize_failure(request.id, status, &text);
+                return match decision {
+                    InitializeFailure::FallBackToLegacySse(refusal) => {
+                        Ok(InitializeOutcome::FallBackToLegacySse(refusal))
+                    }
+                    InitializeFailure::Fail(error) => Err(error),
+                };
+            }
+            // A failure from here on leaves a session the server opened: `connect` gives it up.
+            self.state
                 .borrow_mut()
                 .session
-                .on_initialize_failure(request.id, status, &text);
-            return match decision {
-                InitializeFailure::FallBackToLegacySse(refusal) => {
-                    Ok(InitializeOutcome::FallBackToLegacySse(refusal))
+                .handle_initialize_response(response.header("mcp-session-id").as_deref())?;
+            match self.read_reply(response, request.id, &context).await {
+                // Refused in a version the server names another of: the refused session (if it
+                // opened one) is ended, and the next initialize offers that version.
+                Err(error)
+                    if self
+                        .state
+                        .borrow_mut()
+                        .session
+                        .offer_a_version_the_server_supports(&error) =>
+                {
+                    self.give_up_connecting()
                 }
-                InitializeFailure::Fail(error) => Err(error),
-            };
-        }
-        // A failure from here on leaves a session the server opened: `connect` gives it up.
-        self.state
-            .borrow_mut()
-            .session
-            .handle_initialize_response(response.header("mcp-session-id").as_deref())?;
-        let result = self.read_reply(response, request.id, &context).await?;
+                reply => break reply?,
+            }
+        };
         let initialized = self
             .state
             .borrow_mut()
