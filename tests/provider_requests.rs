@@ -1330,3 +1330,20 @@ fn a_tool_table_over_the_providers_limit_is_refused_with_the_count_of_each_serve
         );
     }
 }
+
+/// watsonx writes the model as `model_id` and the project as `project_id` (IBM's text/chat
+/// API), so `extraBody` may no more set them than it may set `model` elsewhere.
+#[test]
+fn extra_body_cannot_set_the_watsonx_model_or_project() {
+    for member in ["model_id", "project_id"] {
+        let config = ProviderConfig {
+            id: "ibm".to_owned(),
+            api_key: Some(KEY.to_owned()),
+            project_id: Some("project-42".to_owned()),
+            extra_body: json!({ member: "other" }).as_object().cloned(),
+            ..ProviderConfig::default()
+        };
+        let error = config.resolve().expect_err(member);
+        assert_eq!(error.code(), "provider_reserved_body_member", "{member}");
+    }
+}

@@ -132,10 +132,12 @@ pub struct ResolvedProvider {
 }
 
 /// Request body members `extraBody` cannot set: the conversation, the tools and the response
-/// mode come from the run (a second `tools` would also make the body's JSON ambiguous), and the
-/// model from `model`.
-pub const RESERVED_BODY_MEMBERS: [&str; 8] = [
+/// mode come from the run (a second `tools` would also make the body's JSON ambiguous), the
+/// model from `model` (watsonx's `model_id`) and watsonx's project from `projectId`.
+pub const RESERVED_BODY_MEMBERS: [&str; 10] = [
     "model",
+    "model_id",
+    "project_id",
     "messages",
     "contents",
     "system",
