@@ -1347,3 +1347,36 @@ fn extra_body_cannot_set_the_watsonx_model_or_project() {
         assert_eq!(error.code(), "provider_reserved_body_member", "{member}");
     }
 }
+
+/// Adaptive thinking (`thinking: {type: "adaptive"}`, required by Claude Opus 4.7, which refuses
+/// `type: "enabled"`; Anthropic's extended-thinking docs) is asked for through `extraBody`: it
+/// replaces the budget's `thinking` whole (`budget_tokens` is refused beside `adaptive`), keeps
+/// `temperature` out as the budget does, and is left out with the budget's when the last
+/// tool-using assistant turn does not start with a thinking block, which Anthropic refuses
+/// while thinking is on.
+#[test]
+fn anthropic_thinking_from_extra_body_is_the_requests_thinking() {
+    let adaptive = |config: &mut ProviderConfig| {
+        config.temperature = Some(0.2);
+        config.thinking_budget = Some(2000);
+        config.extra_body = json!({"thinking": {"type": "adaptive"}})
+            .as_object()
+            .cloned();
+    };
+    let first_turn = body(
+        &provider_with("anthropic", adaptive),
+        &[ChatMessage::text(Role::User, "hi")],
+        ResponseMode::Streaming,
+    );
+    assert_eq!(first_turn["thinking"], json!({"type": "adaptive"}));
+    assert!(first_turn.get("temperature").is_none());
+    let mut from_another_provider = tool_round();
+    from_another_provider[2].thinking_blocks = None;
+    let after_a_turn_without_thinking = body(
+        &provider_with("anthropic", adaptive),
+        &from_another_provider,
+        ResponseMode::Streaming,
+    );
+    assert!(after_a_turn_without_thinking.get("thinking").is_none());
+    assert_eq!(after_a_turn_without_thinking["temperature"], 0.2);
+}

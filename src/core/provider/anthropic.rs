@@ -50,11 +50,18 @@ pub(super) fn body(
     let mut body = Map::new();
     body.insert("model".to_owned(), json!(provider.model));
     let mut turns = wire_messages(provider, messages)?;
+    // `extraBody`'s `thinking` (adaptive thinking, which a budget cannot ask for) is the
+    // request's thinking in place of the budget's, and is left off in the same case.
+    let extra_thinking = provider.extra_body.get(EXTRA_THINKING);
+    let thinking_on = match extra_thinking {
+        Some(thinking) => thinking.get("type").and_then(Value::as_str) != Some("disabled"),
+        None => provider.thinking_budget.is_some(),
+    } && !lacks_leading_thinking(&turns);
     let thinking_budget = provider
         .thinking_budget
         .map(|budget| budget.max(MIN_THINKING_BUDGET))
-        .filter(|_| !lacks_leading_thinking(&turns));
-    if thinking_budget.is_none() {
+        .filter(|_| thinking_on && extra_thinking.is_none());
+    if !thinking_on {
         drop_final_thinking(&mut turns);
     }
     let requested_max = provider.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS);
@@ -75,13 +82,15 @@ pub(super) fn body(
     }
     body.insert("messages".to_owned(), Value::Array(turns));
     body.insert("stream".to_owned(), json!(mode == ResponseMode::Streaming));
-    match thinking_budget {
-        Some(budget) => {
-            // Thinking is incompatible with a changed temperature.
-            body.insert(
-                "thinking".to_owned(),
-                json!({"type": "enabled", "budget_tokens": budget}),
-            );
+    let thinking = match (extra_thinking, thinking_budget) {
+        (Some(thinking), _) => Some(thinking.clone()),
+        (None, Some(budget)) => Some(json!({"type": "enabled", "budget_tokens": budget})),
+        (None, None) => None,
+    };
+    match thinking.filter(|_| thinking_on) {
+        // Thinking is incompatible with a changed temperature.
+        Some(thinking) => {
+            body.insert(EXTRA_THINKING.to_owned(), thinking);
         }
         None => {
             if let Some(temperature) = provider.temperature {
@@ -91,6 +100,10 @@ pub(super) fn body(
     }
     Ok(body)
 }
+
+/// The body member that [`body`] writes from `extraBody` itself, whole or not at all, rather
+/// than have it merged into the budget's (see `request::merge_members`).
+pub(super) const EXTRA_THINKING: &str = "thinking";
 
 fn is_thinking(block: &Value) -> bool {
     matches!(

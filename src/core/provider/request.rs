@@ -139,12 +139,15 @@ fn object_text_with(object: Map<String, Value>, members: Option<&str>) -> String
 
 /// `extra`'s members written into `body`: an object into the object already there, member by
 /// member (`generationConfig.topP` beside the temperature the settings put there), anything else
-/// in place of what was there.
-fn merge_members(body: &mut Map<String, Value>, extra: &Map<String, Value>) {
+/// in place of what was there; `skipped` ones are the wire's to write.
+fn merge_members(body: &mut Map<String, Value>, extra: &Map<String, Value>, skipped: &[&str]) {
     for (key, value) in extra {
+        if skipped.contains(&key.as_str()) {
+            continue;
+        }
         match (body.get_mut(key), value) {
             (Some(Value::Object(inner)), Value::Object(extra_inner)) => {
-                merge_members(inner, extra_inner);
+                merge_members(inner, extra_inner, &[]);
             }
             _ => {
                 body.insert(key.clone(), value.clone());
@@ -272,7 +275,11 @@ impl ResolvedProvider {
                 watsonx::body(self, messages)?,
             ),
         };
-        merge_members(&mut body, &self.extra_body);
+        let written_by_wire: &[&str] = match self.spec.endpoint {
+            Endpoint::AnthropicMessages => &[anthropic::EXTRA_THINKING],
+            _ => &[],
+        };
+        merge_members(&mut body, &self.extra_body, written_by_wire);
         headers.insert(
             0,
             ("content-type".to_owned(), "application/json".to_owned()),
@@ -308,7 +315,6 @@ impl ResolvedProvider {
         }
     }
 
-    /// Fails unless this provider's model takes images.
     /// Whether the model is shown the images of tool results: Anthropic's `tool_result` takes
     /// image blocks; OpenAI's and Gemini's tool messages take text only (Gemini 3's multimodal
     /// function responses aside), so theirs get the result's description of each image.
@@ -316,6 +322,7 @@ impl ResolvedProvider {
         self.spec.wire == WireFormat::AnthropicMessages && self.spec.accepts_images(&self.model)
     }
 
+    /// Fails unless this provider's model takes images.
     pub(super) fn check_images_accepted(&self) -> Result<(), ProviderError> {
         if self.spec.accepts_images(&self.model) {
             Ok(())
