@@ -1380,3 +1380,20 @@ fn anthropic_thinking_from_extra_body_is_the_requests_thinking() {
     assert!(after_a_turn_without_thinking.get("thinking").is_none());
     assert_eq!(after_a_turn_without_thinking["temperature"], 0.2);
 }
+
+/// OpenAI takes `stream_options` only with `stream: true` ("Only set this when you set `stream:
+/// true`", the Chat Completions reference): a whole-answer request (`missingIdStrategy`'s
+/// re-request) leaves `extraBody`'s out, where a streamed one merges it.
+#[test]
+fn extra_body_stream_options_stay_out_of_a_whole_answer_request() {
+    let provider = provider_with("openai", |config| {
+        config.extra_body = json!({"stream_options": {"include_obfuscation": false}, "seed": 7})
+            .as_object()
+            .cloned();
+    });
+    let whole = body(&provider, &tool_round(), ResponseMode::Whole);
+    assert!(whole.get("stream_options").is_none(), "{whole}");
+    assert_eq!(whole["seed"], 7);
+    let streamed = body(&provider, &tool_round(), ResponseMode::Streaming);
+    assert_eq!(streamed["stream_options"]["include_obfuscation"], false);
+}

@@ -139,7 +139,7 @@ fn object_text_with(object: Map<String, Value>, members: Option<&str>) -> String
 
 /// `extra`'s members written into `body`: an object into the object already there, member by
 /// member (`generationConfig.topP` beside the temperature the settings put there), anything else
-/// in place of what was there; `skipped` ones are the wire's to write.
+/// in place of what was there; `skipped` ones are left out.
 fn merge_members(body: &mut Map<String, Value>, extra: &Map<String, Value>, skipped: &[&str]) {
     for (key, value) in extra {
         if skipped.contains(&key.as_str()) {
@@ -275,11 +275,13 @@ impl ResolvedProvider {
                 watsonx::body(self, messages)?,
             ),
         };
-        let written_by_wire: &[&str] = match self.spec.endpoint {
-            Endpoint::AnthropicMessages => &[anthropic::EXTRA_THINKING],
-            _ => &[],
+        // Members the wire writes from `extraBody` itself, and those a whole answer refuses.
+        let not_merged: &[&str] = match (self.spec.endpoint, mode) {
+            (Endpoint::AnthropicMessages, _) => &[anthropic::EXTRA_THINKING],
+            (_, ResponseMode::Whole) => &["stream_options"],
+            (_, ResponseMode::Streaming) => &[],
         };
-        merge_members(&mut body, &self.extra_body, written_by_wire);
+        merge_members(&mut body, &self.extra_body, not_merged);
         headers.insert(
             0,
             ("content-type".to_owned(), "application/json".to_owned()),
