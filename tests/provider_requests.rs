@@ -1397,3 +1397,19 @@ fn extra_body_stream_options_stay_out_of_a_whole_answer_request() {
     let streamed = body(&provider, &tool_round(), ResponseMode::Streaming);
     assert_eq!(streamed["stream_options"]["include_obfuscation"], false);
 }
+
+/// A conversation begun with Anthropic holds its tool results' images; sent on to Ollama, whose
+/// own runs keep tool messages to text (README), the tool message is its text alone, as on the
+/// OpenAI-style and Gemini wires, rather than images an Ollama run would never have sent.
+#[test]
+fn ollama_tool_messages_carried_over_from_anthropic_are_their_text() {
+    let ollama = body(
+        &provider("ollama"),
+        &screenshot_rounds(1, 0),
+        ResponseMode::Streaming,
+    );
+    assert_eq!(
+        ollama["messages"][2],
+        json!({"role": "tool", "content": SCREENSHOT_TEXT, "tool_name": "screenshot"})
+    );
+}

@@ -60,7 +60,13 @@ fn wire_message(
     let mut wire = Map::new();
     wire.insert("role".to_owned(), json!(message.role));
     wire.insert("content".to_owned(), json!(message.text_content()));
-    if let Some(MessageContent::Parts(parts)) = &message.content {
+    // A tool message's images (a conversation begun with Anthropic) stay out, as on the other
+    // wires that keep tool messages to text: this wire's runs never put them there.
+    let parts = match &message.content {
+        Some(MessageContent::Parts(parts)) if message.role != Role::Tool => Some(parts),
+        _ => None,
+    };
+    if let Some(parts) = parts {
         let mut images = Vec::new();
         for part in parts {
             if let ContentPart::ImageUrl { image_url } = part {
