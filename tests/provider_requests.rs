@@ -1413,3 +1413,36 @@ fn ollama_tool_messages_carried_over_from_anthropic_are_their_text() {
         json!({"role": "tool", "content": SCREENSHOT_TEXT, "tool_name": "screenshot"})
     );
 }
+
+/// Anthropic refuses a request over 32 MB (413 `request_too_large`, its API overview's request
+/// size limits), and a conversation of large screenshots would then fail every call: the latest
+/// tool-result images are sent only up to 24 MiB of image data, older ones as their text.
+#[test]
+fn anthropic_keeps_the_tool_result_images_of_a_request_under_its_size_limit() {
+    let large_png = format!("data:image/png;base64,{}", "A".repeat(5 * 1024 * 1024 - 32));
+    let mut messages = screenshot_rounds(6, 0);
+    for message in &mut messages {
+        if let Some(MessageContent::Parts(parts)) = &mut message.content {
+            for part in parts {
+                if let ContentPart::ImageUrl { image_url } = part {
+                    image_url.url.clone_from(&large_png);
+                }
+            }
+        }
+    }
+    let anthropic = body(&provider("anthropic"), &messages, ResponseMode::Streaming);
+    let images_sent: Vec<usize> = anthropic["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|turn| turn["content"][0]["type"] == "tool_result")
+        .map(|turn| {
+            turn["content"][0]["content"]
+                .as_array()
+                .map_or(0, |blocks| {
+                    blocks.iter().filter(|b| b["type"] == "image").count()
+                })
+        })
+        .collect();
+    assert_eq!(images_sent, [0, 0, 1, 1, 1, 1]);
+}

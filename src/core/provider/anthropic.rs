@@ -238,28 +238,49 @@ fn image_block(url: &str) -> Option<Value> {
 /// user's own) go as the description their result's text already holds.
 const IMAGES_AT_FULL_SIZE: usize = 20;
 
-fn image_count(message: &ChatMessage) -> usize {
-    match &message.content {
-        Some(MessageContent::Parts(parts)) => parts
-            .iter()
-            .filter(|part| matches!(part, ContentPart::ImageUrl { .. }))
-            .count(),
-        _ => 0,
-    }
+/// Anthropic refuses a request over 32 MB (413 `request_too_large`), which a conversation of
+/// large screenshots passes on every later call: a request's images, counting the user's, are
+/// kept to this much data URL text, the rest of the 32 MB left to the text.
+const IMAGE_BYTES_PER_REQUEST: usize = 24 * 1024 * 1024;
+
+/// The lengths of a message's image URLs, in order.
+fn image_lengths(message: &ChatMessage) -> impl Iterator<Item = usize> + '_ {
+    let parts = match &message.content {
+        Some(MessageContent::Parts(parts)) => parts.as_slice(),
+        _ => &[],
+    };
+    parts.iter().filter_map(|part| match part {
+        ContentPart::ImageUrl { image_url } => Some(image_url.url.len()),
+        ContentPart::Text { .. } => None,
+    })
 }
 
-/// How many of the conversation's oldest tool-result images are left out (see
-/// [`IMAGES_AT_FULL_SIZE`]).
+/// How many of the conversation's oldest tool-result images are left out: the latest are sent
+/// while they fit in [`IMAGES_AT_FULL_SIZE`] and [`IMAGE_BYTES_PER_REQUEST`] beside the user's.
 fn tool_images_left_out(messages: &[ChatMessage]) -> usize {
     let images_of = |role| {
         messages
             .iter()
-            .filter(|message| message.role == role)
-            .map(image_count)
-            .sum::<usize>()
+            .filter(move |message| message.role == role)
+            .flat_map(image_lengths)
     };
-    let room = IMAGES_AT_FULL_SIZE.saturating_sub(images_of(Role::User));
-    images_of(Role::Tool).saturating_sub(room)
+    let (mut count_room, mut byte_room) = (IMAGES_AT_FULL_SIZE, IMAGE_BYTES_PER_REQUEST);
+    for length in images_of(Role::User) {
+        count_room = count_room.saturating_sub(1);
+        byte_room = byte_room.saturating_sub(length);
+    }
+    let tool_images: Vec<usize> = images_of(Role::Tool).collect();
+    let kept = tool_images
+        .iter()
+        .rev()
+        .take(count_room)
+        .scan(byte_room, |room, length| {
+            let fits = *room >= *length;
+            *room = room.saturating_sub(*length);
+            fits.then_some(())
+        })
+        .count();
+    tool_images.len() - kept
 }
 
 /// A `tool_result`'s content: the text, or the text and then the result's images, the first
