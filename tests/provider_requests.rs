@@ -1446,3 +1446,23 @@ fn anthropic_keeps_the_tool_result_images_of_a_request_under_its_size_limit() {
         .collect();
     assert_eq!(images_sent, [0, 0, 1, 1, 1, 1]);
 }
+
+/// `max_tokens` must stay above `thinking.budget_tokens` (Anthropic's extended-thinking docs),
+/// whichever setting gave the budget: `extraBody`'s raises the default as `thinkingBudget` does.
+#[test]
+fn anthropic_max_tokens_stays_above_a_budget_from_extra_body() {
+    let body = body(
+        &provider_with("anthropic", |config| {
+            config.extra_body = json!({"thinking": {"type": "enabled", "budget_tokens": 8000}})
+                .as_object()
+                .cloned();
+        }),
+        &[ChatMessage::text(Role::User, "hi")],
+        ResponseMode::Streaming,
+    );
+    assert_eq!(
+        body["thinking"],
+        json!({"type": "enabled", "budget_tokens": 8000})
+    );
+    assert_eq!(body["max_tokens"], 12096);
+}

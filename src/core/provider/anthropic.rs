@@ -64,10 +64,14 @@ pub(super) fn body(
     if !thinking_on {
         drop_final_thinking(&mut turns);
     }
+    let extra_budget = extra_thinking
+        .filter(|_| thinking_on)
+        .and_then(|thinking| thinking.get("budget_tokens")?.as_u64())
+        .and_then(|budget| u32::try_from(budget).ok());
     let requested_max = provider.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS);
     // The budget counts against max_tokens, which must stay above it.
-    let max_tokens = match thinking_budget {
-        Some(budget) if requested_max <= budget => budget + DEFAULT_MAX_TOKENS,
+    let max_tokens = match thinking_budget.or(extra_budget) {
+        Some(budget) if requested_max <= budget => budget.saturating_add(DEFAULT_MAX_TOKENS),
         _ => requested_max,
     };
     body.insert("max_tokens".to_owned(), json!(max_tokens));
