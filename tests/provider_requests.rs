@@ -1466,3 +1466,26 @@ fn anthropic_max_tokens_stays_above_a_budget_from_extra_body() {
     );
     assert_eq!(body["max_tokens"], 12096);
 }
+
+/// Gemini 3 takes `thinkingLevel`, and refuses a request holding it beside `thinkingBudget`
+/// with a 400 (Google's Gemini 3 guide): `extraBody`'s `generationConfig.thinkingConfig`
+/// replaces the budget's whole instead of being merged into it.
+#[test]
+fn gemini_thinking_config_from_extra_body_replaces_the_budgets() {
+    let body = body(
+        &provider_with("google", |config| {
+            config.temperature = Some(0.5);
+            config.thinking_budget = Some(512);
+            config.extra_body = json!({"generationConfig": {"thinkingConfig":
+                {"thinkingLevel": "low", "includeThoughts": true}}})
+            .as_object()
+            .cloned();
+        }),
+        &[ChatMessage::text(Role::User, "hi")],
+        ResponseMode::Streaming,
+    );
+    assert_eq!(
+        body["generationConfig"],
+        json!({"temperature": 0.5, "thinkingConfig": {"thinkingLevel": "low", "includeThoughts": true}})
+    );
+}

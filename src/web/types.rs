@@ -36,7 +36,8 @@ export interface ProviderConfig {
    * Members merged into every request body, for what the settings do not name (the OpenAI SDK's
    * `extra_body`): `{ reasoning_effort: "low" }` (OpenAI), `{ options: { num_ctx: 32768 } }`
    * (Ollama), `{ generationConfig: { topP: 0.9 } }` (Gemini). An object is merged into the object
-   * already there, except Anthropic's `thinking` (`{ type: "adaptive" }`), which replaces
+   * already there, except Anthropic's `thinking` (`{ type: "adaptive" }`) and Gemini's
+   * `generationConfig.thinkingConfig` (`{ thinkingLevel: "low" }`), which replace
    * `thinkingBudget`'s; `model`, watsonx's `model_id` and `project_id`, `messages`, `contents`,
    * `system`, `systemInstruction`, `tools`, `tool_choice` and `stream` are refused
    * (`provider_reserved_body_member`).

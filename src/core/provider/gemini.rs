@@ -61,7 +61,16 @@ pub(super) fn body(
     if let Some(max_tokens) = provider.max_tokens {
         generation.insert("maxOutputTokens".to_owned(), json!(max_tokens));
     }
-    if let Some(budget) = provider.thinking_budget {
+    // `extraBody`'s thinkingConfig (Gemini 3's `thinkingLevel`, refused beside a budget) is
+    // merged into the body in place of the budget's.
+    let extra_thinking = provider
+        .extra_body
+        .get("generationConfig")
+        .and_then(|config| config.get("thinkingConfig"));
+    if let Some(budget) = provider
+        .thinking_budget
+        .filter(|_| extra_thinking.is_none())
+    {
         generation.insert(
             "thinkingConfig".to_owned(),
             json!({"thinkingBudget": budget, "includeThoughts": true}),
