@@ -7,7 +7,6 @@ mod node_common;
 
 use js_sys::{Reflect, WebAssembly};
 use mcp_agent_wasm::web::agent::Agent;
-use mcp_agent_wasm::web::http::{fetch, HttpRequest};
 use serde_json::json;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -23,22 +22,11 @@ fn memory_bytes() -> u32 {
 /// characters in lines of ten (each line end is escaped in JSON, as in most text), then a short
 /// answer.
 async fn script_big_call(chars: usize) {
-    let provider = node_common::provider_server();
-    let script = json!({ "rounds": [
+    node_common::script_provider(&json!({ "rounds": [
         { "toolCalls": [{ "id": "call_big", "name": "big", "arguments": { "chars": chars, "lines": true } }] },
         { "text": "that was long" },
-    ]})
-    .to_string();
-    let headers = [("content-type".to_owned(), "application/json".to_owned())];
-    let request = HttpRequest {
-        method: "POST",
-        url: &format!("{provider}/__script"),
-        headers: &headers,
-        body: Some(&script),
-    };
-    let mut response = fetch(&request, None).await.unwrap();
-    let status = response.status;
-    assert_eq!(status, 200, "{}", response.text().await.unwrap());
+    ]}))
+    .await;
 }
 
 /// Reads a run to its end; returns the length of the text the `toolResult` event carried and

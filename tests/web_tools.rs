@@ -9,7 +9,6 @@ use mcp_agent_wasm::core::tools::{
     build_tool_names, sanitize_schema, validate_arguments, SchemaDialect,
 };
 use mcp_agent_wasm::web::agent::Agent;
-use mcp_agent_wasm::web::http::{fetch, HttpRequest};
 use mcp_agent_wasm::web::tools_api::{
     build_tool_names_js, sanitize_json_schema, validate_tool_arguments,
 };
@@ -203,16 +202,7 @@ async fn an_agents_call_with_renamed_property_keys_reaches_the_server_with_its_o
         ],
         "end_turn",
     );
-    let script = json!({"rounds": [{"raw": call}, {"raw": answer}]}).to_string();
-    let headers = [("content-type".to_owned(), "application/json".to_owned())];
-    let request = HttpRequest {
-        method: "POST",
-        url: &format!("{provider}/__script"),
-        headers: &headers,
-        body: Some(&script),
-    };
-    let status = fetch(&request, None).await.expect("script posted").status;
-    assert_eq!(status, 200);
+    node_common::script_provider(&json!({"rounds": [{"raw": call}, {"raw": answer}]})).await;
     let config = json!({
         "provider": {"id": "anthropic", "apiKey": "k", "model": "claude-test", "baseUrl": provider},
         "mcpServers": [{"name": "keys", "url": format!("{mcp}/keys/run{}", js_sys::Date::now())}],

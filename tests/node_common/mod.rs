@@ -1,7 +1,11 @@
 //! Helpers shared by the Node tests: the servers the test command starts, and reading a run.
 
+// Each test target compiles this module and uses only part of it.
+#![allow(dead_code)]
+
 use js_sys::Reflect;
 use mcp_agent_wasm::web::agent::Agent;
+use mcp_agent_wasm::web::http::{fetch, HttpRequest};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{ReadableStream, ReadableStreamDefaultReader};
@@ -17,6 +21,22 @@ pub fn provider_server() -> &'static str {
 
 pub fn mcp_test_server() -> &'static str {
     server(option_env!("MCP_TEST_SERVER_URL"), "MCP_TEST_SERVER_URL")
+}
+
+/// Scripts the provider server's next model calls (`{"rounds": [...]}`, see
+/// testing/provider-server.mjs); fails the test when the server refuses the script.
+pub async fn script_provider(script: &serde_json::Value) {
+    let body = script.to_string();
+    let headers = [("content-type".to_owned(), "application/json".to_owned())];
+    let request = HttpRequest {
+        method: "POST",
+        url: &format!("{}/__script", provider_server()),
+        headers: &headers,
+        body: Some(&body),
+    };
+    let mut response = fetch(&request, None).await.expect("script posted");
+    let status = response.status;
+    assert_eq!(status, 200, "{}", response.text().await.unwrap_or_default());
 }
 
 /// Reads a run of one user message to its end, handing each event to `on_event` with its type;
