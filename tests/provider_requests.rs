@@ -290,6 +290,7 @@ fn anthropic_thinking_budget_replaces_temperature_and_fits_under_max_tokens() {
 fn gemini_echoes_thought_signatures_and_answers_by_function_name() {
     let body = body(
         &provider_with("google", |config| {
+            config.model = Some("gemini-2.5-flash".into());
             config.temperature = Some(0.5);
             config.thinking_budget = Some(512);
         }),
@@ -416,6 +417,64 @@ fn a_result_is_named_after_the_nearest_call_with_its_id() {
         .map(|message| &message["tool_name"])
         .collect();
     assert_eq!(names, [&json!("weather_get"), &json!("clock_now")]);
+}
+
+/// Gemini 3 "always returns a unique `id` with every `functionCall`. Include this exact `id` in
+/// your `functionResponse`" (ai.google.dev/gemini-api/docs/function-calling, quoted in
+/// NousResearch/hermes-agent#46077; earendil-works/pi#7494 sends ids to Gemini 3 and later only):
+/// two calls of one function are told apart by their ids, not by name and order.
+#[test]
+fn gemini_3_echoes_each_call_id_on_the_call_and_its_response() {
+    let mut messages = tool_round();
+    messages[2].tool_calls.as_mut().unwrap()[1].function.name = "weather_get".into();
+    for model in [
+        "gemini-3-flash-preview",
+        "models/gemini-3.1-pro-preview",
+        "gemini-3.5-flash",
+        "gemini-flash-latest",
+    ] {
+        let body = body(
+            &provider_with("google", |config| config.model = Some(model.into())),
+            &messages,
+            ResponseMode::Streaming,
+        );
+        let calls: Vec<&Value> = body["contents"][1]["parts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|part| &part["functionCall"])
+            .collect();
+        assert_eq!(
+            calls,
+            [
+                &json!({"name": "weather_get", "args": {"city": "Paris"}, "id": "call_1"}),
+                &json!({"name": "weather_get", "args": {}, "id": "call_2"})
+            ],
+            "{model}"
+        );
+        assert_eq!(
+            body["contents"][2]["parts"],
+            json!([
+                {"functionResponse": {"name": "weather_get", "id": "call_1",
+                                      "response": {"content": "18°C, cloudy"}}},
+                {"functionResponse": {"name": "weather_get", "id": "call_2",
+                                      "response": {"content": "12:00"}}}
+            ]),
+            "{model}"
+        );
+    }
+    for model in ["gemini-2.5-flash", "gemini-exp-1206", "gemma-3-27b-it"] {
+        let body = body(
+            &provider_with("google", |config| config.model = Some(model.into())),
+            &messages,
+            ResponseMode::Streaming,
+        );
+        let text = body["contents"].to_string();
+        assert!(
+            !text.contains("call_1") && !text.contains("call_2"),
+            "{model}: {text}"
+        );
+    }
 }
 
 #[test]
@@ -1127,16 +1186,18 @@ fn png_part() -> ContentPart {
     }
 }
 
-/// Anthropic's `tool_result` takes image blocks (its docs' "tool result with images"); OpenAI's
-/// tool messages take text parts only ("Image URLs are only allowed for messages with role
-/// 'user'") and Gemini's functionResponse a JSON object: theirs keep the text describing the image.
+/// Anthropic's `tool_result` takes image blocks (its docs' "tool result with images") and Gemini
+/// 3's `functionResponse` media `parts` (its "multimodal function responses"); OpenAI's tool
+/// messages take text parts only ("Image URLs are only allowed for messages with role 'user'")
+/// and earlier Gemini models' functionResponse a JSON object: theirs keep the text describing the
+/// image.
 #[test]
-fn tool_result_images_go_to_anthropic_and_the_other_wires_get_the_text() {
+fn tool_result_images_go_to_anthropic_and_gemini_3_and_the_other_wires_get_the_text() {
     let shown: Vec<&str> = ["anthropic", "openai", "google", "ollama", "deepseek"]
         .into_iter()
         .filter(|id| provider(id).shows_tool_result_images())
         .collect();
-    assert_eq!(shown, ["anthropic"]);
+    assert_eq!(shown, ["anthropic", "google"]);
     let messages = screenshot_rounds(1, 0);
     let anthropic = body(&provider("anthropic"), &messages, ResponseMode::Streaming);
     assert_eq!(
@@ -1152,11 +1213,78 @@ fn tool_result_images_go_to_anthropic_and_the_other_wires_get_the_text() {
         openai["messages"][2],
         json!({"role": "tool", "tool_call_id": "call_0", "content": SCREENSHOT_TEXT})
     );
-    let google = body(&provider("google"), &messages, ResponseMode::Streaming);
+    let gemini_3 = body(&provider("google"), &messages, ResponseMode::Streaming);
     assert_eq!(
-        google["contents"][2]["parts"][0]["functionResponse"]["response"],
-        json!({"content": SCREENSHOT_TEXT})
+        gemini_3["contents"][2]["parts"][0]["functionResponse"],
+        json!({"name": "screenshot", "id": "call_0", "response": {"content": SCREENSHOT_TEXT},
+               "parts": [{"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo="}}]})
     );
+    let gemini_2 = provider_with("google", |config| {
+        config.model = Some("gemini-2.5-flash".into())
+    });
+    assert!(!gemini_2.shows_tool_result_images());
+    let google = body(&gemini_2, &messages, ResponseMode::Streaming);
+    assert_eq!(
+        google["contents"][2]["parts"][0]["functionResponse"],
+        json!({"name": "screenshot", "response": {"content": SCREENSHOT_TEXT}})
+    );
+}
+
+/// Gemini's function responses take PNG, JPEG and WebP (not GIF), and its documented inline
+/// request limit is 20 MB: the latest 20 images that fit in 15 MiB are sent, counting the user's,
+/// a GIF stays text and takes no room.
+#[test]
+fn gemini_3_sends_the_latest_tool_result_images_it_takes_within_its_budget() {
+    let mut messages = screenshot_rounds(23, 1);
+    let gif = "data:image/gif;base64,R0lGODlh";
+    let last = messages.last_mut().unwrap();
+    let Some(MessageContent::Parts(parts)) = &mut last.content else {
+        panic!("a result with an image")
+    };
+    parts.push(ContentPart::ImageUrl {
+        image_url: ImageUrl {
+            url: gif.into(),
+            detail: None,
+        },
+    });
+    let images_sent = |body: &Value| -> Vec<usize> {
+        body["contents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|turn| turn["parts"].as_array().unwrap())
+            .filter_map(|part| part.get("functionResponse"))
+            .map(|response| {
+                response
+                    .get("parts")
+                    .map_or(0, |media| media.as_array().unwrap().len())
+            })
+            .collect()
+    };
+    let gemini = body(&provider("google"), &messages, ResponseMode::Streaming);
+    assert_eq!(images_sent(&gemini), [vec![0; 4], vec![1; 19]].concat());
+    assert!(!gemini.to_string().contains("image/gif"));
+
+    let large = format!("data:image/png;base64,{}", "A".repeat(6 * 1024 * 1024));
+    let mut messages = screenshot_rounds(4, 0);
+    for message in messages
+        .iter_mut()
+        .filter(|message| message.role == Role::Tool)
+    {
+        message.content = Some(MessageContent::Parts(vec![
+            ContentPart::Text {
+                text: SCREENSHOT_TEXT.into(),
+            },
+            ContentPart::ImageUrl {
+                image_url: ImageUrl {
+                    url: large.clone(),
+                    detail: None,
+                },
+            },
+        ]));
+    }
+    let gemini = body(&provider("google"), &messages, ResponseMode::Streaming);
+    assert_eq!(images_sent(&gemini), [0, 0, 1, 1]);
 }
 
 /// Over 20 images in a request, Anthropic holds each to 2000 × 2000 px (its vision docs), which

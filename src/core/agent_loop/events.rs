@@ -54,8 +54,8 @@ pub struct LoopConfig {
     /// for models without native function calling. Takes precedence over `tools_supported`.
     pub prompt_tool_mode: bool,
     pub missing_id_strategy: MissingIdStrategy,
-    /// The provider shows the model images in tool results (Anthropic): a result's image blocks
-    /// go into its tool message as image parts, after the text.
+    /// The provider shows the model images in tool results (Anthropic, Gemini 3): a result's
+    /// image blocks go into its tool message as image parts, after the text.
     pub images_in_tool_results: bool,
 }
 

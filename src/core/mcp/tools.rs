@@ -142,7 +142,8 @@ impl ToolCallResult {
 }
 
 /// The image types Anthropic reads in a tool result, and its limit on one image's base64 text
-/// (a request with another type, or a longer image, is refused with a 400).
+/// (a request with another type, or a longer image, is refused with a 400); Gemini's request
+/// building leaves out the GIFs it does not take.
 const MODEL_IMAGE_TYPES: [&str; 4] = ["image/png", "image/jpeg", "image/gif", "image/webp"];
 const MAX_MODEL_IMAGE_BASE64_LEN: usize = 5 * 1024 * 1024;
 

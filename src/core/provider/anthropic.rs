@@ -10,7 +10,7 @@ use super::config::ResolvedProvider;
 use super::error::ProviderError;
 use super::request::{
     arguments_object, named_tool, parse_data_url, replaced_call_ids, sanitized_schema,
-    sent_call_id, ResponseMode,
+    sent_call_id, ImageBudget, ResponseMode,
 };
 use crate::core::json_text::to_json_text;
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role, ThinkingBlock};
@@ -154,7 +154,7 @@ fn wire_messages(
 ) -> Result<Vec<Value>, ProviderError> {
     let replaced_ids = replaced_call_ids(messages, is_tool_use_id, tool_use_id);
     let mut turns: Vec<(&'static str, Vec<Value>)> = Vec::new();
-    let mut tool_images_to_leave_out = tool_images_left_out(messages);
+    let mut tool_images_to_leave_out = TOOL_IMAGE_BUDGET.tool_images_left_out(messages);
     for message in messages {
         let (role, blocks) = match message.role {
             Role::System => continue,
@@ -238,54 +238,14 @@ fn image_block(url: &str) -> Option<Value> {
 }
 
 /// Anthropic takes up to 100 images in a request, but holds each to 2000 × 2000 px once there are
-/// more than 20, which screenshots pass: tool results' images beyond the latest 20 (counting the
-/// user's own) go as the description their result's text already holds.
-const IMAGES_AT_FULL_SIZE: usize = 20;
-
-/// Anthropic refuses a request over 32 MB (413 `request_too_large`), which a conversation of
-/// large screenshots passes on every later call: a request's images, counting the user's, are
-/// kept to this much data URL text, the rest of the 32 MB left to the text.
-const IMAGE_BYTES_PER_REQUEST: usize = 24 * 1024 * 1024;
-
-/// The lengths of a message's image URLs, in order.
-fn image_lengths(message: &ChatMessage) -> impl Iterator<Item = usize> + '_ {
-    let parts = match &message.content {
-        Some(MessageContent::Parts(parts)) => parts.as_slice(),
-        _ => &[],
-    };
-    parts.iter().filter_map(|part| match part {
-        ContentPart::ImageUrl { image_url } => Some(image_url.url.len()),
-        ContentPart::Text { .. } => None,
-    })
-}
-
-/// How many of the conversation's oldest tool-result images are left out: the latest are sent
-/// while they fit in [`IMAGES_AT_FULL_SIZE`] and [`IMAGE_BYTES_PER_REQUEST`] beside the user's.
-fn tool_images_left_out(messages: &[ChatMessage]) -> usize {
-    let images_of = |role| {
-        messages
-            .iter()
-            .filter(move |message| message.role == role)
-            .flat_map(image_lengths)
-    };
-    let (mut count_room, mut byte_room) = (IMAGES_AT_FULL_SIZE, IMAGE_BYTES_PER_REQUEST);
-    for length in images_of(Role::User) {
-        count_room = count_room.saturating_sub(1);
-        byte_room = byte_room.saturating_sub(length);
-    }
-    let tool_images: Vec<usize> = images_of(Role::Tool).collect();
-    let kept = tool_images
-        .iter()
-        .rev()
-        .take(count_room)
-        .scan(byte_room, |room, length| {
-            let fits = *room >= *length;
-            *room = room.saturating_sub(*length);
-            fits.then_some(())
-        })
-        .count();
-    tool_images.len() - kept
-}
+/// more than 20, which screenshots pass; and it refuses a request over 32 MB (413
+/// `request_too_large`), which a conversation of large screenshots passes on every later call:
+/// the rest of the 32 MB is left to the text.
+const TOOL_IMAGE_BUDGET: ImageBudget = ImageBudget {
+    count: 20,
+    bytes: 24 * 1024 * 1024,
+    sendable: |_| true,
+};
 
 /// A `tool_result`'s content: the text, or the text and then the result's images, the first
 /// `*left_out` of them skipped (and counted off).

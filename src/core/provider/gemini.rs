@@ -1,8 +1,9 @@
 //! Gemini `generateContent`: request bodies and whole-response parsing.
 //!
-//! Gemini has no tool-call ids: a result names its function in a `functionResponse` part, and the
-//! results of one round travel together in one user turn. The `thoughtSignature` a call came with
-//! goes back on the same `functionCall` part.
+//! A result names its function in a `functionResponse` part (Gemini 3 and later also give each
+//! call an id, echoed on the call and its response), and the results of one round travel together
+//! in one user turn. The `thoughtSignature` a call came with goes back on the same `functionCall`
+//! part.
 
 use serde_json::{json, Map, Value};
 
@@ -10,7 +11,7 @@ use super::config::ResolvedProvider;
 use super::error::ProviderError;
 use super::request::{
     arguments_object, function_name_for_result, named_tool, parse_data_url, sanitized_schema,
-    ResponseMode,
+    ImageBudget, ResponseMode,
 };
 use crate::core::json_text::to_json_text;
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, MessageToolCall, Role};
@@ -95,12 +96,18 @@ fn contents(
     provider: &ResolvedProvider,
     messages: &[ChatMessage],
 ) -> Result<Vec<Value>, ProviderError> {
+    let echoes_ids = is_gemini_3_or_later(&provider.model);
+    let mut images_to_leave_out = if provider.shows_tool_result_images() {
+        TOOL_IMAGE_BUDGET.tool_images_left_out(messages)
+    } else {
+        usize::MAX
+    };
     let mut turns: Vec<(&'static str, Vec<Value>)> = Vec::new();
     for (position, message) in messages.iter().enumerate() {
         let (role, parts) = match message.role {
             Role::System => continue,
             Role::User => ("user", user_parts(provider, message)?),
-            Role::Assistant => ("model", model_parts(message)),
+            Role::Assistant => ("model", model_parts(message, echoes_ids)),
             Role::Tool => {
                 let name =
                     function_name_for_result(&messages[..position], message).ok_or_else(|| {
@@ -108,13 +115,24 @@ fn contents(
                         "a tool result answers no earlier call, so its function name is unknown",
                     )
                     })?;
-                let part = json!({
-                    "functionResponse": {
-                        "name": name,
-                        "response": {"content": message.text_content()},
-                    }
-                });
-                ("user", vec![part])
+                let mut response = Map::new();
+                response.insert("name".to_owned(), json!(name));
+                if let Some(id) = message
+                    .tool_call_id
+                    .as_deref()
+                    .filter(|id| echoes_ids && !id.is_empty())
+                {
+                    response.insert("id".to_owned(), json!(id));
+                }
+                response.insert(
+                    "response".to_owned(),
+                    json!({"content": message.text_content()}),
+                );
+                let media = response_media(message, &mut images_to_leave_out);
+                if !media.is_empty() {
+                    response.insert("parts".to_owned(), Value::Array(media));
+                }
+                ("user", vec![json!({ "functionResponse": response })])
             }
         };
         if parts.is_empty() {
@@ -161,6 +179,64 @@ fn user_parts(
     }
 }
 
+/// Gemini 3 and later models return an id with each call and map each response to its call by
+/// it ("include this exact id in your functionResponse", the function-calling guide), and read
+/// images in a response's `parts` (its multimodal function responses); earlier models do
+/// neither. The `-latest` aliases name the current generation.
+pub(super) fn is_gemini_3_or_later(model: &str) -> bool {
+    let name = model.rsplit('/').next().unwrap_or(model);
+    let Some(version) = name.strip_prefix("gemini-") else {
+        return false;
+    };
+    let major = version.split(|c: char| !c.is_ascii_digit()).next();
+    match major.and_then(|digits| digits.parse::<u32>().ok()) {
+        Some(major) => major >= 3,
+        None => version.ends_with("-latest"),
+    }
+}
+
+/// The image types a Gemini function response takes (PNG, JPEG and WebP); a GIF stays described
+/// in the result's text.
+fn is_function_response_image(url: &str) -> bool {
+    parse_data_url(url)
+        .is_some_and(|image| ["image/png", "image/jpeg", "image/webp"].contains(&image.media_type))
+}
+
+/// Images cost Gemini 3 about a thousand tokens each, and its documented inline request limit
+/// is 20 MB: the latest 20 tool-result images in at most 15 MiB of base64, counting the user's.
+const TOOL_IMAGE_BUDGET: ImageBudget = ImageBudget {
+    count: 20,
+    bytes: 15 * 1024 * 1024,
+    sendable: is_function_response_image,
+};
+
+/// A tool result's images as `functionResponse` media parts, the first `*left_out` of them
+/// skipped (and counted off).
+fn response_media(message: &ChatMessage, left_out: &mut usize) -> Vec<Value> {
+    let Some(MessageContent::Parts(parts)) = &message.content else {
+        return Vec::new();
+    };
+    let mut media = Vec::new();
+    for part in parts {
+        let ContentPart::ImageUrl { image_url } = part else {
+            continue;
+        };
+        let Some(image) =
+            parse_data_url(&image_url.url).filter(|_| is_function_response_image(&image_url.url))
+        else {
+            continue;
+        };
+        if *left_out > 0 {
+            *left_out -= 1;
+            continue;
+        }
+        media.push(json!({
+            "inlineData": {"mimeType": image.media_type, "data": image.base64}
+        }));
+    }
+    media
+}
+
 fn text_part(text: &str) -> Option<Value> {
     (!text.is_empty()).then(|| json!({"text": text}))
 }
@@ -177,14 +253,15 @@ pub(super) fn sent_thought_signature(call: &MessageToolCall, position: usize) ->
         .or((position == 0).then_some(FOREIGN_CALL_SIGNATURE))
 }
 
-fn model_parts(message: &ChatMessage) -> Vec<Value> {
+fn model_parts(message: &ChatMessage, echoes_ids: bool) -> Vec<Value> {
     let mut parts: Vec<Value> = text_part(&message.text_content()).into_iter().collect();
     for (position, call) in message.tool_calls.iter().flatten().enumerate() {
+        let mut function_call = json!({"name": call.function.name, "args": arguments_object(call)});
+        if echoes_ids && !call.id.is_empty() {
+            function_call["id"] = json!(call.id);
+        }
         let mut part = Map::new();
-        part.insert(
-            "functionCall".to_owned(),
-            json!({"name": call.function.name, "args": arguments_object(call)}),
-        );
+        part.insert("functionCall".to_owned(), function_call);
         if let Some(signature) = sent_thought_signature(call, position) {
             part.insert("thoughtSignature".to_owned(), json!(signature));
         }

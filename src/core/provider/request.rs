@@ -11,7 +11,7 @@ use super::error::ProviderError;
 use super::table::{Endpoint, ANTHROPIC_MESSAGES_PATH, OLLAMA_CHAT_PATH};
 use super::{anthropic, gemini, ollama, openai, watsonx};
 use crate::core::json_text::to_json_text;
-use crate::core::message::{ChatMessage, MessageToolCall};
+use crate::core::message::{ChatMessage, ContentPart, MessageContent, MessageToolCall, Role};
 use crate::core::stream::WireFormat;
 use crate::core::tools::{
     sanitize_schema, ArgumentKeys, SanitizedSchema, SchemaDialect, ToolEntry,
@@ -318,10 +318,16 @@ impl ResolvedProvider {
     }
 
     /// Whether the model is shown the images of tool results: Anthropic's `tool_result` takes
-    /// image blocks; OpenAI's and Gemini's tool messages take text only (Gemini 3's multimodal
-    /// function responses aside), so theirs get the result's description of each image.
+    /// image blocks and Gemini 3's `functionResponse` media parts; OpenAI's, Ollama's and older
+    /// Gemini models' tool messages take text only, so theirs get the result's description of
+    /// each image.
     pub fn shows_tool_result_images(&self) -> bool {
-        self.spec.wire == WireFormat::AnthropicMessages && self.spec.accepts_images(&self.model)
+        let wire_takes_them = match self.spec.wire {
+            WireFormat::AnthropicMessages => true,
+            WireFormat::Gemini => gemini::is_gemini_3_or_later(&self.model),
+            _ => false,
+        };
+        wire_takes_them && self.spec.accepts_images(&self.model)
     }
 
     /// Fails unless this provider's model takes images.
@@ -362,6 +368,57 @@ pub(super) fn parse_data_url(url: &str) -> Option<InlineImage<'_>> {
         },
         base64: payload,
     })
+}
+
+/// How many images a provider takes in one request beside the text: the latest tool-result
+/// images are sent while they fit beside the user's own, older ones go as the description their
+/// result's text already holds.
+pub(super) struct ImageBudget {
+    pub count: usize,
+    /// Data URL text, the user's images counted.
+    pub bytes: usize,
+    /// Whether a tool-result image (its data URL) can be sent at all; one that cannot takes no
+    /// room.
+    pub sendable: fn(&str) -> bool,
+}
+
+impl ImageBudget {
+    /// How many of the conversation's oldest sendable tool-result images are left out.
+    pub(super) fn tool_images_left_out(&self, messages: &[ChatMessage]) -> usize {
+        let image_urls = |role| {
+            messages
+                .iter()
+                .filter(move |message| message.role == role)
+                .flat_map(|message| match &message.content {
+                    Some(MessageContent::Parts(parts)) => parts.as_slice(),
+                    _ => &[],
+                })
+                .filter_map(|part| match part {
+                    ContentPart::ImageUrl { image_url } => Some(image_url.url.as_str()),
+                    ContentPart::Text { .. } => None,
+                })
+        };
+        let (mut count_room, mut byte_room) = (self.count, self.bytes);
+        for url in image_urls(Role::User) {
+            count_room = count_room.saturating_sub(1);
+            byte_room = byte_room.saturating_sub(url.len());
+        }
+        let tool_images: Vec<usize> = image_urls(Role::Tool)
+            .filter(|url| (self.sendable)(url))
+            .map(str::len)
+            .collect();
+        let kept = tool_images
+            .iter()
+            .rev()
+            .take(count_room)
+            .scan(byte_room, |room, length| {
+                let fits = *room >= *length;
+                *room = room.saturating_sub(*length);
+                fits.then_some(())
+            })
+            .count();
+        tool_images.len() - kept
+    }
 }
 
 /// The tool call ids of `messages` that a provider refuses (`accepted` says no), each with the
