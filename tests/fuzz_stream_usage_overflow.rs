@@ -24,6 +24,8 @@ fn token_counts_too_large_to_add_saturate() {
             Usage {
                 input_tokens: 29,
                 output_tokens: u64::MAX,
+                cached_input_tokens: None,
+                reasoning_tokens: Some(5),
             },
         ),
         (
@@ -38,6 +40,8 @@ fn token_counts_too_large_to_add_saturate() {
             Usage {
                 input_tokens: u64::MAX,
                 output_tokens: 12,
+                cached_input_tokens: None,
+                reasoning_tokens: Some(7),
             },
         ),
         (
@@ -51,6 +55,8 @@ fn token_counts_too_large_to_add_saturate() {
             Usage {
                 input_tokens: u64::MAX,
                 output_tokens: 1,
+                cached_input_tokens: Some(10),
+                reasoning_tokens: None,
             },
         ),
     ];

@@ -91,11 +91,22 @@ fn events_serialize_to_the_js_shape() {
             json!({"type": "toolError", "id": "c1", "message": "timeout"}),
         ),
         (
-            AgentEvent::Usage {
+            AgentEvent::Usage(Usage {
                 input_tokens: 10,
                 output_tokens: 2,
-            },
+                ..Default::default()
+            }),
             json!({"type": "usage", "inputTokens": 10, "outputTokens": 2}),
+        ),
+        (
+            AgentEvent::Usage(Usage {
+                input_tokens: 10,
+                output_tokens: 9,
+                cached_input_tokens: Some(8),
+                reasoning_tokens: Some(0),
+            }),
+            json!({"type": "usage", "inputTokens": 10, "outputTokens": 9,
+                   "cachedInputTokens": 8, "reasoningTokens": 0}),
         ),
         (
             AgentEvent::Final {
@@ -132,6 +143,7 @@ fn outcome_serializes_with_its_reason_kind() {
         usage: Usage {
             input_tokens: 1,
             output_tokens: 0,
+            ..Default::default()
         },
     };
     assert_eq!(
@@ -143,4 +155,32 @@ fn outcome_serializes_with_its_reason_kind() {
             "usage": {"inputTokens": 1, "outputTokens": 0}
         })
     );
+}
+
+/// A run's counts are summed over its model calls; a part count one call reported and another
+/// did not (a retried call through another route, a whole answer) is kept, never dropped.
+#[test]
+fn usage_parts_are_summed_when_any_call_reports_them() {
+    let first = Usage {
+        input_tokens: 100,
+        output_tokens: 10,
+        cached_input_tokens: Some(80),
+        reasoning_tokens: None,
+    };
+    let second = Usage {
+        input_tokens: 120,
+        output_tokens: u64::MAX,
+        cached_input_tokens: None,
+        reasoning_tokens: Some(4),
+    };
+    assert_eq!(
+        first.plus(second),
+        Usage {
+            input_tokens: 220,
+            output_tokens: u64::MAX,
+            cached_input_tokens: Some(80),
+            reasoning_tokens: Some(4),
+        }
+    );
+    assert_eq!(Usage::default().plus(Usage::default()), Usage::default());
 }

@@ -89,6 +89,7 @@ fn replay(relative: &str, wire: Wire) -> Vec<ModelEvent> {
                     events.push(ModelEvent::Usage(Usage {
                         input_tokens: usage["prompt_tokens"].as_u64().unwrap_or(0),
                         output_tokens: usage["completion_tokens"].as_u64().unwrap_or(0),
+                        ..Default::default()
                     }));
                 }
             }
@@ -137,6 +138,7 @@ fn replay(relative: &str, wire: Wire) -> Vec<ModelEvent> {
                     events.push(ModelEvent::Usage(Usage {
                         input_tokens,
                         output_tokens: payload["usage"]["output_tokens"].as_u64().unwrap_or(0),
+                        ..Default::default()
                     }));
                 }
                 _ => {}
@@ -338,7 +340,8 @@ fn captured_anthropic_thinking_is_kept_with_its_signature() {
         run.outcome.usage,
         Usage {
             input_tokens: 69,
-            output_tokens: 53
+            output_tokens: 53,
+            ..Default::default()
         }
     );
     assert!(matches!(

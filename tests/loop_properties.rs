@@ -97,7 +97,7 @@ fn model_event() -> impl Strategy<Value = ModelEvent> {
         ]
         .prop_map(ModelEvent::Finish),
         4 => (0u64..100, 0u64..100).prop_map(|(input_tokens, output_tokens)| {
-            ModelEvent::Usage(Usage { input_tokens, output_tokens })
+            ModelEvent::Usage(Usage { input_tokens, output_tokens, ..Default::default() })
         }),
         // Rare: an error ends the run, which would hide the rest of the state space.
         1 => Just(ModelEvent::Error(ProviderStreamError {

@@ -85,7 +85,8 @@ fn plain_answer() {
         run.outcome.usage,
         Usage {
             input_tokens: 12,
-            output_tokens: 3
+            output_tokens: 3,
+            ..Default::default()
         }
     );
 }
@@ -180,7 +181,8 @@ fn one_tool_round() {
         run.outcome.usage,
         Usage {
             input_tokens: 60,
-            output_tokens: 15
+            output_tokens: 15,
+            ..Default::default()
         }
     );
     assert!(matches!(run.actions.last(), Some(Action::Finish(_))));
@@ -1570,7 +1572,8 @@ fn provider_error_in_the_stream_fails_the_run() {
         run.outcome.usage,
         Usage {
             input_tokens: 7,
-            output_tokens: 2
+            output_tokens: 2,
+            ..Default::default()
         }
     );
     assert!(matches!(

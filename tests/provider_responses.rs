@@ -35,6 +35,22 @@ fn usage(input_tokens: u64, output_tokens: u64) -> ModelEvent {
     ModelEvent::Usage(Usage {
         input_tokens,
         output_tokens,
+        ..Default::default()
+    })
+}
+
+/// Counts with the parts a provider reports apart: cached prompt tokens, reasoning tokens.
+fn usage_with_parts(
+    input: u64,
+    output: u64,
+    cached: Option<u64>,
+    reasoning: Option<u64>,
+) -> ModelEvent {
+    ModelEvent::Usage(Usage {
+        input_tokens: input,
+        output_tokens: output,
+        cached_input_tokens: cached,
+        reasoning_tokens: reasoning,
     })
 }
 
@@ -133,7 +149,7 @@ fn anthropic_message_with_thinking_and_tool_use() {
                 ArgumentsDelta::Whole(json!({"city": "Paris"}))
             ),
             ModelEvent::Finish(FinishReason::ToolCalls),
-            usage(60, 20),
+            usage_with_parts(60, 20, Some(10), None),
         ]
     );
     let overloaded =
@@ -194,7 +210,7 @@ fn gemini_candidate_with_thought_and_signed_call() {
             }),
             call(1, None, "clock_now", ArgumentsDelta::Whole(json!({}))),
             ModelEvent::Finish(FinishReason::ToolCalls),
-            usage(40, 42),
+            usage_with_parts(40, 42, None, Some(30)),
         ]
     );
     let blocked = r#"{"promptFeedback":{"blockReason":"SAFETY"}}"#;
@@ -306,5 +322,23 @@ fn openai_shaped_reply_keeps_a_call_signature() {
     assert_eq!(
         events,
         [signed, ModelEvent::Finish(FinishReason::ToolCalls)]
+    );
+}
+
+/// A whole answer's token counts are read as a stream's are: xAI's reasoning tokens, counted
+/// apart from `completion_tokens` (its total says so), join the output, and the cached prompt
+/// tokens are reported apart (the usage of shared/fixtures/openai-compatible/xai-tool-call).
+#[test]
+fn a_whole_answer_counts_tokens_as_its_stream_does() {
+    let body = r#"{"choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"ok"}}],
+      "usage":{"prompt_tokens":307,"completion_tokens":26,"total_tokens":560,
+        "prompt_tokens_details":{"text_tokens":307,"cached_tokens":306},
+        "completion_tokens_details":{"reasoning_tokens":227}}}"#;
+    let events = provider("grok", "grok-4")
+        .parse_whole_response(body)
+        .unwrap();
+    assert_eq!(
+        events.last(),
+        Some(&usage_with_parts(307, 26 + 227, Some(306), Some(227)))
     );
 }

@@ -50,10 +50,19 @@ fn call(id: &'static str, name: &'static str, arguments: Value) -> ExpectedCall 
     }
 }
 
-fn usage(input_tokens: u64, output_tokens: u64) -> Option<Usage> {
+/// The counts as each fixture's provider reported them: cached prompt tokens and reasoning
+/// tokens are `None` where the provider has no such member.
+fn usage(
+    input_tokens: u64,
+    output_tokens: u64,
+    cached_input_tokens: Option<u64>,
+    reasoning_tokens: Option<u64>,
+) -> Option<Usage> {
     Some(Usage {
         input_tokens,
         output_tokens,
+        cached_input_tokens,
+        reasoning_tokens,
     })
 }
 
@@ -352,7 +361,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                     ),
                 ],
                 finish: Some(ToolCalls),
-                usage: usage(149, 60),
+                usage: usage(149, 60, None, Some(0)),
             },
         },
         FixtureCase {
@@ -364,7 +373,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 reasoning_signatures: vec![],
                 calls: vec![],
                 finish: Some(Stop),
-                usage: usage(79, 42),
+                usage: usage(79, 42, None, Some(0)),
             },
         },
         FixtureCase {
@@ -376,7 +385,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 reasoning_signatures: vec![],
                 calls: vec![],
                 finish: Some(Stop),
-                usage: usage(16, 300),
+                usage: usage(16, 300, Some(0), Some(0)),
             },
         },
         FixtureCase {
@@ -395,7 +404,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                     )
                 }],
                 finish: Some(ToolCalls),
-                usage: usage(339, 83),
+                usage: usage(339, 83, Some(320), Some(39)),
             },
         },
         FixtureCase {
@@ -407,7 +416,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 reasoning_signatures: vec![],
                 calls: vec![],
                 finish: Some(Stop),
-                usage: usage(18, 219),
+                usage: usage(18, 219, Some(0), Some(205)),
             },
         },
         FixtureCase {
@@ -419,7 +428,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 reasoning_signatures: vec![],
                 calls: vec![call("gSIMJiOkT", "weather", json!({"location": "San Francisco"}))],
                 finish: Some(ToolCalls),
-                usage: usage(124, 22),
+                usage: usage(124, 22, None, None),
             },
         },
         FixtureCase {
@@ -435,7 +444,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                     json!({"query": "current Berlin weather"}),
                 )],
                 finish: Some(ToolCalls),
-                usage: usage(171, 14),
+                usage: usage(171, 14, Some(128), None),
             },
         },
         FixtureCase {
@@ -450,7 +459,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                     ..call("tk85n1k4m", "weather", json!({}))
                 }],
                 finish: Some(ToolCalls),
-                usage: usage(210, 15),
+                usage: usage(210, 15, None, None),
             },
         },
         FixtureCase {
@@ -463,7 +472,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 calls: vec![call("call_79382389", "weather", json!({"location": "San Francisco"}))],
                 finish: Some(ToolCalls),
                 // xAI counts its 227 reasoning tokens apart from the 26 completion tokens.
-                usage: usage(307, 26 + 227),
+                usage: usage(307, 26 + 227, Some(306), Some(227)),
             },
         },
         FixtureCase {
@@ -487,7 +496,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 reasoning_signatures: vec![],
                 calls: vec![],
                 finish: Some(Stop),
-                usage: usage(11, 6),
+                usage: usage(11, 6, None, None),
             },
         },
         FixtureCase {
@@ -506,7 +515,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                     )
                 }],
                 finish: Some(ToolCalls),
-                usage: usage(377, 65),
+                usage: usage(377, 65, Some(0), None),
             },
         },
         FixtureCase {
@@ -527,7 +536,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                     signature: None,
                 }],
                 finish: Some(Length),
-                usage: usage(450, 124),
+                usage: usage(450, 124, Some(0), None),
             },
         },
         FixtureCase {
@@ -539,7 +548,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 reasoning_signatures: vec![("EvQBCkYICxgC", 332)],
                 calls: vec![],
                 finish: Some(Stop),
-                usage: usage(69, 53),
+                usage: usage(69, 53, Some(0), None),
             },
         },
         FixtureCase {
@@ -554,7 +563,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                     ..call("toolu_01QE1WLsSVp5hy5Q3GmGTmjP", "updateIssueList", json!({}))
                 }],
                 finish: Some(ToolCalls),
-                usage: usage(565, 48),
+                usage: usage(565, 48, Some(0), None),
             },
         },
         FixtureCase {
@@ -570,7 +579,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                     ..call("call_0", "weather", json!({"location": "San Francisco"}))
                 }],
                 finish: Some(ToolCalls),
-                usage: usage(29, 15 + 45),
+                usage: usage(29, 15 + 45, None, Some(45)),
             },
         },
         FixtureCase {
@@ -586,7 +595,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                     ..call("call_0", "weather", json!({"location": "San Francisco"}))
                 }],
                 finish: Some(ToolCalls),
-                usage: usage(29, 15 + 804),
+                usage: usage(29, 15 + 804, None, Some(804)),
             },
         },
         FixtureCase {
@@ -608,7 +617,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                     },
                 ],
                 finish: Some(ToolCalls),
-                usage: usage(26, 23 + 132),
+                usage: usage(26, 23 + 132, None, Some(132)),
             },
         },
         FixtureCase {
@@ -624,7 +633,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                     ..call("call_0", "cookRecipe", lasagna_recipe())
                 }],
                 finish: Some(ToolCalls),
-                usage: usage(31, 684 + 1026),
+                usage: usage(31, 684 + 1026, None, Some(1026)),
             },
         },
         FixtureCase {
@@ -636,7 +645,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 reasoning_signatures: vec![("Eo0HCooHAb4+", 1216)],
                 calls: vec![],
                 finish: Some(Stop),
-                usage: usage(9, 29 + 256),
+                usage: usage(9, 29 + 256, None, Some(256)),
             },
         },
         FixtureCase {
@@ -648,7 +657,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 reasoning_signatures: vec![("EqsFCqgFAb4+", 916)],
                 calls: vec![],
                 finish: Some(Stop),
-                usage: usage(9, 23 + 185),
+                usage: usage(9, 23 + 185, None, Some(185)),
             },
         },
         FixtureCase {
@@ -664,7 +673,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                     ..call("call_0", "get_weather", json!({"city": "Tokyo"}))
                 }],
                 finish: Some(ToolCalls),
-                usage: usage(169, 15),
+                usage: usage(169, 15, None, None),
             },
         },
         FixtureCase {
@@ -683,7 +692,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                     ),
                 ],
                 finish: Some(ToolCalls),
-                usage: usage(169, 31),
+                usage: usage(169, 31, None, None),
             },
         },
     ]

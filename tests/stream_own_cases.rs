@@ -34,10 +34,24 @@ struct Expected {
     errors: Vec<(Option<&'static str>, &'static str)>,
 }
 
+/// Counts whose cached and reasoning parts are set apart by `with_parts`.
+fn with_parts(
+    usage: Option<Usage>,
+    cached_input_tokens: Option<u64>,
+    reasoning_tokens: Option<u64>,
+) -> Option<Usage> {
+    usage.map(|usage| Usage {
+        cached_input_tokens,
+        reasoning_tokens,
+        ..usage
+    })
+}
+
 fn usage(input_tokens: u64, output_tokens: u64) -> Option<Usage> {
     Some(Usage {
         input_tokens,
         output_tokens,
+        ..Default::default()
     })
 }
 
@@ -151,7 +165,7 @@ fn cases() -> Vec<(&'static str, WireFormat, bool, Expected)> {
                     ("toolu_b", false, "write_file", Err("truncated"), None),
                 ],
                 finish: Some(Length),
-                usage: usage(10 + 5 + 100, 64),
+                usage: with_parts(usage(10 + 5 + 100, 64), Some(100), None),
                 ..Expected::default()
             },
         ),
@@ -196,7 +210,7 @@ fn cases() -> Vec<(&'static str, WireFormat, bool, Expected)> {
                     ),
                 ],
                 finish: Some(ToolCalls),
-                usage: usage(50, 20 + 7),
+                usage: with_parts(usage(50, 20 + 7), None, Some(7)),
                 ..Expected::default()
             },
         ),

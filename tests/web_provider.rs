@@ -655,6 +655,7 @@ async fn each_wire_format_streams_through_fetch_into_the_expected_events() {
             usage: Usage {
                 input_tokens: 149,
                 output_tokens: 60,
+                ..Default::default()
             },
         },
         // anthropic/tool_use_response.sse: anthropics/anthropic-sdk-python streaming fixtures.
@@ -670,6 +671,7 @@ async fn each_wire_format_streams_through_fetch_into_the_expected_events() {
             usage: Usage {
                 input_tokens: 377,
                 output_tokens: 65,
+                ..Default::default()
             },
         },
         // gemini/tool-call.chunks.txt: vercel/ai packages/google (framed as `data:` lines).
@@ -681,6 +683,7 @@ async fn each_wire_format_streams_through_fetch_into_the_expected_events() {
             usage: Usage {
                 input_tokens: 29,
                 output_tokens: 60,
+                ..Default::default()
             },
         },
         // ollama/api-chat-tool-call.ndjson: written to ollama/ollama docs/api.md.
@@ -692,6 +695,7 @@ async fn each_wire_format_streams_through_fetch_into_the_expected_events() {
             usage: Usage {
                 input_tokens: 169,
                 output_tokens: 15,
+                ..Default::default()
             },
         },
     ];

@@ -197,6 +197,7 @@ impl ModelEventInput {
             } => ModelEvent::Usage(Usage {
                 input_tokens: *input_tokens,
                 output_tokens: *output_tokens,
+                ..Usage::default()
             }),
             ModelEventInput::Error { code, message } => ModelEvent::Error(ProviderStreamError {
                 code: code.clone(),

@@ -122,6 +122,29 @@ pub enum FinishReason {
 pub struct Usage {
     pub input_tokens: u64,
     pub output_tokens: u64,
+    /// Of the input, tokens read from the provider's prompt cache (billed lower), when reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cached_input_tokens: Option<u64>,
+    /// Of the output, reasoning tokens, when reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning_tokens: Option<u64>,
+}
+
+impl Usage {
+    /// Both calls' counts summed, saturating (the counts come from the provider, and must not be
+    /// able to panic the loop); a part count is reported when either call reported it.
+    pub fn plus(self, other: Usage) -> Usage {
+        let part = |mine: Option<u64>, theirs: Option<u64>| match (mine, theirs) {
+            (None, None) => None,
+            _ => Some(mine.unwrap_or(0).saturating_add(theirs.unwrap_or(0))),
+        };
+        Usage {
+            input_tokens: self.input_tokens.saturating_add(other.input_tokens),
+            output_tokens: self.output_tokens.saturating_add(other.output_tokens),
+            cached_input_tokens: part(self.cached_input_tokens, other.cached_input_tokens),
+            reasoning_tokens: part(self.reasoning_tokens, other.reasoning_tokens),
+        }
+    }
 }
 
 /// An error reported by the provider inside a stream (not an HTTP error).

@@ -170,7 +170,17 @@ export type AgentEvent =
     }
   | { type: "toolError"; id: string; message: string }
   /** Tokens so far in this run: running totals over its model calls, not one call's. */
-  | { type: "usage"; inputTokens: number; outputTokens: number }
+  | {
+      type: "usage";
+      /** Summed over the run's model calls, cached prompt tokens included. */
+      inputTokens: number;
+      /** Summed over the run's model calls, reasoning tokens included. */
+      outputTokens: number;
+      /** Of `inputTokens`, read from the prompt cache (billed lower); absent if not reported. */
+      cachedInputTokens?: number;
+      /** Of `outputTokens`, spent reasoning; absent if not reported (Anthropic). */
+      reasoningTokens?: number;
+    }
   | { type: "serverError"; server: string; code: AgentErrorCode; message: string }
   | { type: "final"; text: string; reason: "completed" | "exhausted" | "aborted"; messages: ChatMessage[] };
 

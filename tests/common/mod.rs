@@ -256,6 +256,7 @@ pub fn usage(input_tokens: u64, output_tokens: u64) -> ModelEvent {
     ModelEvent::Usage(Usage {
         input_tokens,
         output_tokens,
+        ..Default::default()
     })
 }
 
@@ -359,10 +360,11 @@ pub fn text_event(text: &str) -> AgentEvent {
 }
 
 pub fn usage_event(input_tokens: u64, output_tokens: u64) -> AgentEvent {
-    AgentEvent::Usage {
+    AgentEvent::Usage(Usage {
         input_tokens,
         output_tokens,
-    }
+        ..Default::default()
+    })
 }
 
 pub fn tool_call_event(

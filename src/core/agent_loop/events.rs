@@ -192,10 +192,7 @@ pub enum AgentEvent {
     /// The call was not made or did not complete; the model is told `Error: <message>`.
     ToolError { id: String, message: String },
     /// Tokens used so far in the run (summed over model calls).
-    Usage {
-        input_tokens: u64,
-        output_tokens: u64,
-    },
+    Usage(Usage),
     Final {
         text: String,
         reason: FinalReason,

@@ -554,13 +554,8 @@ impl AgentLoop {
         let Some(usage) = usage else {
             return;
         };
-        // Saturating: the counts come from the provider, and must not be able to panic the loop.
-        self.usage.input_tokens = self.usage.input_tokens.saturating_add(usage.input_tokens);
-        self.usage.output_tokens = self.usage.output_tokens.saturating_add(usage.output_tokens);
-        self.emit(AgentEvent::Usage {
-            input_tokens: self.usage.input_tokens,
-            output_tokens: self.usage.output_tokens,
-        });
+        self.usage = self.usage.plus(usage);
+        self.emit(AgentEvent::Usage(self.usage));
     }
 
     fn native_round_done(

@@ -17,6 +17,7 @@ use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role, Think
 use crate::core::model_event::{
     ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta, Usage,
 };
+use crate::core::stream::usage::update_anthropic_usage;
 use crate::core::tools::{
     is_name_character, with_name_characters, ArgumentKeys, SchemaDialect, ToolEntry,
 };
@@ -385,13 +386,9 @@ pub(super) fn response_events(body: &Value) -> Result<Vec<ModelEvent>, String> {
         events.push(ModelEvent::Finish(finish_reason(reason)));
     }
     if let Some(usage) = body.get("usage") {
-        let count = |field: &str| usage.get(field).and_then(Value::as_u64).unwrap_or(0);
-        events.push(ModelEvent::Usage(Usage {
-            input_tokens: count("input_tokens")
-                + count("cache_creation_input_tokens")
-                + count("cache_read_input_tokens"),
-            output_tokens: count("output_tokens"),
-        }));
+        let mut counts = Usage::default();
+        update_anthropic_usage(&mut counts, usage);
+        events.push(ModelEvent::Usage(counts));
     }
     Ok(events)
 }

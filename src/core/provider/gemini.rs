@@ -16,8 +16,9 @@ use super::request::{
 use crate::core::json_text::to_json_text;
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, MessageToolCall, Role};
 use crate::core::model_event::{
-    ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta, Usage,
+    ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta,
 };
+use crate::core::stream::usage::gemini_usage;
 use crate::core::tools::{SchemaDialect, ToolEntry};
 
 pub(super) fn url(provider: &ResolvedProvider, mode: ResponseMode) -> String {
@@ -354,11 +355,7 @@ pub(super) fn response_events(body: &Value) -> Result<Vec<ModelEvent>, String> {
         }));
     }
     if let Some(usage) = body.get("usageMetadata") {
-        let count = |field: &str| usage.get(field).and_then(Value::as_u64).unwrap_or(0);
-        events.push(ModelEvent::Usage(Usage {
-            input_tokens: count("promptTokenCount"),
-            output_tokens: count("candidatesTokenCount") + count("thoughtsTokenCount"),
-        }));
+        events.push(ModelEvent::Usage(gemini_usage(usage)));
     }
     Ok(events)
 }

@@ -10,8 +10,9 @@ use super::error::ProviderError;
 use super::request::{arguments_object, function_name_for_result, parse_data_url, ResponseMode};
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role};
 use crate::core::model_event::{
-    ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta, Usage,
+    ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta,
 };
+use crate::core::stream::usage::ollama_usage;
 
 pub(super) fn headers(provider: &ResolvedProvider) -> Vec<(String, String)> {
     provider
@@ -183,11 +184,7 @@ pub(super) fn response_events(
         }));
     }
     if body.get("done").and_then(Value::as_bool) == Some(true) {
-        let count = |field: &str| body.get(field).and_then(Value::as_u64).unwrap_or(0);
-        events.push(ModelEvent::Usage(Usage {
-            input_tokens: count("prompt_eval_count"),
-            output_tokens: count("eval_count"),
-        }));
+        events.push(ModelEvent::Usage(ollama_usage(body)));
         let reason = match body.get("done_reason").and_then(Value::as_str) {
             Some("length") => FinishReason::Length,
             Some("stop") | Some("") | None => FinishReason::Stop,

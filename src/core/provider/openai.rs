@@ -11,9 +11,10 @@ use super::table::{Endpoint, MaxTokensField, Reasoning, ToolCallIds, CHAT_COMPLE
 use crate::core::json_text::to_json_text;
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role};
 use crate::core::model_event::{
-    ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta, Usage,
+    ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta,
 };
 use crate::core::stream::openai_chat::thought_signature_of;
+use crate::core::stream::usage::openai_usage;
 use crate::core::tools::{sanitize_schema, SchemaDialect, ToolEntry};
 
 /// Azure's `api-version` when the caller gives none: the latest GA data-plane inference version.
@@ -368,16 +369,7 @@ pub(super) fn response_events(body: &Value) -> Result<Vec<ModelEvent>, String> {
         events.push(ModelEvent::Finish(finish_reason(reason)));
     }
     if let Some(usage) = body.get("usage").filter(|usage| usage.is_object()) {
-        events.push(ModelEvent::Usage(Usage {
-            input_tokens: usage
-                .get("prompt_tokens")
-                .and_then(Value::as_u64)
-                .unwrap_or(0),
-            output_tokens: usage
-                .get("completion_tokens")
-                .and_then(Value::as_u64)
-                .unwrap_or(0),
-        }));
+        events.push(ModelEvent::Usage(openai_usage(usage)));
     }
     Ok(events)
 }

@@ -8,7 +8,8 @@
 
 use serde_json::Value;
 
-use super::{non_empty_str, normalise_finish, parse_object, provider_error, token_count};
+use super::usage::update_anthropic_usage;
+use super::{non_empty_str, normalise_finish, parse_object, provider_error};
 use crate::core::model_event::{ArgumentsDelta, FinishReason, ModelEvent, ToolCallDelta, Usage};
 
 #[derive(Debug, Default)]
@@ -32,7 +33,7 @@ impl AnthropicParser {
         match kind {
             "message_start" => {
                 if let Some(usage) = event.pointer("/message/usage") {
-                    self.update_usage(usage);
+                    update_anthropic_usage(&mut self.usage, usage);
                     out.push(ModelEvent::Usage(self.usage));
                 }
             }
@@ -50,7 +51,7 @@ impl AnthropicParser {
                     )));
                 }
                 if let Some(usage) = event.get("usage") {
-                    self.update_usage(usage);
+                    update_anthropic_usage(&mut self.usage, usage);
                     out.push(ModelEvent::Usage(self.usage));
                 }
             }
@@ -71,24 +72,6 @@ impl AnthropicParser {
                 arguments: Some(ArgumentsDelta::Truncated),
                 ..ToolCallDelta::default()
             }));
-        }
-    }
-
-    /// Counts present in this report replace earlier ones. Cached prompt tokens are input too.
-    fn update_usage(&mut self, usage: &Value) {
-        let input_keys = [
-            "input_tokens",
-            "cache_creation_input_tokens",
-            "cache_read_input_tokens",
-        ];
-        if input_keys.iter().any(|key| usage.get(key).is_some()) {
-            self.usage.input_tokens = input_keys
-                .iter()
-                .map(|key| token_count(usage, key))
-                .fold(0, u64::saturating_add);
-        }
-        if usage.get("output_tokens").is_some() {
-            self.usage.output_tokens = token_count(usage, "output_tokens");
         }
     }
 

@@ -13,9 +13,8 @@
 
 use serde_json::{Map, Value};
 
-use super::{
-    invalid_payload, non_empty_str, normalise_finish, parse_object, provider_error, token_count,
-};
+use super::usage::gemini_usage;
+use super::{invalid_payload, non_empty_str, normalise_finish, parse_object, provider_error};
 use crate::core::model_event::{ArgumentsDelta, FinishReason, ModelEvent, ToolCallDelta, Usage};
 
 /// Far beyond any real argument array; stops a hostile path from allocating a huge one.
@@ -74,11 +73,7 @@ impl GeminiParser {
         if let Some(usage) = response.get("usageMetadata").filter(|usage| {
             usage.get("promptTokenCount").is_some() || usage.get("candidatesTokenCount").is_some()
         }) {
-            let usage = Usage {
-                input_tokens: token_count(usage, "promptTokenCount"),
-                output_tokens: token_count(usage, "candidatesTokenCount")
-                    .saturating_add(token_count(usage, "thoughtsTokenCount")),
-            };
+            let usage = gemini_usage(usage);
             if self.last_usage != Some(usage) {
                 self.last_usage = Some(usage);
                 out.push(ModelEvent::Usage(usage));

@@ -18,6 +18,7 @@ mod gemini;
 mod json_scan;
 mod ollama;
 pub(crate) mod openai_chat;
+pub(crate) mod usage;
 
 use serde_json::Value;
 

@@ -6,8 +6,9 @@
 
 use serde_json::Value;
 
-use super::{non_empty_str, normalise_finish, parse_object, provider_error, token_count};
-use crate::core::model_event::{ArgumentsDelta, FinishReason, ModelEvent, ToolCallDelta, Usage};
+use super::usage::ollama_usage;
+use super::{non_empty_str, normalise_finish, parse_object, provider_error};
+use crate::core::model_event::{ArgumentsDelta, FinishReason, ModelEvent, ToolCallDelta};
 
 #[derive(Debug, Default)]
 pub(super) struct OllamaParser {
@@ -36,10 +37,7 @@ impl OllamaParser {
             }
         }
         if chunk.get("done").and_then(Value::as_bool) == Some(true) {
-            out.push(ModelEvent::Usage(Usage {
-                input_tokens: token_count(&chunk, "prompt_eval_count"),
-                output_tokens: token_count(&chunk, "eval_count"),
-            }));
+            out.push(ModelEvent::Usage(ollama_usage(&chunk)));
             let reason = match non_empty_str(&chunk, "done_reason").unwrap_or("stop") {
                 "stop" => FinishReason::Stop,
                 "length" => FinishReason::Length,

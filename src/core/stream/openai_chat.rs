@@ -14,11 +14,10 @@
 use serde_json::Value;
 
 use super::json_scan::JsonScanner;
+use super::usage::openai_usage;
 
-use super::{
-    non_empty_str, normalise_finish, parse_object, provider_error, token_count, ModelEvent,
-};
-use crate::core::model_event::{ArgumentsDelta, FinishReason, ToolCallDelta, Usage};
+use super::{non_empty_str, normalise_finish, parse_object, provider_error, ModelEvent};
+use crate::core::model_event::{ArgumentsDelta, FinishReason, ToolCallDelta};
 
 const REASONING_KEYS: [&str; 3] = ["reasoning_content", "reasoning", "reasoning_text"];
 
@@ -69,7 +68,7 @@ impl OpenAiChatParser {
             .filter(|usage| usage.is_object())
             .or_else(|| chunk.pointer("/x_groq/usage"));
         if let Some(usage) = usage.filter(|usage| usage.is_object()) {
-            out.push(ModelEvent::Usage(usage_of(usage)));
+            out.push(ModelEvent::Usage(openai_usage(usage)));
         }
     }
 
@@ -419,31 +418,6 @@ pub(crate) fn thought_signature_of(call: &Value) -> Option<String> {
     call.pointer("/extra_content/google/thought_signature")
         .and_then(Value::as_str)
         .map(str::to_owned)
-}
-
-/// Output tokens include reasoning tokens. OpenAI and DeepSeek count them in
-/// `completion_tokens` already; xAI does not, which shows in `total_tokens` being the sum of all
-/// three, and then they are added.
-fn usage_of(usage: &Value) -> Usage {
-    let input_tokens = token_count(usage, "prompt_tokens");
-    let completion_tokens = token_count(usage, "completion_tokens");
-    let reasoning_tokens = usage
-        .get("completion_tokens_details")
-        .map_or(0, |details| token_count(details, "reasoning_tokens"));
-    let total_tokens = token_count(usage, "total_tokens");
-    let reasoning_counted_apart = reasoning_tokens > 0
-        && total_tokens
-            == input_tokens
-                .saturating_add(completion_tokens)
-                .saturating_add(reasoning_tokens);
-    Usage {
-        input_tokens,
-        output_tokens: if reasoning_counted_apart {
-            completion_tokens.saturating_add(reasoning_tokens)
-        } else {
-            completion_tokens
-        },
-    }
 }
 
 #[cfg(test)]
