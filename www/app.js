@@ -415,7 +415,7 @@ function toolResultNodes(event) {
   return nodes;
 }
 
-function handleEvent(view, event, totals) {
+function handleEvent(view, event) {
   switch (event.type) {
     case "round":
       view.round.textContent = `Round ${event.round}`;
@@ -468,11 +468,13 @@ function handleEvent(view, event, totals) {
       entry.result.replaceChildren(element("p", { className: "error", text: event.message }));
       break;
     }
-    case "usage":
-      totals.input += event.inputTokens;
-      totals.output += event.outputTokens;
-      view.usage.textContent = `${totals.input} in · ${totals.output} out tokens`;
+    case "usage": {
+      // The event holds the run's running totals, not one model call's.
+      const cached = event.cachedInputTokens ? ` (${event.cachedInputTokens} cached)` : "";
+      const reasoning = event.reasoningTokens ? ` (${event.reasoningTokens} reasoning)` : "";
+      view.usage.textContent = `${event.inputTokens} in${cached} · ${event.outputTokens} out${reasoning} tokens`;
       break;
+    }
     case "serverError": {
       const server = state.servers.find((candidate) => candidate.name === event.server);
       if (server) Object.assign(server, { status: "error", error: `${event.message} (${event.code})` });
@@ -520,14 +522,13 @@ async function send(text) {
   const controller = new AbortController();
   setRunning(controller);
   setStatus("Starting…");
-  const totals = { input: 0, output: 0 };
   const messages = [...state.history, { role: "user", content: text }];
   let agent;
   try {
     const servers = state.servers.filter((server) => server.status !== "error");
     agent = newAgent(providerConfig(), servers, $("ask-tools").checked ? askBeforeEachCall(view) : undefined);
     for await (const event of eventsOf(agent.run(messages, { signal: controller.signal }))) {
-      handleEvent(view, event, totals);
+      handleEvent(view, event);
       view.turn.scrollIntoView({ block: "end" });
     }
     setStatus(view.turn.dataset.state === "aborted" ? "Stopped." : "Done.");

@@ -76,8 +76,26 @@ test("offline demo is the default and is labelled as a scripted model", async ()
   }
 });
 
+/** Each model answer's token counts, read from the bodies the page receives. Chromium keeps
+ * no copy of a body a page reads as a stream, so the answers pass through the test (whole, which
+ * the page's SSE reading takes as it takes any split). */
+async function recordModelUsage(page) {
+  const usages = [];
+  await page.route("**/chat/completions", async (route) => {
+    const response = await route.fetch();
+    const body = await response.text();
+    for (const line of body.split("\n").filter((line) => line.startsWith("data: {"))) {
+      const usage = JSON.parse(line.slice(6)).usage;
+      if (usage) usages.push(usage);
+    }
+    await route.fulfill({ response, body });
+  });
+  return usages;
+}
+
 test("two tools in one round: both cards complete, the progress bar moves, the answer uses both results", async () => {
   const { page, problems } = await openDemo();
+  const usages = await recordModelUsage(page);
   try {
     await ask(page, "add 2 and 3 and run a long operation for 2 seconds in 4 steps");
     const longCard = page.locator('.tool-card[data-tool="trigger-long-running-operation"]');
@@ -103,7 +121,16 @@ test("two tools in one round: both cards complete, the progress bar moves, the a
     assert.match(answer, /The sum of 2 and 3 is 5/);
     assert.match(answer, /Long running operation completed/);
     assert.match(await turn.locator(".round").textContent(), /^Round 2$/);
-    assert.match(await turn.locator(".usage").textContent(), /^\d+ in · \d+ out tokens$/);
+    // The shown counts are the run's totals: the sum over its two model calls (each usage event
+    // holds the running totals, which the page once added up again).
+    assert.equal(usages.length, 2);
+    const sum = (key) => usages.reduce((total, usage) => total + usage[key], 0);
+    const cached = usages.reduce((total, usage) => total + usage.prompt_tokens_details.cached_tokens, 0);
+    const cachedText = cached ? ` (${cached} cached)` : "";
+    assert.equal(
+      await turn.locator(".usage").textContent(),
+      `${sum("prompt_tokens")} in${cachedText} · ${sum("completion_tokens")} out tokens`,
+    );
     assert.match(await turn.locator(".reasoning-text").textContent(), /Plan: get-sum/);
     await page.screenshot({ path: `${artifacts}demo-two-tools-done.png`, fullPage: true });
     // The README's picture: the finished run beside the servers and the tools the model sees.
