@@ -655,7 +655,8 @@ async fn each_wire_format_streams_through_fetch_into_the_expected_events() {
             usage: Usage {
                 input_tokens: 149,
                 output_tokens: 60,
-                ..Default::default()
+                cached_input_tokens: None,
+                reasoning_tokens: Some(0),
             },
         },
         // anthropic/tool_use_response.sse: anthropics/anthropic-sdk-python streaming fixtures.
@@ -671,7 +672,8 @@ async fn each_wire_format_streams_through_fetch_into_the_expected_events() {
             usage: Usage {
                 input_tokens: 377,
                 output_tokens: 65,
-                ..Default::default()
+                cached_input_tokens: Some(0),
+                reasoning_tokens: None,
             },
         },
         // gemini/tool-call.chunks.txt: vercel/ai packages/google (framed as `data:` lines).
@@ -683,7 +685,8 @@ async fn each_wire_format_streams_through_fetch_into_the_expected_events() {
             usage: Usage {
                 input_tokens: 29,
                 output_tokens: 60,
-                ..Default::default()
+                cached_input_tokens: None,
+                reasoning_tokens: Some(45),
             },
         },
         // ollama/api-chat-tool-call.ndjson: written to ollama/ollama docs/api.md.
@@ -695,7 +698,8 @@ async fn each_wire_format_streams_through_fetch_into_the_expected_events() {
             usage: Usage {
                 input_tokens: 169,
                 output_tokens: 15,
-                ..Default::default()
+                cached_input_tokens: None,
+                reasoning_tokens: None,
             },
         },
     ];
