@@ -1364,6 +1364,11 @@ fn extra_body_members_are_merged_into_every_wire() {
         anthropic["temperature"], 1,
         "the caller's value replaces the setting's"
     );
+    // Anthropic's automatic prompt caching is one member at the top of the request (its prompt
+    // caching docs), which the README gives as an example.
+    let cached = with_extra_body("anthropic", json!({"cache_control": {"type": "ephemeral"}}));
+    assert_eq!(cached["cache_control"], json!({"type": "ephemeral"}));
+    assert!(!cached["messages"].to_string().contains("cache_control"));
 }
 
 #[test]
