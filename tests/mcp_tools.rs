@@ -60,8 +60,9 @@ fn listing_follows_cursors_until_done_and_skips_empty_names() {
 #[test]
 fn listing_gives_up_past_its_page_and_tool_limits() {
     let too_large = McpError::ListingTooLarge {
+        method: "tools/list",
         max_pages: MAX_LISTING_PAGES,
-        max_tools: MAX_LISTED_TOOLS,
+        max_entries: MAX_LISTED_TOOLS,
     };
     let mut listing = ToolListing::new();
     for number in 1..MAX_LISTING_PAGES {
@@ -109,7 +110,10 @@ fn listing_refuses_a_cursor_loop_and_malformed_pages() {
     );
     assert_eq!(
         listing.handle_page(&page(&["b"], Some("same"))),
-        Err(McpError::CursorLoop("same".to_owned()))
+        Err(McpError::CursorLoop {
+            method: "tools/list",
+            cursor: "same".to_owned()
+        })
     );
     for bad in [
         json!({}),

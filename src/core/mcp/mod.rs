@@ -1,7 +1,8 @@
 //! The MCP client's protocol logic, without I/O: JSON-RPC messages, the session state machine,
-//! tool listing and results, the tools cache, and the reading of an `mcpServers` entry. `web::mcp` performs the fetches it decides on.
+//! tool listing and results, resources and prompts, the tools cache, and the reading of an `mcpServers` entry. `web::mcp` performs the fetches it decides on.
 
 pub mod cache;
+pub mod catalog;
 pub mod jsonrpc;
 pub mod server_options;
 pub mod session;
@@ -51,12 +52,24 @@ pub enum McpError {
     Aborted,
     #[error("the client is closed")]
     Closed,
-    #[error("tools/list returned the cursor `{0}` twice")]
-    CursorLoop(String),
-    /// More pages or tools than any model takes: a listing that never ends would otherwise
-    /// hold the page (and fill its memory) for good.
-    #[error("tools/list gave more than {max_pages} pages or {max_tools} tools; the listing was given up")]
-    ListingTooLarge { max_pages: usize, max_tools: usize },
+    #[error("{method} returned the cursor `{cursor}` twice")]
+    CursorLoop {
+        method: &'static str,
+        cursor: String,
+    },
+    /// More pages or entries than a listing takes (for tools, more than any model takes): a
+    /// listing that never ends would otherwise hold the page (and fill its memory) for good.
+    #[error("{method} gave more than {max_pages} pages or {max_entries} entries; the listing was given up")]
+    ListingTooLarge {
+        method: &'static str,
+        max_pages: usize,
+        max_entries: usize,
+    },
+    #[error("the server did not declare the `{capability}` capability, which {method} needs")]
+    CapabilityMissing {
+        capability: &'static str,
+        method: &'static str,
+    },
     #[error("streamable HTTP failed ({streamable_http}); legacy SSE failed too ({legacy_sse})")]
     BothTransportsFailed {
         streamable_http: Box<McpError>,
@@ -81,8 +94,9 @@ impl McpError {
             McpError::Timeout(_) => "mcp_timeout",
             McpError::Aborted => "mcp_aborted",
             McpError::Closed => "mcp_closed",
-            McpError::CursorLoop(_) => "mcp_cursor_loop",
+            McpError::CursorLoop { .. } => "mcp_cursor_loop",
             McpError::ListingTooLarge { .. } => "mcp_listing_too_large",
+            McpError::CapabilityMissing { .. } => "mcp_capability_missing",
             McpError::BothTransportsFailed { .. } => "mcp_both_transports_failed",
         }
     }

@@ -4,53 +4,51 @@
 use std::borrow::Cow;
 
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
+use super::catalog::Pages;
+pub use super::catalog::MAX_LISTING_PAGES;
 use super::McpError;
 use crate::core::json_text::to_json_text;
 use crate::core::message::{ContentPart, ImageUrl};
 use crate::core::tools::McpTool;
 
-/// Pages one listing may take: servers page by a few dozen to a few hundred tools.
-pub const MAX_LISTING_PAGES: usize = 100;
 /// Tools one server may list; providers take a few hundred per request at most (OpenAI 128).
 pub const MAX_LISTED_TOOLS: usize = 5_000;
 
-fn too_large() -> McpError {
-    McpError::ListingTooLarge {
-        max_pages: MAX_LISTING_PAGES,
-        max_tools: MAX_LISTED_TOOLS,
-    }
-}
-
 /// Collects every page of `tools/list`, following `nextCursor` until the server sends none.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct ToolListing {
     tools: Vec<McpTool>,
-    seen_cursors: Vec<String>,
+    pages: Pages,
     skipped: Vec<String>,
+}
+
+impl Default for ToolListing {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl ToolListing {
     pub fn new() -> Self {
-        Self::default()
+        ToolListing {
+            tools: Vec::new(),
+            pages: Pages::new("tools/list", MAX_LISTED_TOOLS),
+            skipped: Vec::new(),
+        }
     }
 
     /// The params of a `tools/list` request for `cursor` (`None` for the first page).
     pub fn params(cursor: Option<&str>) -> Value {
-        match cursor {
-            Some(cursor) => json!({"cursor": cursor}),
-            None => json!({}),
-        }
+        Pages::params(cursor)
     }
 
     /// Takes one page's result; returns the cursor of the next page, if any. Tools with an empty
     /// name cannot be called and are skipped (see [`ToolListing::skipped`]). A listing longer
     /// than [`MAX_LISTING_PAGES`] pages or [`MAX_LISTED_TOOLS`] tools fails.
     pub fn handle_page(&mut self, result: &Value) -> Result<Option<String>, McpError> {
-        if self.seen_cursors.len() >= MAX_LISTING_PAGES {
-            return Err(too_large());
-        }
+        self.pages.begin_page()?;
         let tools = result
             .get("tools")
             .and_then(Value::as_array)
@@ -64,22 +62,12 @@ impl ToolListing {
             if tool.name.trim().is_empty() {
                 self.skipped
                     .push(format!("tool {index} of a page has an empty name"));
-            } else if self.tools.len() == MAX_LISTED_TOOLS {
-                return Err(too_large());
             } else {
+                self.pages.admit_entry()?;
                 self.tools.push(tool);
             }
         }
-        match result.get("nextCursor").and_then(Value::as_str) {
-            Some(cursor) if self.seen_cursors.iter().any(|seen| seen == cursor) => {
-                Err(McpError::CursorLoop(cursor.to_owned()))
-            }
-            Some(cursor) => {
-                self.seen_cursors.push(cursor.to_owned());
-                Ok(Some(cursor.to_owned()))
-            }
-            None => Ok(None),
-        }
+        self.pages.next_cursor(result)
     }
 
     /// Why tools were left out: findings, not failures.

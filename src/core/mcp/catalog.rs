@@ -1,0 +1,237 @@
+//! The server features a client reads beside tools: resources, resource templates and prompts
+//! (spec 2025-11-25, "Server features"), and the paging every `*/list` request shares with
+//! `tools/list`. Entries and results are kept as the server sent them: a page shows them, and the
+//! spec lets servers add members (`_meta`, `icons`) a client need not know.
+
+use serde_json::{json, Map, Value};
+
+use super::McpError;
+
+/// Pages one listing may take: servers page by a few dozen to a few hundred entries.
+pub const MAX_LISTING_PAGES: usize = 100;
+/// Entries one resource, template or prompt listing may hold: a page shows them to pick from,
+/// and a listing that never ends would otherwise fill the page's memory for good.
+pub const MAX_CATALOG_ENTRIES: usize = 10_000;
+
+/// Follows `nextCursor` through a listing and gives up on a cursor loop, on more than
+/// [`MAX_LISTING_PAGES`] pages, or on more entries than the listing allows.
+#[derive(Debug, Clone)]
+pub struct Pages {
+    method: &'static str,
+    max_entries: usize,
+    seen_cursors: Vec<String>,
+    entries: usize,
+}
+
+impl Pages {
+    pub fn new(method: &'static str, max_entries: usize) -> Self {
+        Pages {
+            method,
+            max_entries,
+            seen_cursors: Vec::new(),
+            entries: 0,
+        }
+    }
+
+    /// The params of a list request for `cursor` (`None` for the first page).
+    pub fn params(cursor: Option<&str>) -> Value {
+        match cursor {
+            Some(cursor) => json!({"cursor": cursor}),
+            None => json!({}),
+        }
+    }
+
+    /// Called before a page is read: fails once the listing has taken its pages.
+    pub fn begin_page(&self) -> Result<(), McpError> {
+        if self.seen_cursors.len() >= MAX_LISTING_PAGES {
+            return Err(self.too_large());
+        }
+        Ok(())
+    }
+
+    /// Counts one entry kept; fails when the listing already holds its most.
+    pub fn admit_entry(&mut self) -> Result<(), McpError> {
+        if self.entries == self.max_entries {
+            return Err(self.too_large());
+        }
+        self.entries += 1;
+        Ok(())
+    }
+
+    /// The cursor of the next page in a page's `result`, if any; a cursor seen before is a loop.
+    pub fn next_cursor(&mut self, result: &Value) -> Result<Option<String>, McpError> {
+        match result.get("nextCursor").and_then(Value::as_str) {
+            Some(cursor) if self.seen_cursors.iter().any(|seen| seen == cursor) => {
+                Err(McpError::CursorLoop {
+                    method: self.method,
+                    cursor: cursor.to_owned(),
+                })
+            }
+            Some(cursor) => {
+                self.seen_cursors.push(cursor.to_owned());
+                Ok(Some(cursor.to_owned()))
+            }
+            None => Ok(None),
+        }
+    }
+
+    fn too_large(&self) -> McpError {
+        McpError::ListingTooLarge {
+            method: self.method,
+            max_pages: MAX_LISTING_PAGES,
+            max_entries: self.max_entries,
+        }
+    }
+}
+
+/// A listing of entries other than tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Catalog {
+    Resources,
+    ResourceTemplates,
+    Prompts,
+}
+
+impl Catalog {
+    pub fn method(self) -> &'static str {
+        match self {
+            Catalog::Resources => "resources/list",
+            Catalog::ResourceTemplates => "resources/templates/list",
+            Catalog::Prompts => "prompts/list",
+        }
+    }
+
+    /// The member of a page's result that holds its entries.
+    fn member(self) -> &'static str {
+        match self {
+            Catalog::Resources => "resources",
+            Catalog::ResourceTemplates => "resourceTemplates",
+            Catalog::Prompts => "prompts",
+        }
+    }
+
+    /// The server capability the listing needs.
+    pub fn capability(self) -> &'static str {
+        match self {
+            Catalog::Resources | Catalog::ResourceTemplates => "resources",
+            Catalog::Prompts => "prompts",
+        }
+    }
+}
+
+/// Collects every page of a [`Catalog`] listing, each entry as sent.
+#[derive(Debug, Clone)]
+pub struct CatalogListing {
+    catalog: Catalog,
+    pages: Pages,
+    entries: Vec<Value>,
+}
+
+impl CatalogListing {
+    pub fn new(catalog: Catalog) -> Self {
+        CatalogListing {
+            catalog,
+            pages: Pages::new(catalog.method(), MAX_CATALOG_ENTRIES),
+            entries: Vec::new(),
+        }
+    }
+
+    /// Takes one page's result (its entries moved out, not copied); returns the cursor of the
+    /// next page, if any.
+    pub fn handle_page(&mut self, mut result: Value) -> Result<Option<String>, McpError> {
+        self.pages.begin_page()?;
+        let (method, member) = (self.catalog.method(), self.catalog.member());
+        let entries = match result.get_mut(member).map(Value::take) {
+            Some(Value::Array(entries)) => entries,
+            _ => {
+                return Err(McpError::InvalidMessage(format!(
+                    "{method} result without a `{member}` list"
+                )))
+            }
+        };
+        for (index, entry) in entries.into_iter().enumerate() {
+            if !entry.is_object() {
+                return Err(McpError::InvalidMessage(format!(
+                    "{method} entry {index} is not an object"
+                )));
+            }
+            self.pages.admit_entry()?;
+            self.entries.push(entry);
+        }
+        self.pages.next_cursor(&result)
+    }
+
+    pub fn into_entries(self) -> Vec<Value> {
+        self.entries
+    }
+}
+
+/// A request for one resource's contents or one prompt's messages.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EntryRequest {
+    pub method: &'static str,
+    pub capability: &'static str,
+    pub params: Value,
+    /// The member of the result that must hold a list.
+    list_member: &'static str,
+}
+
+impl EntryRequest {
+    /// `resources/read` of `uri`.
+    pub fn read_resource(uri: &str) -> Self {
+        EntryRequest {
+            method: "resources/read",
+            capability: "resources",
+            params: json!({"uri": uri}),
+            list_member: "contents",
+        }
+    }
+
+    /// `prompts/get` of `name` with `arguments` (`null` for none), which the spec types as an
+    /// object of strings: anything else is refused here rather than by the server.
+    pub fn get_prompt(name: &str, arguments: Value) -> Result<Self, String> {
+        let mut params = Map::new();
+        params.insert("name".to_owned(), Value::from(name));
+        match arguments {
+            Value::Null => {}
+            Value::Object(arguments) if arguments.values().all(Value::is_string) => {
+                params.insert("arguments".to_owned(), Value::Object(arguments));
+            }
+            _ => return Err("a prompt's arguments are an object of strings".to_owned()),
+        }
+        Ok(EntryRequest {
+            method: "prompts/get",
+            capability: "prompts",
+            params: Value::Object(params),
+            list_member: "messages",
+        })
+    }
+
+    /// Checks the result's shape: an object holding the list the method answers with.
+    pub fn check_result(&self, result: &Value) -> Result<(), McpError> {
+        if result.get(self.list_member).is_some_and(Value::is_array) {
+            return Ok(());
+        }
+        Err(McpError::InvalidMessage(format!(
+            "{} result without a `{}` list",
+            self.method, self.list_member
+        )))
+    }
+}
+
+/// Fails unless the server declared `capability` in its `initialize` result: a client may use
+/// only the capabilities negotiated (spec, lifecycle), so the request is not sent at all.
+pub fn require_capability(
+    capabilities: Option<&Value>,
+    capability: &'static str,
+    method: &'static str,
+) -> Result<(), McpError> {
+    let declared = capabilities
+        .and_then(|capabilities| capabilities.get(capability))
+        .is_some_and(|declared| !declared.is_null());
+    if declared {
+        Ok(())
+    } else {
+        Err(McpError::CapabilityMissing { capability, method })
+    }
+}

@@ -1,0 +1,207 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! Resources, resource templates and prompts (spec 2025-11-25, "Server features: Resources /
+//! Prompts"): listings page by page with the guards of `tools/list`, the requests for one entry,
+//! and the capability each needs.
+
+use mcp_agent_wasm::core::mcp::catalog::{
+    require_capability, Catalog, CatalogListing, EntryRequest, Pages, MAX_CATALOG_ENTRIES,
+    MAX_LISTING_PAGES,
+};
+use mcp_agent_wasm::core::mcp::McpError;
+use serde_json::{json, Value};
+
+/// Every page of a listing as the server sends it; returns the entries and the params asked.
+fn list(catalog: Catalog, pages: &[Value]) -> Result<(Vec<Value>, Vec<Value>), McpError> {
+    let mut listing = CatalogListing::new(catalog);
+    let mut cursor: Option<String> = None;
+    let mut requested = Vec::new();
+    for page in pages {
+        requested.push(Pages::params(cursor.as_deref()));
+        cursor = listing.handle_page(page.clone())?;
+    }
+    assert_eq!(cursor, None, "the last page has no cursor");
+    Ok((listing.into_entries(), requested))
+}
+
+#[test]
+fn a_listing_follows_cursors_and_keeps_entries_as_sent() {
+    let readme = json!({
+        "uri": "file:///readme.md", "name": "readme", "title": "Read me", "mimeType": "text/markdown",
+        "size": 12, "annotations": {"audience": ["user"]}, "icons": [{"src": "https://example.com/i.png"}],
+        "_meta": {"x": 1},
+    });
+    let pages = [
+        json!({"resources": [readme, {"uri": "file:///a", "name": "a"}], "nextCursor": "p2"}),
+        json!({"resources": [], "nextCursor": "p3"}),
+        json!({"resources": [{"uri": "file:///b", "name": "b"}]}),
+    ];
+    let (entries, requested) = list(Catalog::Resources, &pages).expect("valid pages");
+    assert_eq!(
+        requested,
+        [json!({}), json!({"cursor": "p2"}), json!({"cursor": "p3"})]
+    );
+    assert_eq!(entries.len(), 3);
+    assert_eq!(entries[0], readme, "every member kept");
+
+    let templates =
+        [json!({"resourceTemplates": [{"uriTemplate": "file:///{path}", "name": "file"}]})];
+    let (entries, _) = list(Catalog::ResourceTemplates, &templates).expect("templates");
+    assert_eq!(entries[0]["uriTemplate"], "file:///{path}");
+    let prompts =
+        [json!({"prompts": [{"name": "p", "arguments": [{"name": "city", "required": true}]}]})];
+    let (entries, _) = list(Catalog::Prompts, &prompts).expect("prompts");
+    assert_eq!(entries[0]["arguments"][0]["name"], "city");
+}
+
+#[test]
+fn a_listing_refuses_a_cursor_loop_naming_its_method() {
+    let mut listing = CatalogListing::new(Catalog::Prompts);
+    let page = json!({"prompts": [{"name": "p"}], "nextCursor": "again"});
+    assert_eq!(
+        listing.handle_page(page.clone()),
+        Ok(Some("again".to_owned()))
+    );
+    let error = listing.handle_page(page).expect_err("a loop");
+    assert_eq!(error.code(), "mcp_cursor_loop");
+    assert_eq!(
+        error.to_string(),
+        "prompts/list returned the cursor `again` twice"
+    );
+}
+
+/// The guards `tools/list` has: at most [`MAX_LISTING_PAGES`] pages, and a most of entries.
+#[test]
+fn a_listing_gives_up_past_its_page_and_entry_limits() {
+    let mut endless = CatalogListing::new(Catalog::ResourceTemplates);
+    let outcomes: Vec<_> = (0..=MAX_LISTING_PAGES)
+        .map(|number| {
+            endless
+                .handle_page(json!({"resourceTemplates": [], "nextCursor": format!("c{number}")}))
+        })
+        .collect();
+    assert!(outcomes[..MAX_LISTING_PAGES].iter().all(Result::is_ok));
+    let too_large = McpError::ListingTooLarge {
+        method: "resources/templates/list",
+        max_pages: MAX_LISTING_PAGES,
+        max_entries: MAX_CATALOG_ENTRIES,
+    };
+    assert_eq!(outcomes[MAX_LISTING_PAGES], Err(too_large));
+
+    let entries: Vec<Value> = (0..=MAX_CATALOG_ENTRIES)
+        .map(|index| json!({"uri": format!("file:///{index}"), "name": "f"}))
+        .collect();
+    let mut at_limit = CatalogListing::new(Catalog::Resources);
+    let full_page = json!({"resources": entries[..MAX_CATALOG_ENTRIES]});
+    assert_eq!(at_limit.handle_page(full_page), Ok(None));
+    assert_eq!(at_limit.into_entries().len(), MAX_CATALOG_ENTRIES);
+    let error = CatalogListing::new(Catalog::Resources)
+        .handle_page(json!({ "resources": entries }))
+        .expect_err("one entry too many");
+    assert_eq!(error.code(), "mcp_listing_too_large");
+    assert_eq!(
+        error.to_string(),
+        "resources/list gave more than 100 pages or 10000 entries; the listing was given up"
+    );
+}
+
+#[test]
+fn malformed_pages_are_invalid_messages() {
+    for (catalog, page) in [
+        (Catalog::Resources, json!({})),
+        (Catalog::Resources, json!({"tools": []})),
+        (Catalog::ResourceTemplates, json!({"resources": []})),
+        (Catalog::Prompts, json!({"prompts": {}})),
+        (Catalog::Prompts, json!({"prompts": ["p"]})),
+        (Catalog::Prompts, json!([])),
+    ] {
+        let outcome = CatalogListing::new(catalog).handle_page(page.clone());
+        assert_eq!(
+            outcome.map_err(|error| error.code()),
+            Err("mcp_invalid_message"),
+            "{page}"
+        );
+    }
+}
+
+#[test]
+fn entry_requests_carry_the_params_the_spec_names() {
+    let read = EntryRequest::read_resource("demo://resource/1");
+    assert_eq!(
+        (read.method, read.capability, &read.params),
+        (
+            "resources/read",
+            "resources",
+            &json!({"uri": "demo://resource/1"})
+        )
+    );
+    let bare = EntryRequest::get_prompt("simple", Value::Null).expect("no arguments");
+    assert_eq!(
+        (bare.method, bare.capability, &bare.params),
+        ("prompts/get", "prompts", &json!({"name": "simple"}))
+    );
+    let with_arguments =
+        EntryRequest::get_prompt("args", json!({"city": "Oslo", "state": ""})).expect("strings");
+    assert_eq!(
+        with_arguments.params,
+        json!({"name": "args", "arguments": {"city": "Oslo", "state": ""}})
+    );
+    for refused in [
+        json!({"count": 3}),
+        json!({"city": null}),
+        json!(["Oslo"]),
+        json!("Oslo"),
+    ] {
+        assert_eq!(
+            EntryRequest::get_prompt("args", refused.clone()),
+            Err("a prompt's arguments are an object of strings".to_owned()),
+            "{refused}"
+        );
+    }
+}
+
+#[test]
+fn entry_results_must_hold_their_list() {
+    let read = EntryRequest::read_resource("demo://r");
+    assert_eq!(read.check_result(&json!({"contents": []})), Ok(()));
+    let prompt = EntryRequest::get_prompt("p", Value::Null).expect("request");
+    assert_eq!(
+        prompt.check_result(&json!({"description": "d", "messages": []})),
+        Ok(())
+    );
+    for (request, result) in [
+        (&read, json!({})),
+        (&read, json!({"contents": {}})),
+        (&prompt, json!({"messages": "hi"})),
+        (&prompt, json!(null)),
+    ] {
+        let error = request.check_result(&result).expect_err("malformed");
+        assert_eq!(error.code(), "mcp_invalid_message", "{result}");
+    }
+}
+
+/// A client may use only the capabilities the server declared (spec, lifecycle).
+#[test]
+fn a_request_needs_its_capability_declared() {
+    let declared = json!({"tools": {}, "resources": {"subscribe": true}, "prompts": {}});
+    assert_eq!(
+        require_capability(Some(&declared), "resources", "resources/read"),
+        Ok(())
+    );
+    assert_eq!(
+        require_capability(Some(&declared), "prompts", "prompts/list"),
+        Ok(())
+    );
+    for capabilities in [
+        None,
+        Some(json!({"tools": {}})),
+        Some(json!({"prompts": null})),
+    ] {
+        let error = require_capability(capabilities.as_ref(), "prompts", "prompts/get")
+            .expect_err("undeclared");
+        assert_eq!(error.code(), "mcp_capability_missing");
+        assert_eq!(
+            error.to_string(),
+            "the server did not declare the `prompts` capability, which prompts/get needs"
+        );
+    }
+}
