@@ -43,6 +43,8 @@
 //                    default)
 //   /bulk-sse/...    the same tools with SSE replies
 //   /many/N/...      JSON replies; tools/list gives N tools, `tool-1` to `tool-N`, in one page
+//   /catalog/...     JSON replies; declares resources and prompts too: resources/list gives 7
+//                    resources, 3 a page; prompts/list answers every page with nextCursor `again`
 //   /keys/...        JSON replies; one tool, `list-apps`, whose property keys Anthropic refuses
 //                    (`filter[id]`, 70 characters), answers with the arguments it got as JSON
 //   /stuck/...       JSON replies; a POST of notifications/cancelled is answered only after 5 s
@@ -99,6 +101,7 @@ const KEYS_TOOLS = [
   },
 ];
 const PAGE_SIZE = 3;
+const CATALOG_RESOURCES = Array.from({ length: 7 }, (_, index) => ({ uri: `test://resource/${index + 1}`, name: `resource-${index + 1}` }));
 /// Per session path: calls of `slow` in flight now and the most at once.
 const inFlight = new Map();
 
@@ -121,10 +124,14 @@ function sseFrame(message, eventId) {
 
 function toolsPage(cursor, mode) {
   const all = mode === "bulk" || mode === "bulk-sse" ? BULK_TOOLS : mode === "keys" ? KEYS_TOOLS : TOOLS;
+  return pageOf(all, cursor, "tools");
+}
+
+/// The page of `all` at `cursor` (`page-<start>`), its entries under `member`.
+function pageOf(all, cursor, member) {
   const start = cursor ? Number(cursor.replace("page-", "")) : 0;
-  const tools = all.slice(start, start + PAGE_SIZE);
   const next = start + PAGE_SIZE < all.length ? { nextCursor: `page-${start + PAGE_SIZE}` } : {};
-  return { tools, ...next };
+  return { [member]: all.slice(start, start + PAGE_SIZE), ...next };
 }
 
 /// The tools of `/many/N/...`: `tool-1` to `tool-N`.
@@ -158,7 +165,7 @@ async function answer(message, context, send) {
       }
       return send(result(id, {
         protocolVersion: context.session.mode.endsWith("future-version") ? "2099-01-01" : params.protocolVersion === "2024-11-05" ? "2024-11-05" : "2025-06-18",
-        capabilities: { tools: {} },
+        capabilities: context.session.mode === "catalog" ? { tools: {}, resources: {}, prompts: {} } : { tools: {} },
         serverInfo: { name: "mcp-test-server", version: "1.0.0" },
       }));
     case "ping":
@@ -174,6 +181,10 @@ async function answer(message, context, send) {
       return send(result(id, toolsPage(params.cursor, context.session.mode)));
     case "tools/call":
       return callTool(id, params, context, send);
+    case "resources/list":
+      return send(result(id, pageOf(CATALOG_RESOURCES, params.cursor, "resources")));
+    case "prompts/list":
+      return send(result(id, { prompts: [{ name: "again" }], nextCursor: "again" }));
     default:
       return send({ jsonrpc: "2.0", id, error: { code: -32601, message: `unknown method ${method}` } });
   }
@@ -397,7 +408,7 @@ async function handleStreamable(request, response, mode, body) {
     response.end(JSON.stringify(result(message.id, { content: [{ type: "text", text: "restarted" }] })));
     return;
   }
-  if (["json", "many", "keys", "bulk", "restart", "refuse-initialized", "stuck", "future-version", "stall-initialized", "ping-fails", "ping-unknown", "no-version-cors", "string-ids", "strict-version"].includes(mode)) {
+  if (["json", "catalog", "many", "keys", "bulk", "restart", "refuse-initialized", "stuck", "future-version", "stall-initialized", "ping-fails", "ping-unknown", "no-version-cors", "string-ids", "strict-version"].includes(mode)) {
     await answer(message, { session }, (reply) => {
       if (reply.id !== message.id) return;
       if (mode === "string-ids") reply.id = String(reply.id);
@@ -537,7 +548,7 @@ const server = http.createServer(async (request, response) => {
     handleLegacy(request, response, mode, url, body);
   } else if (mode === "stall") {
     // Never answered; the client's abort or timeout closes the connection.
-  } else if (["json", "many", "keys", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "bulk-sse", "stuck", "future-version", "stall-initialized", "stall-initialize", "resume-initialize", "ping-fails", "ping-unknown", "no-version-cors", "string-ids", "strict-version"].includes(mode)) {
+  } else if (["json", "catalog", "many", "keys", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "bulk-sse", "stuck", "future-version", "stall-initialized", "stall-initialize", "resume-initialize", "ping-fails", "ping-unknown", "no-version-cors", "string-ids", "strict-version"].includes(mode)) {
     await handleStreamable(request, response, mode, body);
   } else {
     response.writeHead(404, corsHeaders(true)).end("unknown route");

@@ -4,8 +4,8 @@
 //! and the capability each needs.
 
 use mcp_agent_wasm::core::mcp::catalog::{
-    require_capability, Catalog, CatalogListing, EntryRequest, Pages, MAX_CATALOG_ENTRIES,
-    MAX_LISTING_PAGES,
+    require_capability, Catalog, CatalogListing, EntryRequest, FeatureExchange, FeatureRequest,
+    Pages, MAX_CATALOG_ENTRIES, MAX_LISTING_PAGES,
 };
 use mcp_agent_wasm::core::mcp::McpError;
 use serde_json::{json, Value};
@@ -204,4 +204,43 @@ fn a_request_needs_its_capability_declared() {
             "the server did not declare the `prompts` capability, which prompts/get needs"
         );
     }
+}
+
+/// The requests an exchange asks for, and the answer it gives: a listing's pages joined, an
+/// entry's result as sent (or refused when malformed).
+#[test]
+fn an_exchange_asks_page_after_page_or_once() {
+    let mut listing = FeatureExchange::new(FeatureRequest::List(Catalog::Prompts));
+    let mut asked = Vec::new();
+    let pages = [
+        json!({"prompts": [{"name": "a"}], "nextCursor": "2"}),
+        json!({"prompts": [{"name": "b"}]}),
+    ];
+    let mut answers = Vec::new();
+    for page in pages {
+        asked.push((listing.capability(), listing.method(), listing.params()));
+        answers.push(listing.handle_result(page).expect("valid page"));
+    }
+    assert_eq!(
+        asked,
+        [
+            ("prompts", "prompts/list", json!({})),
+            ("prompts", "prompts/list", json!({"cursor": "2"}))
+        ]
+    );
+    assert_eq!(answers, [None, Some(json!([{"name": "a"}, {"name": "b"}]))]);
+
+    let request = EntryRequest::read_resource("demo://r");
+    let mut entry = FeatureExchange::new(FeatureRequest::Entry(request));
+    assert_eq!(
+        (entry.capability(), entry.method(), entry.params()),
+        ("resources", "resources/read", json!({"uri": "demo://r"}))
+    );
+    let result = json!({"contents": [{"uri": "demo://r", "blob": "AA=="}], "_meta": {}});
+    assert_eq!(entry.handle_result(result.clone()), Ok(Some(result)));
+    let malformed = entry.handle_result(json!({"contents": null}));
+    assert_eq!(
+        malformed.map_err(|error| error.code()),
+        Err("mcp_invalid_message")
+    );
 }

@@ -2,6 +2,7 @@
 // handles every event type of the public API, with no `any`.
 import init, { Agent, McpClient, listProviders, sanitizeJsonSchema, buildToolNames, validateToolArguments } from "mcp-agent-wasm";
 import type { AgentConfig, AgentError, AgentErrorCode, AgentEvent, ChatMessage, McpTool, McpToolResult, ToolInfo } from "mcp-agent-wasm";
+import type { McpGetPromptResult, McpPrompt, McpPromptMessage, McpReadResourceResult, McpResource, McpResourceTemplate } from "mcp-agent-wasm";
 
 function describe(event: AgentEvent): string {
   switch (event.type) {
@@ -78,10 +79,27 @@ export async function direct(agent: Agent): Promise<string> {
   return `${tools.length} ${first.modelText} ${second.blocks.length} ${second.isError}`;
 }
 
+/** Resources and prompts, each entry and result as the server sent it. */
+export async function catalog(client: McpClient): Promise<string[]> {
+  const resources: McpResource[] = await client.listResources();
+  const templates: McpResourceTemplate[] = await client.listResourceTemplates({ signal: AbortSignal.timeout(1000) });
+  const read: McpReadResourceResult = await client.readResource(resources[0]?.uri ?? "demo://r", { timeoutMs: 1000 });
+  const parts = read.contents.map((part) => ("text" in part ? part.text : `${part.blob.length} base64 characters`));
+  const prompts: McpPrompt[] = await client.listPrompts();
+  const required = prompts.flatMap((prompt) => prompt.arguments ?? []).filter((argument) => argument.required);
+  const prompt: McpGetPromptResult = await client.getPrompt("args-prompt", { city: "Oslo" });
+  const messages: McpPromptMessage[] = prompt.messages;
+  const bare: McpGetPromptResult = await client.getPrompt("simple-prompt");
+  return [...parts, `${templates.length} ${required.length} ${messages[0]?.role} ${bare.description ?? ""}`];
+}
+
 /** What the types refuse: each line must be a type error, or tsc fails on the unused directive. */
 export function typeErrors(): void {
   // @ts-expect-error a misspelt provider id
   new Agent({ provider: { id: "open-ai" } });
   // @ts-expect-error an unknown schema dialect
   sanitizeJsonSchema({ type: "object" }, "strict");
+  const client = new McpClient({ url: "https://example.invalid/mcp" });
+  // @ts-expect-error a prompt's arguments are strings
+  void client.getPrompt("args-prompt", { count: 3 });
 }

@@ -166,6 +166,80 @@ impl CatalogListing {
     }
 }
 
+/// What a client asks a server feature for: a whole listing, or one entry.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FeatureRequest {
+    List(Catalog),
+    Entry(EntryRequest),
+}
+
+/// The requests one [`FeatureRequest`] takes, without I/O: page after page of a listing, or
+/// the one request for an entry. The caller sends `method()` with `params()` while the server
+/// declares `capability()`, and hands each result to `handle_result` until it gives the answer.
+#[derive(Debug, Clone)]
+pub struct FeatureExchange(Exchange);
+
+#[derive(Debug, Clone)]
+enum Exchange {
+    Listing {
+        listing: CatalogListing,
+        cursor: Option<String>,
+    },
+    Entry(EntryRequest),
+}
+
+impl FeatureExchange {
+    pub fn new(feature: FeatureRequest) -> Self {
+        FeatureExchange(match feature {
+            FeatureRequest::List(catalog) => Exchange::Listing {
+                listing: CatalogListing::new(catalog),
+                cursor: None,
+            },
+            FeatureRequest::Entry(request) => Exchange::Entry(request),
+        })
+    }
+
+    pub fn capability(&self) -> &'static str {
+        match &self.0 {
+            Exchange::Listing { listing, .. } => listing.catalog.capability(),
+            Exchange::Entry(request) => request.capability,
+        }
+    }
+
+    pub fn method(&self) -> &'static str {
+        match &self.0 {
+            Exchange::Listing { listing, .. } => listing.catalog.method(),
+            Exchange::Entry(request) => request.method,
+        }
+    }
+
+    /// The params of the next request.
+    pub fn params(&self) -> Value {
+        match &self.0 {
+            Exchange::Listing { cursor, .. } => Pages::params(cursor.as_deref()),
+            Exchange::Entry(request) => request.params.clone(),
+        }
+    }
+
+    /// Takes a request's result; `Some` is the answer: an entry's result as sent, or every
+    /// entry of the listing as a list. `None`: the listing goes on with the next page.
+    pub fn handle_result(&mut self, result: Value) -> Result<Option<Value>, McpError> {
+        match &mut self.0 {
+            Exchange::Entry(request) => {
+                request.check_result(&result)?;
+                Ok(Some(result))
+            }
+            Exchange::Listing { listing, cursor } => {
+                *cursor = listing.handle_page(result)?;
+                if cursor.is_some() {
+                    return Ok(None);
+                }
+                Ok(Some(Value::Array(std::mem::take(&mut listing.entries))))
+            }
+        }
+    }
+}
+
 /// A request for one resource's contents or one prompt's messages.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EntryRequest {

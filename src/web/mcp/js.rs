@@ -95,7 +95,7 @@ fn options_error(error: impl std::fmt::Display) -> JsValue {
 /// One MCP server's client (`new McpClient({ url, headers, transport, allowInsecureLocalUrls })`).
 #[wasm_bindgen(js_name = McpClient)]
 pub struct JsMcpClient {
-    client: McpClient,
+    pub(super) client: McpClient,
 }
 
 #[wasm_bindgen(js_class = McpClient)]
@@ -148,6 +148,37 @@ impl JsMcpClient {
     }
 }
 
+/// The options every request takes: `{ signal, timeoutMs }`.
+pub(super) struct RequestOptions {
+    pub signal: Option<AbortSignal>,
+    pub timeout_ms: Option<u64>,
+}
+
+/// Reads `{ signal, timeoutMs }` out of a method's options (`shape` names every member the method
+/// takes, for the error); a member whose getter throws counts as absent.
+pub(super) fn request_options(options: &JsValue, shape: &str) -> Result<RequestOptions, JsValue> {
+    if !is_options_object(options) {
+        return Err(options_error(format!(
+            "the options are an object such as {shape}"
+        )));
+    }
+    let field = |name: &str| option_member(options, name).ok().flatten();
+    let signal = field("signal")
+        .map(|value| value.dyn_into::<AbortSignal>())
+        .transpose()
+        .map_err(|_| options_error("`signal` must be an AbortSignal"))?;
+    let timeout_ms = match field("timeoutMs").map(|value| value.as_f64()) {
+        None => None,
+        Some(Some(ms)) if ms.is_finite() && ms >= 0.0 => Some(ms as u64),
+        Some(_) => {
+            return Err(options_error(
+                "`timeoutMs` must be a number of milliseconds, 0 or more",
+            ))
+        }
+    };
+    Ok(RequestOptions { signal, timeout_ms })
+}
+
 /// `McpClient.callTool`: every failure, bad arguments and options included, rejects the promise.
 async fn call_tool(
     client: &McpClient,
@@ -173,30 +204,14 @@ async fn call_tool(
         )
         .into());
     }
-    if !is_options_object(options) {
-        return Err(options_error(
-            "the options are an object such as { signal, timeoutMs, onProgress }",
-        ));
-    }
-    // A member whose getter throws counts as absent.
-    let field = |name: &str| option_member(options, name).ok().flatten();
-    let on_progress = field("onProgress")
+    let RequestOptions { signal, timeout_ms } =
+        request_options(options, "{ signal, timeoutMs, onProgress }")?;
+    let on_progress = option_member(options, "onProgress")
+        .ok()
+        .flatten()
         .map(|value| value.dyn_into::<js_sys::Function>())
         .transpose()
         .map_err(|_| options_error("`onProgress` must be a function"))?;
-    let signal = field("signal")
-        .map(|value| value.dyn_into::<AbortSignal>())
-        .transpose()
-        .map_err(|_| options_error("`signal` must be an AbortSignal"))?;
-    let timeout_ms = match field("timeoutMs").map(|value| value.as_f64()) {
-        None => None,
-        Some(Some(ms)) if ms.is_finite() && ms >= 0.0 => Some(ms as u64),
-        Some(_) => {
-            return Err(options_error(
-                "`timeoutMs` must be a number of milliseconds, 0 or more",
-            ))
-        }
-    };
     let report = |progress: &Progress| {
         if let (Some(callback), Ok(progress)) = (&on_progress, to_js(progress)) {
             let _ = callback.call1(&JsValue::NULL, &progress);

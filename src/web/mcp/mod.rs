@@ -1,8 +1,11 @@
 //! The MCP client over browser fetch: Streamable HTTP with a legacy SSE fallback. It performs the
 //! fetches that `core::mcp` decides on and reads their replies; one client per server.
 
+mod catalog;
 mod http;
 mod js;
+
+pub use js::JsMcpClient;
 
 use std::cell::{Cell, RefCell};
 use std::future::Future;
@@ -375,15 +378,7 @@ impl McpClient {
         signal: Option<&AbortSignal>,
         timeout_ms: Option<u64>,
     ) -> Result<ToolCallResult, McpError> {
-        if let Some(signal) = signal {
-            // An abort while connecting needs no cancellation: no call was sent yet.
-            match select(pin!(self.connect()), pin!(aborted(signal))).await {
-                Either::Left((connected, _)) => connected?,
-                Either::Right(_) => return Err(McpError::Aborted),
-            }
-        } else {
-            self.connect().await?;
-        }
+        self.connect_unless_aborted(signal).await?;
         let request = self
             .state
             .borrow_mut()
@@ -400,6 +395,18 @@ impl McpClient {
             )
             .await?;
         ToolCallResult::from_result(result)
+    }
+
+    /// [`McpClient::connect`], given up when `signal` aborts first. An abort while connecting
+    /// needs no cancellation: no request was sent yet.
+    async fn connect_unless_aborted(&self, signal: Option<&AbortSignal>) -> Result<(), McpError> {
+        match signal {
+            Some(signal) => match select(pin!(self.connect()), pin!(aborted(signal))).await {
+                Either::Left((connected, _)) => connected,
+                Either::Right(_) => Err(McpError::Aborted),
+            },
+            None => self.connect().await,
+        }
     }
 
     /// Ends the session: DELETE for a Streamable HTTP session (405 is fine), the stream closed for
