@@ -132,7 +132,14 @@ pub(super) fn wire_messages(
     messages: &[ChatMessage],
 ) -> Result<Vec<Value>, ProviderError> {
     let echo_reasoning = provider.spec.reasoning == Reasoning::EchoReasoningContent;
-    let echo_signatures = provider.is_google_endpoint();
+    // Parsing the base URL costs a request more than a short conversation: only done when a
+    // call may carry a signature.
+    let echo_signatures = messages.iter().any(|message| {
+        message
+            .tool_calls
+            .as_ref()
+            .is_some_and(|calls| !calls.is_empty())
+    }) && provider.is_google_endpoint();
     let replaced_ids = match provider.spec.tool_call_ids {
         ToolCallIds::Any => Map::new(),
         ToolCallIds::NineAlphanumeric => {
