@@ -2,14 +2,16 @@
 //!
 //! A wait that loses a race (a call that answered before its timeout, a retry cut short by an
 //! abort) is dropped; dropping clears its `setTimeout` and removes its `abort` listener, so an
-//! abandoned wait never keeps Node's event loop alive nor piles listeners on a signal. It also
-//! settles the wait's promise: `JsFuture` frees its two callbacks only when its promise settles,
-//! so each wait left pending would keep them, and two JS functions, for the page's lifetime.
-//! `setTimeout`/`clearTimeout` are bound as globals: pages, workers and Node alike.
+//! abandoned wait never keeps Node's event loop alive nor piles listeners on a signal. An abort
+//! wait also settles its promise: `JsFuture` frees its two callbacks only when its promise
+//! settles, so each wait left pending would keep them, and two JS functions, for the page's
+//! lifetime. `setTimeout`/`clearTimeout` are bound as globals: pages, workers and Node alike.
 
+use std::cell::Cell;
 use std::future::Future;
 use std::pin::Pin;
-use std::task::{Context, Poll};
+use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
 
 use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
@@ -26,42 +28,62 @@ extern "C" {
 }
 
 /// Resolves after a delay; the timer is cleared when this is dropped first.
+///
+/// The timer calls one Rust closure that wakes the waiting task: a promise awaited through
+/// `JsFuture` would cost a promise, two more closures and a promise job, and when dropped a
+/// call to settle it; every model call waits on such a timer (its idle limit), so that was a
+/// tenth of a short run's CPU in Node.
 pub struct Sleep {
-    fired: JsFuture,
+    state: Rc<SleepState>,
     timer: JsValue,
-    settle: Function,
+    /// Called by the timer; dropped (after the timer is cleared) with this.
+    _on_fire: Closure<dyn FnMut()>,
+}
+
+#[derive(Default)]
+struct SleepState {
+    fired: Cell<bool>,
+    waker: Cell<Option<Waker>>,
 }
 
 /// Waits `milliseconds`, at most 2^31 − 1 (about 24.8 days): `setTimeout` reads its delay as a
 /// 32-bit integer, so a longer one (`Number.MAX_SAFE_INTEGER` for "never") wrapped around and
 /// fired at once or early.
 pub fn sleep(milliseconds: u64) -> Sleep {
-    let mut timer = JsValue::UNDEFINED;
-    // Replaced by the executor, which a promise calls at once.
-    let mut settle: Function = JsValue::UNDEFINED.unchecked_into();
-    let promise = Promise::new(&mut |resolve, _reject| {
-        timer = set_timeout(&resolve, milliseconds.min(i32::MAX as u64) as f64);
-        settle = resolve;
+    let state = Rc::new(SleepState::default());
+    let fired = state.clone();
+    let on_fire = Closure::<dyn FnMut()>::new(move || {
+        fired.fired.set(true);
+        if let Some(waker) = fired.waker.take() {
+            waker.wake();
+        }
     });
+    let timer = set_timeout(
+        on_fire.as_ref().unchecked_ref(),
+        milliseconds.min(i32::MAX as u64) as f64,
+    );
     Sleep {
-        fired: JsFuture::from(promise),
+        state,
         timer,
-        settle,
+        _on_fire: on_fire,
     }
 }
 
 impl Future for Sleep {
     type Output = ();
 
-    fn poll(mut self: Pin<&mut Self>, context: &mut Context<'_>) -> Poll<()> {
-        Pin::new(&mut self.fired).poll(context).map(drop)
+    fn poll(self: Pin<&mut Self>, context: &mut Context<'_>) -> Poll<()> {
+        if self.state.fired.get() {
+            return Poll::Ready(());
+        }
+        self.state.waker.set(Some(context.waker().clone()));
+        Poll::Pending
     }
 }
 
 impl Drop for Sleep {
     fn drop(&mut self) {
         clear_timeout(&self.timer);
-        settle(&self.settle);
     }
 }
 
