@@ -423,6 +423,44 @@ async fn a_connection_lost_mid_stream_is_a_network_error_and_not_retried() {
     assert_eq!(recorded(&tag("cut")).await.len(), 1);
 }
 
+/// The idle limit bounds each wait, not the whole stream: pieces 250 ms apart under a limit of
+/// 400 ms are all read, though the stream lasts longer than the limit and the timer that bounded
+/// the wait for the answer goes on bounding the first pieces.
+#[wasm_bindgen_test]
+async fn a_stream_slower_in_all_than_the_idle_limit_is_read_when_each_piece_comes_in_time() {
+    let provider = config(
+        "openai",
+        base_url(&format!(
+            "fixture=openai/parallel-tool-calls.sse&chunk=2048&delay=250&tag={}&",
+            tag("slow-pieces")
+        )),
+    )
+    .resolve()
+    .unwrap();
+    let messages = [ChatMessage::text(Role::User, "hi")];
+    let started = js_sys::Date::now();
+    let (mut events, _) = stream_model_call(
+        &provider,
+        &messages,
+        &ProviderTools::default(),
+        &RetryPolicy::default(),
+        None,
+        IdleLimit(Some(400)),
+    )
+    .await
+    .unwrap();
+    let mut calls = 0;
+    while let Some(event) = events.next_event().await.unwrap() {
+        calls += usize::from(matches!(event, ModelEvent::ToolCallDelta(_)));
+    }
+    let elapsed = js_sys::Date::now() - started;
+    assert!(calls > 0, "no tool-call deltas read");
+    assert!(
+        elapsed > 600.0,
+        "read in {elapsed} ms: the pieces came too fast to test the limit"
+    );
+}
+
 /// A provider that never answers: every kind of call gives up after the idle limit, the watsonx
 /// token exchange included, and a call without a limit is still waiting.
 #[wasm_bindgen_test]

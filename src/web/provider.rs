@@ -82,6 +82,9 @@ pub struct ProviderResponse {
     pub status: u16,
     provider: ResolvedProvider,
     response: HttpResponse,
+    /// The timer that bounded the wait for this answer: a stream keeps it for its first piece
+    /// rather than setting another (see [`ModelEventStream::idle_timer`]).
+    idle_timer: Option<Sleep>,
 }
 
 impl ProviderResponse {
@@ -103,16 +106,19 @@ pub struct IdleLimit(pub Option<u64>);
 
 impl IdleLimit {
     /// `work`'s outcome, or [`ProviderError::IdleTimeout`] once it has waited past the limit
-    /// (dropping `work` then cancels its fetch).
+    /// (dropping `work` then cancels its fetch). The timer is set in `timer`, and left there for
+    /// the caller to keep using.
     async fn bound<T>(
         self,
         provider: &ResolvedProvider,
+        timer: &mut Option<Sleep>,
         work: impl Future<Output = Result<T, ProviderError>>,
     ) -> Result<T, ProviderError> {
         let Some(idle_ms) = self.0 else {
             return work.await;
         };
-        match select(pin!(work), sleep(idle_ms)).await {
+        let timer = timer.get_or_insert_with(|| sleep(idle_ms));
+        match select(pin!(work), timer).await {
             Either::Left((outcome, _)) => outcome,
             Either::Right(_) => Err(ProviderError::IdleTimeout {
                 provider: provider.spec.id.to_owned(),
@@ -128,7 +134,7 @@ impl IdleLimit {
         provider: &ResolvedProvider,
         response: &mut HttpResponse,
     ) -> Result<Result<String, HttpError>, ProviderError> {
-        self.bound(provider, async { Ok(response.text().await) })
+        self.bound(provider, &mut None, async { Ok(response.text().await) })
             .await
     }
 }
@@ -153,7 +159,8 @@ pub async fn send(
     let mut retries_done = 0;
     loop {
         let attempt = async { Ok(fetch(&fetch_request, signal).await) };
-        let decision = match idle.bound(provider, attempt).await? {
+        let mut idle_timer = None;
+        let decision = match idle.bound(provider, &mut idle_timer, attempt).await? {
             Err(HttpError::Aborted) => return Err(from_http(provider, HttpError::Aborted)),
             Err(error) => provider.after_network_failure(
                 policy,
@@ -166,6 +173,7 @@ pub async fn send(
                     status: response.status,
                     provider: provider.clone(),
                     response,
+                    idle_timer,
                 });
             }
             Ok(mut response) => {
@@ -233,15 +241,16 @@ pub struct ModelEventStream {
     idle_timeout_ms: Option<u64>,
     /// The idle timer, kept across pieces and re-armed only when it fires while a wait is shorter
     /// than the limit: a `setTimeout` and `clearTimeout` per piece of body cost more than decoding
-    /// the piece.
+    /// the piece. The first is the one that bounded the wait for the answer to start.
     idle_timer: Option<Sleep>,
     /// The events one piece of body decodes to, before they are queued; kept for its capacity.
     decoded: Vec<ModelEvent>,
 }
 
 impl ModelEventStream {
-    fn new(response: ProviderResponse, idle: IdleLimit) -> Self {
+    fn new(mut response: ProviderResponse, idle: IdleLimit) -> Self {
         let (wire, options) = response.provider.decoder_options();
+        let idle_timer = response.idle_timer.take();
         ModelEventStream {
             response,
             decoder: ModelStreamDecoder::new(wire, options),
@@ -249,7 +258,7 @@ impl ModelEventStream {
             failure: None,
             finished: false,
             idle_timeout_ms: idle.0,
-            idle_timer: None,
+            idle_timer,
             decoded: Vec::new(),
         }
     }
@@ -364,6 +373,8 @@ async fn whole_answer(
     idle: IdleLimit,
 ) -> Result<String, ProviderError> {
     let mut answer = send(provider, request, policy, signal, idle).await?;
+    // The whole body gets a wait of its own.
+    answer.idle_timer = None;
     idle.read_text(provider, &mut answer.response)
         .await?
         .map_err(|error| from_http(provider, error))
