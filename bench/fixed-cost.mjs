@@ -69,4 +69,16 @@ for (const { name } of cases) {
   const ratio = name.endsWith(" body") && !name.startsWith("plain") ? `  ratio ${(plainBody / median(values)).toFixed(3)}×` : "";
   console.log(line + ratio);
 }
+// Paired per round (the cases of one round ran seconds apart, under the same load): each build's
+// time against the first build's, and plain JS's against each build's.
+for (const { label } of builds) {
+  for (const kind of ["body", "empty"]) {
+    const mine = samples.get(`${label} ${kind}`);
+    const first = samples.get(`${builds[0].label} ${kind}`);
+    const plain = samples.get(`plain JS ${kind}`);
+    const againstFirst = median(mine.map((value, round) => value / first[round]));
+    const plainRatio = median(mine.map((value, round) => plain[round] / value));
+    console.log(`${label} ${kind}: ${againstFirst.toFixed(3)}× the time of ${builds[0].label} (median of rounds), plain JS ratio ${plainRatio.toFixed(3)}×`);
+  }
+}
 for (const { consumer } of cases) await consumer?.close();
