@@ -3,7 +3,8 @@
 // (`data: [DONE]` only), and the plain-JS consumer over the same two bodies, in interleaved
 // rounds, timed with process CPU time. Builds compared in one process see the same machine load.
 //
-//   node bench/fixed-cost.mjs [--rounds N] [--runs N] label=pkg/nodejs [label=other/nodejs ...]
+//   node bench/fixed-cost.mjs [--rounds N] [--runs N] [--tool-prompt] label=pkg/nodejs [label=other/nodejs ...]
+// `--tool-prompt` runs the Agents with the tool preamble, their default (the issue's bench has none).
 import { fixtureBodies } from "./inputs.mjs";
 import { plainJs } from "./consumers.mjs";
 import { loadPackage, oursConsumer } from "./ours.mjs";
@@ -39,7 +40,7 @@ async function cpuPerRun(run) {
 
 const cases = [];
 for (const { label, module } of builds) {
-  const consumer = await oursConsumer(module);
+  const consumer = await oursConsumer(module, { toolPrompt: process.argv.includes("--tool-prompt") });
   const check = await consumer.run(parallel.bytes);
   if (check.toolCalls.length === 0) throw new Error(`${label}: no tool calls read`);
   cases.push({ name: `${label} body`, run: () => consumer.run(parallel.bytes), consumer });

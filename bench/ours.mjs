@@ -75,11 +75,13 @@ const EMPTY_ANSWER = new TextEncoder().encode(
  * that round (`answerAfterMaxRounds: false`): one model round, as the AI SDK's `streamText` makes
  * one step. With `lastAnswer`, the loop makes its last model call without tools after a round with
  * calls, as an Agent does by default; that call gets an empty answer. No MCP traffic happens during
- * runs: the tool listing is fetched once, here.
+ * runs: the tool listing is fetched once, here. `toolPrompt` sends the tool preamble, as an Agent
+ * does by default.
  */
-export async function oursConsumer(module, { lastAnswer = false } = {}) {
+export async function oursConsumer(module, { lastAnswer = false, toolPrompt = false } = {}) {
   const server = await startSleepServer({ delayMs: 0 });
   const agent = newAgent(module, {
+    toolPrompt,
     maxRounds: 1,
     answerAfterMaxRounds: lastAnswer,
     mcpServers: [{ name: "bench", url: server.url }],
