@@ -487,6 +487,35 @@ test("the tool preamble is sent only when the run offers tools", async () => {
   }
 });
 
+test("the tool preamble gives the date and time in the Agent's timeZone, in each run of one Agent", async () => {
+  const timeZone = "Pacific/Kiritimati";
+  const dateIn = (zone) => new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
+  await scriptProvider([{ text: "one" }, { text: "two" }]);
+  const datesBefore = [dateIn(timeZone)];
+  const failures = await page.evaluate(async (config) => {
+    const agent = new window.agentWasm.Agent(config);
+    const failures = [];
+    for (let run = 0; run < 2; run += 1) {
+      for await (const event of agent.run([{ role: "user", content: "hi" }])) {
+        if (event.type === "error") failures.push(event);
+      }
+    }
+    await agent.close();
+    agent.free();
+    return failures;
+  }, agentConfig({ toolPrompt: true, timeZone }));
+  assert.deepEqual(failures, []);
+  const dates = [...datesBefore, dateIn(timeZone)];
+  const requests = await providerRequests();
+  assert.equal(requests.length, 2);
+  for (const request of requests) {
+    const system = request.json.messages.find((message) => message.role === "system")?.content ?? "";
+    const stated = system.match(/^Current date and time: \w+, (\d{4}-\d{2}-\d{2}), \d{2}:\d{2} \(Pacific\/Kiritimati\)\./);
+    assert.ok(stated, system.slice(0, 120));
+    assert.ok(dates.includes(stated[1]), `${stated[1]} is not today in ${timeZone} (${dates})`);
+  }
+});
+
 test("a closed Agent refuses later runs and listings with mcp_closed", async () => {
   await scriptProvider([]);
   const outcome = await page.evaluate(async (config) => {

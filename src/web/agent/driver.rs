@@ -14,7 +14,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal};
 
-use super::{local_now, AgentShared, BuiltTools};
+use super::{AgentShared, BuiltTools};
 use crate::core::agent_loop::{
     Action, AgentEvent, AgentLoop, ModelFailure, ModelRequest, OutcomeReason, ToolInvocation,
     ToolOutcome, ToolResult,
@@ -244,7 +244,7 @@ fn composed_system_prompt(shared: &AgentShared, table: &ToolTable) -> Option<Str
             .iter()
             .map(|entry| entry.function_name.as_str())
             .collect();
-        tool_prompt(&names, &local_now(&shared.time_zone), &shared.time_zone)
+        tool_prompt(&names, &shared.local_now(), &shared.time_zone)
     });
     match (preamble, shared.system_prompt.clone()) {
         (Some(preamble), Some(own)) => Some(format!("{preamble}\n\n{own}")),
