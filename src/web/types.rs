@@ -100,6 +100,43 @@ export interface AgentConfig {
    * aborts with the run. Default: every call runs.
    */
   approveToolCall?: ((call: ToolApprovalRequest, context: { signal: AbortSignal }) => boolean | Promise<boolean>) | undefined;
+  /**
+   * Tools the page implements (read the page, the selection, app state, navigate…), keyed by
+   * name as the AI SDK's `tools` are, offered beside the MCP servers' tools and treated alike:
+   * listed after them with `server: "page"` (a name a server's tool already has gets the suffix
+   * `_page`; no `mcpServers` entry may then be named `page`), schemas sanitized per provider,
+   * counted in the provider's tool limit, put to `approveToolCall`, arguments checked against
+   * `inputSchema`, run concurrently under `maxConcurrentTools`, `toolTimeoutMs` and the run's
+   * abort (both abort `signal` and end the call at once).
+   */
+  tools?: Record<string, PageTool> | undefined;
+}
+
+/** One of the page's own tools (`AgentConfig.tools`). Other members are refused (`invalid_config`). */
+export interface PageTool {
+  description?: string | undefined;
+  /** A plain JSON Schema object (for a Zod schema, `z.toJSONSchema(schema)`). Default `{ type: "object" }`. */
+  inputSchema?: JsonObject | undefined;
+  /**
+   * Runs the tool with the checked arguments. The answer, or what its promise resolves to: a
+   * string is one text block; an MCP `CallToolResult` (`{ content: ContentBlock[], isError?,
+   * structuredContent? }`) is taken as an MCP server's result (images included); `undefined` is
+   * no content; any other value is its JSON text, and also `structuredContent` when it is an
+   * object. A throw or a rejection is a `toolError` event, and the model reads `Error: <message>`.
+   */
+  execute(input: JsonObject, context: PageToolContext): unknown;
+  /** MCP tool annotations (`readOnlyHint`, …), shown to `approveToolCall` and in `listTools()`. */
+  annotations?: JsonObject | undefined;
+}
+
+export interface PageToolContext {
+  /** Aborted when the run is, and when `toolTimeoutMs` passes without an answer or progress. */
+  signal: AbortSignal;
+  /** The same signal, under the AI SDK's name. */
+  abortSignal: AbortSignal;
+  toolCallId: string;
+  /** A `toolProgress` event; also restarts `toolTimeoutMs`. */
+  onProgress(update: { progress: number; total?: number; message?: string }): void;
 }
 
 /** What `approveToolCall` is asked about: the call as its `toolCall` event showed it, and the
@@ -230,6 +267,7 @@ export interface AgentError extends Error {
 export interface ToolInfo {
   /** The function name the model sees. */
   name: string;
+  /** The MCP server's name, or `"page"` for a tool of `AgentConfig.tools`. */
   server: string;
   /** The tool's name on its server. */
   tool: string;

@@ -40,6 +40,19 @@ export async function main(signal: AbortSignal): Promise<ChatMessage[]> {
     mcpServers: [{ name: "everything", url: "https://example.invalid/mcp", transport: "auto" }],
     maxRounds: 3,
     approveToolCall: async (call, { signal }) => call.annotations?.["readOnlyHint"] === true || (!signal.aborted && confirm(`Run ${call.tool}?`)),
+    tools: {
+      selection: {
+        description: "The text the user selected",
+        inputSchema: { type: "object", properties: { maxChars: { type: "integer" } } },
+        execute: async ({ maxChars }, { signal, toolCallId, onProgress }) => {
+          onProgress({ progress: 1, total: 1, message: toolCallId });
+          const text = signal.aborted ? "" : String(getSelection() ?? "");
+          return typeof maxChars === "number" ? text.slice(0, maxChars) : text;
+        },
+        annotations: { readOnlyHint: true },
+      },
+      navigate: { execute: ({ url }) => { location.assign(String(url)); } },
+    },
   };
   const agent = new Agent(config);
   const tools: ToolInfo[] = await agent.listTools({ signal });

@@ -14,6 +14,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal};
 
+use super::page_tools::{call_page_tool, PageTools, PAGE_SERVER};
 use super::{AgentShared, BuiltTools};
 use crate::core::agent_loop::{
     Action, AgentEvent, AgentLoop, ModelFailure, ModelRequest, OutcomeReason, ToolInvocation,
@@ -200,6 +201,7 @@ pub async fn list_all_tools(
             Err(error) => failures.push((name.clone(), server_error(&name, error))),
         }
     }
+    listed.extend(shared.page_tools.as_ref().map(PageTools::listing));
     Ok((shared.tools_for(listed), failures))
 }
 
@@ -656,6 +658,17 @@ async fn tool_call(
     signal: &AbortSignal,
     inputs: &UnboundedSender<Input>,
 ) -> ToolOutcome {
+    if let Some(page_tools) = shared
+        .page_tools
+        .as_ref()
+        .filter(|_| invocation.server == PAGE_SERVER)
+    {
+        let (timeout_ms, max_chars) = (shared.tool_timeout_ms, shared.max_tool_result_chars);
+        return call_page_tool(
+            page_tools, invocation, signal, timeout_ms, max_chars, inputs,
+        )
+        .await;
+    }
     let Some(client) = shared.client(&invocation.server) else {
         return Err(format!("no MCP server named `{}`", invocation.server));
     };
@@ -736,7 +749,7 @@ async fn approval_of(
 
 /// The first `max_chars` characters of a tool result and a note saying what was left out; the
 /// content blocks the UI gets stay whole.
-fn cut_for_model(text: String, max_chars: usize) -> String {
+pub(super) fn cut_for_model(text: String, max_chars: usize) -> String {
     let Some((cut_at, _)) = text.char_indices().nth(max_chars) else {
         return text;
     };

@@ -7,6 +7,7 @@
 
 mod driver;
 mod options;
+mod page_tools;
 mod stream;
 
 use std::cell::{Cell, OnceCell, RefCell};
@@ -38,6 +39,7 @@ use crate::web::{is_options_object, option_member, promise_of};
 
 use driver::{list_all_tools, Input};
 use options::AgentOptions;
+use page_tools::{PageTools, PAGE_SERVER};
 
 /// Settings and connections shared by every run of one Agent.
 pub(crate) struct AgentShared {
@@ -61,6 +63,8 @@ pub(crate) struct AgentShared {
     prompt_tool_mode: bool,
     tools_supported: bool,
     missing_id_strategy: MissingIdStrategy,
+    /// The page's own tools (`tools`), listed as the server [`PAGE_SERVER`].
+    page_tools: Option<PageTools>,
     /// The page's `approveToolCall`: asked before each tool call runs.
     approve_tool_call: Option<js_sys::Function>,
     /// Per tool called so far: how many calls completed and their mean duration, for ETA events.
@@ -262,6 +266,7 @@ impl Agent {
                     "invalid Agent config: approveToolCall must be a function (call) => boolean | Promise<boolean>",
                 )
             })?;
+        let page_tools = PageTools::from_config(&config)?;
         let provider = options.provider.resolve()?;
         let mut servers: Vec<(String, McpClient)> = Vec::new();
         let mut allowed_tools = Vec::new();
@@ -275,6 +280,12 @@ impl Agent {
                     &format!("invalid Agent config: {label}: {error}"),
                 ))
             })?;
+            if page_tools.is_some() && server.name == PAGE_SERVER {
+                return Err(refused(js_error(
+                    "invalid_config",
+                    &format!("{label}: `{PAGE_SERVER}` names the page's own `tools`: give this MCP server another name"),
+                )));
+            }
             if servers.iter().any(|(name, _)| *name == server.name) {
                 return Err(refused(js_error(
                     "invalid_config",
@@ -318,6 +329,7 @@ impl Agent {
                 prompt_tool_mode: options.prompt_tool_mode,
                 tools_supported: options.tools_supported,
                 missing_id_strategy: options.missing_id_strategy,
+                page_tools,
                 approve_tool_call,
                 durations: RefCell::default(),
                 built_tools: RefCell::default(),

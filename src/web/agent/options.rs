@@ -69,6 +69,8 @@ const AGENT_OPTIONS: &[&str] = &[
     "missingIdStrategy",
     // A function, which `JSON.stringify` leaves out: read from the JS object by `Agent::new`.
     "approveToolCall",
+    // Functions within: read from the JS object by `Agent::new` too.
+    "tools",
 ];
 
 impl<'de> Deserialize<'de> for AgentOptions {
@@ -120,8 +122,8 @@ fn agent_options<E: Error>(value: Value) -> Result<AgentOptions, E> {
                 options.missing_id_strategy =
                     named(value, MissingIdStrategy::NAMES, &MissingIdStrategy::ALL)?;
             }
-            // Here only when it is not a function, which `Agent::new` refuses with a clearer message.
-            "approveToolCall" => {}
+            // Read from the JS object by `Agent::new`, with its own messages: JSON loses functions.
+            "approveToolCall" | "tools" => {}
             _ => {} // refused by `known_member` above
         }
     }
