@@ -144,6 +144,46 @@ test("approveToolCall: a throw declines with its message; an abort while it is a
   assert.deepEqual(final.messages.at(-1), { role: "tool", tool_call_id: "call_echo", content: "Error: aborted by the user" });
 });
 
+test("tools: a page tool reading the document runs beside an MCP tool, and the model reads both results", async () => {
+  await scriptProvider([
+    {
+      toolCalls: [
+        { id: "call_heading", name: "read_heading", arguments: { selector: "#report-heading" } },
+        { id: "call_echo", name: "echo", arguments: { message: "hi" } },
+      ],
+    },
+    { text: "The heading says Quarterly report." },
+  ]);
+  // Set in the page: a function cannot cross from Node.
+  const run = await page.evaluate(async ({ config, messages }) => {
+    const heading = document.createElement("h1");
+    heading.id = "report-heading";
+    heading.textContent = "Quarterly report";
+    document.body.append(heading);
+    config.tools = {
+      read_heading: {
+        description: "The text of the element the selector names",
+        inputSchema: { type: "object", properties: { selector: { type: "string" } }, required: ["selector"] },
+        execute: ({ selector }) => document.querySelector(selector)?.textContent ?? "",
+      },
+    };
+    try {
+      return await window.collect(window.agentWasm, config, messages);
+    } finally {
+      heading.remove();
+    }
+  }, { config: agentConfig(), messages: question });
+  assert.equal(run.error, undefined, JSON.stringify(run.error));
+  assert.deepEqual(
+    eventsOf(run, "toolCall").map((event) => [event.id, event.server, event.tool]),
+    [["call_heading", "page", "read_heading"], ["call_echo", "everything", "echo"]],
+  );
+  const toolMessages = (await providerRequests())[1].json.messages.filter((message) => message.role === "tool");
+  assert.deepEqual(toolMessages[0], { role: "tool", tool_call_id: "call_heading", content: "Quarterly report" });
+  assert.match(toolMessages[1].content, /hi/);
+  assert.equal(run.events.at(-1).reason, "completed");
+});
+
 test("provider.extraBody reaches the request body; a member each request writes is refused", async () => {
   await scriptProvider([{ text: "ok" }]);
   const base = agentConfig({ mcpServers: [] });
