@@ -77,9 +77,9 @@ async fn a_run_offering_more_tools_than_the_provider_takes_fails_before_calling_
     let message: String = error.unchecked_ref::<js_sys::Error>().message().into();
     assert_eq!(
         message,
-        "provider `openai` takes at most 128 tools in a request, and the MCP servers offer 130 \
-         (`many` 130): offer fewer with `allowedTools` on an `mcpServers` entry, or connect \
-         fewer MCP servers"
+        "provider `openai` takes at most 128 tools in a request, and the run offers 130 \
+         (`many` 130): offer fewer with `allowedTools` on an `mcpServers` entry, connect fewer \
+         MCP servers or give fewer `tools`"
     );
     let messages = js_sys::JSON::stringify(&property(&error, "messages")).unwrap();
     assert_eq!(

@@ -1447,9 +1447,9 @@ fn a_tool_table_over_the_providers_limit_is_refused_with_the_count_of_each_serve
         assert_eq!(
             error.to_string(),
             format!(
-                "provider `{id}` takes at most {limit} tools in a request, and the MCP servers \
-                 offer {} (`files` 100, `github` {}): offer fewer with `allowedTools` on an \
-                 `mcpServers` entry, or connect fewer MCP servers",
+                "provider `{id}` takes at most {limit} tools in a request, and the run offers \
+                 {} (`files` 100, `github` {}): offer fewer with `allowedTools` on an \
+                 `mcpServers` entry, connect fewer MCP servers or give fewer `tools`",
                 limit + 2,
                 limit + 2 - 100
             )

@@ -541,3 +541,36 @@ fn unusable_page_tools_are_refused_by_new_agent() {
         );
     }
 }
+
+/// The page's tools count in the provider's tool limit with the servers' (OpenAI takes 128): a
+/// run offering more fails before its first model call with `provider_too_many_tools`, naming
+/// `page` among the servers.
+#[wasm_bindgen_test]
+async fn page_tools_count_in_the_providers_tool_limit() {
+    let tag = "page-too-many";
+    let names: Vec<String> = (1..=126).map(|number| format!("read_{number}")).collect();
+    let entries: Vec<(&str, Option<Value>, Function)> = names
+        .iter()
+        .map(|name| (name.as_str(), None, js_function("", "")))
+        .collect();
+    let agent = agent(
+        tag,
+        json!({"mcpServers": mcp_server("page-too-many")}),
+        &tools(&entries),
+    )
+    .expect("a valid config");
+    let error = run_events(&agent, None, |_| {})
+        .await
+        .expect_err("the run fails");
+    assert_eq!(
+        get(&error, "code").as_string().as_deref(),
+        Some("provider_too_many_tools")
+    );
+    let message: String = error.unchecked_ref::<js_sys::Error>().message().into();
+    assert!(
+        message.contains("and the run offers 132 (`test` 6, `page` 126)"),
+        "{message}"
+    );
+    assert_eq!(recorded(tag).await, Vec::<Value>::new());
+    JsFuture::from(agent.close()).await.unwrap();
+}

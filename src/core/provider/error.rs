@@ -115,15 +115,16 @@ pub enum ProviderError {
     /// The tools a run offers exceed what the provider takes in one request: found before the
     /// first model call, which would otherwise fail with a 400, as would every later one.
     #[error(
-        "provider `{provider}` takes at most {limit} tools in a request, and the MCP servers \
-         offer {count} ({per_server}): offer fewer with `allowedTools` on an `mcpServers` entry, \
-         or connect fewer MCP servers"
+        "provider `{provider}` takes at most {limit} tools in a request, and the run offers \
+         {count} ({per_server}): offer fewer with `allowedTools` on an `mcpServers` entry, \
+         connect fewer MCP servers or give fewer `tools`"
     )]
     TooManyTools {
         provider: String,
         count: usize,
         limit: usize,
-        /// How many tools each server offers, in server order: "`files` 100, `github` 50".
+        /// How many tools each server offers, in server order: "`files` 100, `github` 50" (the
+        /// page's own `tools` as the server `page`).
         per_server: String,
     },
 }
