@@ -118,7 +118,7 @@ export interface PageTool {
   /** A plain JSON Schema object (for a Zod schema, `z.toJSONSchema(schema)`). Default `{ type: "object" }`. */
   inputSchema?: JsonObject | undefined;
   /**
-   * Runs the tool with the checked arguments. The answer, or what its promise resolves to: a
+   * Runs the tool with the checked arguments, called on this object (`this` is the tool). The answer, or what its promise resolves to: a
    * string is one text block; an MCP `CallToolResult` (`{ content: ContentBlock[], isError?,
    * structuredContent? }`) is taken as an MCP server's result (images included); `undefined` is
    * no content; any other value is its JSON text, and also `structuredContent` when it is an

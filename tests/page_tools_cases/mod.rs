@@ -238,16 +238,19 @@ async fn a_round_runs_a_page_tool_beside_an_mcp_tool_and_the_model_gets_both_res
 }
 
 /// What `execute` answers becomes an MCP result: a string one text block, an MCP
-/// `CallToolResult` itself (here with `isError`), a number its JSON text, `undefined` no content;
-/// a throw and a rejection are tool errors the model reads as `Error: <message>`, and the run
+/// `CallToolResult` itself (here with `isError`), a number its JSON text, `undefined` no content
+/// (`execute` is called on its entry, as the AI SDK calls it, so `this` is the tool); a throw and
+/// a rejection are tool errors the model reads as `Error: <message>`, and the run
 /// goes on to its answer.
 #[wasm_bindgen_test]
 async fn page_tool_answers_and_failures_become_results_and_tool_errors() {
     let tag = "page-results";
-    let calls: Vec<Value> = ["text", "mcp", "number", "nothing", "throws", "rejects"]
-        .iter()
-        .map(|name| json!({"id": format!("call_{name}"), "name": name, "arguments": {}}))
-        .collect();
+    let calls: Vec<Value> = [
+        "text", "mcp", "number", "nothing", "method", "throws", "rejects",
+    ]
+    .iter()
+    .map(|name| json!({"id": format!("call_{name}"), "name": name, "arguments": {}}))
+    .collect();
     node_common::script_provider(&json!({"rounds": [{"toolCalls": calls}, {"text": "Done."}]}))
         .await;
     let page_tools = tools(&[
@@ -262,6 +265,7 @@ async fn page_tool_answers_and_failures_become_results_and_tool_errors() {
         ),
         ("number", None, js_function("", "return 42;")),
         ("nothing", None, js_function("", "")),
+        ("method", None, js_function("", "return this.description;")),
         (
             "throws",
             None,
@@ -295,6 +299,7 @@ async fn page_tool_answers_and_failures_become_results_and_tool_errors() {
             json!(["call_mcp", "not found", [{"type": "text", "text": "not found"}], true]),
             json!(["call_number", "42", [{"type": "text", "text": "42"}], false]),
             json!(["call_nothing", "", [], false]),
+            json!(["call_method", "The page's method", [{"type": "text", "text": "The page's method"}], false]),
         ]
     );
     assert_eq!(
@@ -309,11 +314,11 @@ async fn page_tool_answers_and_failures_become_results_and_tool_errors() {
     assert_eq!(requests.len(), 2);
     let messages = tool_messages(&requests[1]);
     assert_eq!(
-        messages[4],
+        messages[5],
         ("call_throws".to_owned(), "Error: no selection".to_owned())
     );
     assert_eq!(
-        messages[5],
+        messages[6],
         ("call_rejects".to_owned(), "Error: page gone".to_owned())
     );
 }

@@ -33,10 +33,10 @@ use crate::web::timer::{aborted, sleep};
 /// when the Agent has page tools, so that it names one thing.
 pub(crate) const PAGE_SERVER: &str = "page";
 
-/// The page's tools as listed, and their `execute` functions in the same order.
+/// The page's tools as listed, and in the same order their entries with their `execute`.
 pub(crate) struct PageTools {
     listing: Rc<[McpTool]>,
-    executes: Vec<Function>,
+    executes: Vec<(JsValue, Function)>,
 }
 
 impl PageTools {
@@ -55,9 +55,10 @@ impl PageTools {
         let mut executes = Vec::new();
         for name in Object::keys(tools.unchecked_ref::<Object>()).iter() {
             let name = name.as_string().unwrap_or_default();
-            let (tool, execute) = page_tool(&name, &Reflect::get(&tools, &name.as_str().into())?)?;
+            let entry = Reflect::get(&tools, &name.as_str().into())?;
+            let (tool, execute) = page_tool(&name, &entry)?;
             listing.push(tool);
-            executes.push(execute);
+            executes.push((entry, execute));
         }
         Ok((!listing.is_empty()).then(|| PageTools {
             listing: listing.into(),
@@ -71,7 +72,7 @@ impl PageTools {
         (PAGE_SERVER.to_owned(), self.listing.clone())
     }
 
-    fn execute(&self, tool: &str) -> Option<&Function> {
+    fn execute(&self, tool: &str) -> Option<&(JsValue, Function)> {
         let index = self.listing.iter().position(|listed| listed.name == tool)?;
         self.executes.get(index)
     }
@@ -159,7 +160,7 @@ pub(crate) async fn call_page_tool(
     max_result_chars: usize,
     inputs: &UnboundedSender<Input>,
 ) -> ToolOutcome {
-    let Some(execute) = page_tools.execute(&invocation.tool) else {
+    let Some((entry, execute)) = page_tools.execute(&invocation.tool) else {
         return Err(format!("no page tool named `{}`", invocation.tool));
     };
     let controller = AbortController::new().expect_throw("AbortController is available");
@@ -180,12 +181,9 @@ pub(crate) async fn call_page_tool(
         "onProgress",
         &progress_reporter(Rc::downgrade(&deadline), &invocation.call_id, inputs),
     );
+    // Called on its entry, as the AI SDK calls a tool's `execute`: a method may use `this`.
     let returned = execute
-        .call2(
-            &JsValue::UNDEFINED,
-            &value_to_js(&invocation.arguments),
-            &context,
-        )
+        .call2(entry, &value_to_js(&invocation.arguments), &context)
         .map_err(|error| js_error_message(&error))?;
     let settled = JsFuture::from(Promise::resolve(&returned));
     let expired = pin!(async {
