@@ -44,6 +44,12 @@ fn global(name: &str) -> Value {
     from_js(&get(&js_sys::global(), name))
 }
 
+/// `name` made unique to this run: the test command runs these cases in Chromium and then in
+/// Node against one provider server, which keeps every model call it was sent.
+fn run_tag(name: &str) -> String {
+    format!("{name}-{}", (js_sys::Math::random() * 1e12) as u64)
+}
+
 /// The scripted provider's OpenAI base URL tagged `tag`, to find this test's model calls.
 fn provider_base_url(tag: &str) -> String {
     let options = js_sys::encode_uri_component(&format!("tag={tag}&"));
@@ -167,7 +173,7 @@ fn mcp_server(path: &str) -> Value {
 /// arguments, the call id, a signal and `onProgress`, whose report is a `toolProgress` event.
 #[wasm_bindgen_test]
 async fn a_round_runs_a_page_tool_beside_an_mcp_tool_and_the_model_gets_both_results() {
-    let tag = "page-and-mcp";
+    let tag = &run_tag("page-and-mcp");
     node_common::script_provider(&json!({"rounds": [
         {"toolCalls": [
             {"id": "call_mcp", "name": "echo", "arguments": {"message": "hi"}},
@@ -244,7 +250,7 @@ async fn a_round_runs_a_page_tool_beside_an_mcp_tool_and_the_model_gets_both_res
 /// goes on to its answer.
 #[wasm_bindgen_test]
 async fn page_tool_answers_and_failures_become_results_and_tool_errors() {
-    let tag = "page-results";
+    let tag = &run_tag("page-results");
     let calls: Vec<Value> = [
         "text", "mcp", "number", "nothing", "method", "throws", "rejects",
     ]
@@ -327,7 +333,7 @@ async fn page_tool_answers_and_failures_become_results_and_tool_errors() {
 /// `aborted` at once, without waiting for a promise that never settles.
 #[wasm_bindgen_test]
 async fn an_abort_during_a_page_tool_aborts_its_signal_and_ends_the_run_at_once() {
-    let tag = "page-abort";
+    let tag = &run_tag("page-abort");
     node_common::script_provider(&json!({"rounds": [
         {"toolCalls": [{"id": "call_slow", "name": "slow", "arguments": {}}]},
     ]}))
@@ -362,7 +368,7 @@ async fn an_abort_during_a_page_tool_aborts_its_signal_and_ends_the_run_at_once(
 /// fails with the same message, and the run goes on.
 #[wasm_bindgen_test]
 async fn a_page_tool_past_the_tool_timeout_is_aborted_and_fails() {
-    let tag = "page-timeout";
+    let tag = &run_tag("page-timeout");
     node_common::script_provider(&json!({"rounds": [
         {"toolCalls": [{"id": "call_stuck", "name": "stuck", "arguments": {}}]},
         {"text": "It timed out."},
@@ -395,7 +401,7 @@ async fn a_page_tool_past_the_tool_timeout_is_aborted_and_fails() {
 /// declined call never reaches `execute`.
 #[wasm_bindgen_test]
 async fn a_declined_page_tool_call_never_runs() {
-    let tag = "page-declined";
+    let tag = &run_tag("page-declined");
     node_common::script_provider(&json!({"rounds": [
         {"toolCalls": [{"id": "call_nav", "name": "navigate", "arguments": {"url": "/settings"}}]},
         {"text": "Not allowed."},
@@ -552,7 +558,7 @@ fn unusable_page_tools_are_refused_by_new_agent() {
 /// `page` among the servers.
 #[wasm_bindgen_test]
 async fn page_tools_count_in_the_providers_tool_limit() {
-    let tag = "page-too-many";
+    let tag = &run_tag("page-too-many");
     let names: Vec<String> = (1..=126).map(|number| format!("read_{number}")).collect();
     let entries: Vec<(&str, Option<Value>, Function)> = names
         .iter()
