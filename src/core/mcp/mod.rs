@@ -1,6 +1,7 @@
 //! The MCP client's protocol logic, without I/O: JSON-RPC messages, the session state machine,
 //! tool listing and results, resources and prompts, the tools cache, and the reading of an `mcpServers` entry. `web::mcp` performs the fetches it decides on.
 
+pub mod auth;
 pub mod cache;
 pub mod catalog;
 pub mod jsonrpc;
