@@ -66,6 +66,14 @@
 //                    2099-01-01, which no client supports
 //   /legacy-future-version/ /legacy/ whose initialize answers 2099-01-01; how many of its
 //                    streams are open is at `GET /__legacy-open?path=<prefix>`
+//   /auth/...        JSON replies; every request needs `Authorization: Bearer <the path's token>`,
+//                    `good` at first, else 401 with a Bearer challenge (`resource_metadata` at
+//                    /.well-known/oauth-protected-resource/auth/..., which this server serves,
+//                    `scope`, `error="invalid_token"` when a token came); tool `expire-token`
+//                    makes `next` the path's token once answered
+//   /auth-scope/...  /auth/ where the token `admin` passes too, and tool `admin` needs it: other
+//                    tokens get 403 `error="insufficient_scope"`
+//   /auth-legacy/... /legacy/ with /auth/'s token check on the stream and on every POST
 //   (other modes answer a GET without Last-Event-ID with 405)
 
 import http from "node:http";
@@ -110,7 +118,7 @@ function corsHeaders(exposeSessionId, allowProtocolVersion = true) {
     "Access-Control-Allow-Origin": "*",
     "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS",
     "Access-Control-Allow-Headers": `content-type, accept, mcp-session-id, ${allowProtocolVersion ? "mcp-protocol-version, " : ""}last-event-id, authorization`,
-    "Access-Control-Expose-Headers": exposeSessionId ? "mcp-session-id, mcp-protocol-version" : "mcp-protocol-version",
+    "Access-Control-Expose-Headers": `${exposeSessionId ? "mcp-session-id, " : ""}mcp-protocol-version, www-authenticate`,
   };
 }
 
@@ -264,6 +272,12 @@ async function callTool(id, params, context, send) {
     }
     case "rpc-error":
       return send({ jsonrpc: "2.0", id, error: { code: -32000, message: "injected JSON-RPC error" } });
+    case "expire-token":
+      send(result(id, { content: [{ type: "text", text: "token expired" }] }));
+      authTokens.set(new URL(context.session.path, "http://127.0.0.1").pathname, args.next);
+      return;
+    case "admin":
+      return send(result(id, { content: [{ type: "text", text: "admin done" }] }));
     default:
       return send(result(id, { content: [{ type: "text", text: `unknown tool ${params.name}` }], isError: true }));
   }
@@ -408,7 +422,7 @@ async function handleStreamable(request, response, mode, body) {
     response.end(JSON.stringify(result(message.id, { content: [{ type: "text", text: "restarted" }] })));
     return;
   }
-  if (["json", "catalog", "many", "keys", "bulk", "restart", "refuse-initialized", "stuck", "future-version", "stall-initialized", "ping-fails", "ping-unknown", "no-version-cors", "string-ids", "strict-version"].includes(mode)) {
+  if (["auth", "auth-scope", "json", "catalog", "many", "keys", "bulk", "restart", "refuse-initialized", "stuck", "future-version", "stall-initialized", "ping-fails", "ping-unknown", "no-version-cors", "string-ids", "strict-version"].includes(mode)) {
     await answer(message, { session }, (reply) => {
       if (reply.id !== message.id) return;
       if (mode === "string-ids") reply.id = String(reply.id);
@@ -443,6 +457,25 @@ async function handleStreamable(request, response, mode, body) {
   request.on("close", () => response.end());
   await answer(message, { session }, (reply) => response.write(sseFrame(reply)));
   response.end();
+}
+
+/// Per /auth/ path: the token its requests need (`good` when absent).
+const authTokens = new Map();
+
+/// The 401 or 403 an /auth/ request gets, with its challenge, or null when its token passes.
+function authRefusal(request, url, mode, message) {
+  const sessionId = url.searchParams.get("sessionId");
+  const path = sessionId ? new URL(legacyStreams.get(sessionId)?.session.path ?? "/", "http://127.0.0.1").pathname : url.pathname;
+  const sent = request.headers.authorization;
+  const metadata = `resource_metadata="http://${request.headers.host}/.well-known/oauth-protected-resource${path}"`;
+  const accepted = [`Bearer ${authTokens.get(path) ?? "good"}`, ...(mode === "auth-scope" ? ["Bearer admin"] : [])];
+  if (!accepted.includes(sent)) {
+    return { status: 401, challenge: `Bearer ${metadata}, scope="mcp:tools"${sent ? ', error="invalid_token"' : ""}` };
+  }
+  if (mode === "auth-scope" && message?.params?.name === "admin" && sent !== "Bearer admin") {
+    return { status: 403, challenge: `Bearer error="insufficient_scope", scope="mcp:tools mcp:admin", ${metadata}, error_description="the admin tool needs mcp:admin"` };
+  }
+  return null;
 }
 
 const pendingResumes = new Map();
@@ -511,6 +544,13 @@ const server = http.createServer(async (request, response) => {
     response.end(JSON.stringify({ open }));
     return;
   }
+  if (url.pathname.startsWith("/.well-known/oauth-protected-resource/")) {
+    // RFC 9728 §3: the metadata of the resource at the rest of the path.
+    const resource = `http://${request.headers.host}${url.pathname.slice("/.well-known/oauth-protected-resource".length)}`;
+    response.writeHead(200, { ...corsHeaders(true), "Content-Type": "application/json" });
+    response.end(JSON.stringify({ resource, authorization_servers: [`http://${request.headers.host}`], scopes_supported: ["mcp:tools", "mcp:admin"] }));
+    return;
+  }
   if (url.pathname === "/__log") {
     const prefix = url.searchParams.get("path") ?? "/";
     response.writeHead(200, { ...corsHeaders(true), "Content-Type": "application/json" });
@@ -541,14 +581,19 @@ const server = http.createServer(async (request, response) => {
     body: parsed,
   });
   const mode = url.pathname.split("/")[1];
+  const refusal = mode.startsWith("auth") && authRefusal(request, url, mode, parsed);
+  if (refusal) {
+    response.writeHead(refusal.status, { ...corsHeaders(true), "WWW-Authenticate": refusal.challenge }).end("unauthorized");
+    return;
+  }
   if (mode === "redirect") {
     const target = url.pathname.replace(/^\/redirect\//, "/json/");
     response.writeHead(307, { ...corsHeaders(true), location: target }).end();
-  } else if (["legacy", "cross", "legacy-future-version"].includes(mode)) {
+  } else if (["legacy", "cross", "legacy-future-version", "auth-legacy"].includes(mode)) {
     handleLegacy(request, response, mode, url, body);
   } else if (mode === "stall") {
     // Never answered; the client's abort or timeout closes the connection.
-  } else if (["json", "catalog", "many", "keys", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "bulk-sse", "stuck", "future-version", "stall-initialized", "stall-initialize", "resume-initialize", "ping-fails", "ping-unknown", "no-version-cors", "string-ids", "strict-version"].includes(mode)) {
+  } else if (["auth", "auth-scope", "json", "catalog", "many", "keys", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "bulk-sse", "stuck", "future-version", "stall-initialized", "stall-initialize", "resume-initialize", "ping-fails", "ping-unknown", "no-version-cors", "string-ids", "strict-version"].includes(mode)) {
     await handleStreamable(request, response, mode, body);
   } else {
     response.writeHead(404, corsHeaders(true)).end("unknown route");

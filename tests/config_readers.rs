@@ -186,6 +186,9 @@ struct ServerTwin {
     transport: Option<String>,
     #[serde(default)]
     allowed_tools: Option<Vec<String>>,
+    /// A function in JS, which JSON leaves out; only its place in the list of members matters.
+    #[serde(default)]
+    get_access_token: Option<serde::de::IgnoredAny>,
 }
 
 /// An `mcpServers` entry's `allowedTools` is read by hand as a derived `Option<Vec<String>>`
@@ -206,6 +209,8 @@ fn allowed_tools_read_as_the_derived_reader_read_them() {
         json!({"name": "s", "allowedTools": true, "url": 3}),
         json!({"name": "s", "url": 3, "allowedTools": true}),
         json!({"name": "s", "url": "u", "allowed_tools": ["echo"]}),
+        json!({"name": "s", "url": "u", "getAccessToken": "token"}),
+        json!({"name": "s", "url": "u", "get_access_token": null}),
     ];
     let mut errors = 0;
     for input in inputs {
@@ -218,5 +223,5 @@ fn allowed_tools_read_as_the_derived_reader_read_them() {
         assert_eq!(ours, derived, "{input}");
         errors += usize::from(ours.is_err());
     }
-    assert_eq!(errors, 8);
+    assert_eq!(errors, 9);
 }

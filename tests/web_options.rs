@@ -67,6 +67,9 @@ struct ServerOptions {
     transport: TransportMode,
     #[serde(default)]
     allowed_tools: Option<Vec<String>>,
+    /// A function in JS, which JSON leaves out; only its place in the list of members matters.
+    #[serde(default)]
+    get_access_token: Option<serde::de::IgnoredAny>,
 }
 
 #[derive(Deserialize)]
@@ -163,6 +166,8 @@ fn options_are_refused_as_the_derived_readers_refused_them() {
         with("mcpServers", server(json!({"allowedTools": ["echo"]}))),
         with("mcpServers", server(json!({"allowedTools": "echo"}))),
         with("mcpServers", server(json!({"allowedTools": [1]}))),
+        with("mcpServers", server(json!({"getAccessToken": null}))),
+        with("mcpServers", server(json!({"getAccessTokens": null}))),
         with("mcpServers", json!([{"name": "s"}])),
         with("mcpServers", json!([{"url": "http://127.0.0.1:9/mcp"}])),
         with("provider", json!({"id": 5})),

@@ -58,6 +58,11 @@ export interface McpServerConfig {
    * (`mcp_unknown_allowed_tool`) of each run, which goes on. Default: every tool.
    */
   allowedTools?: string[] | undefined;
+  /**
+   * The bearer token for this server, asked before each session and after a 401 (or a 403
+   * `insufficient_scope`); the page runs the OAuth flow itself. Not with an `Authorization` header.
+   */
+  getAccessToken?: GetAccessToken | undefined;
 }
 
 export interface AgentConfig {
@@ -218,7 +223,7 @@ export type AgentEvent =
       /** Of `outputTokens`, spent reasoning; absent if not reported (Anthropic). */
       reasoningTokens?: number;
     }
-  | { type: "serverError"; server: string; code: AgentErrorCode; message: string }
+  | { type: "serverError"; server: string; code: AgentErrorCode; message: string; resourceMetadataUrl?: string; scope?: string }
   | { type: "final"; text: string; reason: "completed" | "exhausted" | "aborted"; messages: ChatMessage[] };
 
 /** The stream `run()` returns: a ReadableStream that is async-iterable in every browser. */
@@ -240,7 +245,7 @@ export type AgentErrorCode =
   | "provider_stream_error" | "provider_aborted" | "provider_too_many_tools"
   // an MCP server
   | "mcp_invalid_options" | "mcp_url_refused" | "mcp_invalid_header" | "mcp_legacy_endpoint_refused"
-  | "mcp_http_status" | "mcp_session_expired" | "mcp_cors_header_missing" | "mcp_network"
+  | "mcp_http_status" | "mcp_unauthorized" | "mcp_forbidden" | "mcp_session_expired" | "mcp_cors_header_missing" | "mcp_network"
   | "mcp_jsonrpc_error" | "mcp_unsupported_protocol_version" | "mcp_invalid_message"
   | "mcp_stream_ended" | "mcp_timeout" | "mcp_aborted" | "mcp_closed" | "mcp_cursor_loop"
   | "mcp_listing_too_large" | "mcp_capability_missing" | "mcp_both_transports_failed"
@@ -262,6 +267,13 @@ export interface AgentError extends Error {
   body?: string;
   /** MCP server name, when one server caused the error. */
   server?: string;
+  /**
+   * `mcp_unauthorized`, `mcp_forbidden`: the challenge's `resource_metadata` (RFC 9728), where an
+   * OAuth flow starts, when the page could read the server's `WWW-Authenticate` header.
+   */
+  resourceMetadataUrl?: string;
+  /** `mcp_unauthorized`, `mcp_forbidden`: the scopes the server's challenge asks for. */
+  scope?: string;
 }
 
 export interface ToolInfo {

@@ -12,6 +12,7 @@ pub mod tools;
 use thiserror::Error;
 
 use super::url_policy::UrlPolicyError;
+use auth::AuthFailure;
 
 /// Everything that can make an MCP operation fail, transport outcomes included, so that the
 /// session logic can decide on them and callers get one stable set of codes.
@@ -26,6 +27,12 @@ pub enum McpError {
     LegacyEndpointRefused(UrlPolicyError),
     #[error("server answered HTTP {status}: {body}")]
     HttpStatus { status: u16, body: String },
+    /// HTTP 401: the server wants a (new) access token.
+    #[error("{0}")]
+    Unauthorized(Box<AuthFailure>),
+    /// HTTP 403: the token lacks a right, `insufficient_scope` when it lacks a scope.
+    #[error("{0}")]
+    Forbidden(Box<AuthFailure>),
     #[error("session expired (HTTP 404) and re-initializing did not help")]
     SessionExpired,
     #[error(
@@ -85,6 +92,8 @@ impl McpError {
             McpError::InvalidHeader(_) => "mcp_invalid_header",
             McpError::LegacyEndpointRefused(_) => "mcp_legacy_endpoint_refused",
             McpError::HttpStatus { .. } => "mcp_http_status",
+            McpError::Unauthorized(_) => "mcp_unauthorized",
+            McpError::Forbidden(_) => "mcp_forbidden",
             McpError::SessionExpired => "mcp_session_expired",
             McpError::CorsHeaderMissing { .. } => "mcp_cors_header_missing",
             McpError::Network(_) => "mcp_network",

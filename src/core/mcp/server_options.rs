@@ -22,7 +22,15 @@ pub struct ServerOptions {
     pub allowed_tools: Option<Vec<String>>,
 }
 
-const SERVER_OPTIONS: &[&str] = &["name", "url", "headers", "transport", "allowedTools"];
+const SERVER_OPTIONS: &[&str] = &[
+    "name",
+    "url",
+    "headers",
+    "transport",
+    "allowedTools",
+    // A function, which JSON leaves out: the web layer reads it from the JS entry.
+    "getAccessToken",
+];
 
 pub fn server_options(value: Value) -> Result<ServerOptions, serde_json::Error> {
     let (mut name, mut url, mut headers, mut transport) = (None, None, None, None);
@@ -37,6 +45,8 @@ pub fn server_options(value: Value) -> Result<ServerOptions, serde_json::Error> 
                 transport = Some(named(value, TransportMode::NAMES, &TransportMode::ALL)?);
             }
             "allowedTools" => allowed_tools = optional(value, names)?,
+            // Here only when it is not a function, which the web layer refuses.
+            "getAccessToken" => {}
             _ => {} // refused by `known_member` above
         }
     }

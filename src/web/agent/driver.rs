@@ -29,6 +29,7 @@ use crate::core::tools::{tool_prompt, McpTool, ToolTable};
 use crate::web::error::{js_error, js_error_message, set_property};
 use crate::web::join::join_every;
 use crate::web::json::{set_tool_result_members, to_js, value_to_js};
+use crate::web::mcp::set_challenge_properties;
 use crate::web::provider::{stream_model_call, whole_model_call, IdleLimit};
 use crate::web::spawn;
 use crate::web::timer::aborted;
@@ -217,6 +218,7 @@ fn tools_cache() -> Rc<RefCell<ToolsCache>> {
 fn server_error(server: &str, error: McpError) -> JsValue {
     let js = js_error(error.code(), &format!("MCP server `{server}`: {error}"));
     set_property(&js, "server", &JsValue::from_str(server));
+    set_challenge_properties(&js, &error);
     js.into()
 }
 
@@ -284,9 +286,11 @@ pub async fn drive(
         let event = js_sys::Object::new();
         set_property(&event, "type", &JsValue::from_str("serverError"));
         set_property(&event, "server", &JsValue::from_str(&server));
-        for key in ["code", "message"] {
+        for key in ["code", "message", "resourceMetadataUrl", "scope"] {
             let value = js_sys::Reflect::get(&error, &JsValue::from_str(key)).unwrap_or_default();
-            set_property(&event, key, &value);
+            if !value.is_undefined() {
+                set_property(&event, key, &value);
+            }
         }
         let _ = events.unbounded_send(Ok(event.into()));
     }

@@ -33,7 +33,9 @@ use crate::core::tools::{
 use crate::web::error::{js_error, set_property};
 use crate::web::join::join_every;
 use crate::web::json::{from_js, to_js};
-use crate::web::mcp::{McpClient, McpServerConfig};
+use crate::web::mcp::{
+    entry_token_hook, has_authorization_header, McpClient, McpServerConfig, HOOK_AND_HEADER,
+};
 use crate::web::timer::aborted;
 use crate::web::{is_options_object, option_member, promise_of};
 
@@ -292,6 +294,18 @@ impl Agent {
                     &format!("{label}: another MCP server has this name: names must be unique"),
                 )));
             }
+            let get_access_token = entry_token_hook(&config, index).map_err(|problem| {
+                refused(js_error(
+                    "invalid_config",
+                    &format!("invalid Agent config: {label}: {problem}"),
+                ))
+            })?;
+            if get_access_token.is_some() && has_authorization_header(&server.headers) {
+                return Err(refused(js_error(
+                    "invalid_config",
+                    &format!("invalid Agent config: {label}: {HOOK_AND_HEADER}"),
+                )));
+            }
             let client = McpClient::new(McpServerConfig {
                 url: server.url,
                 headers: server.headers,
@@ -299,6 +313,7 @@ impl Agent {
                 allow_insecure_local_urls: options.allow_insecure_local_urls,
                 accept_elicitation_defaults: false,
                 timeout_ms: options.tool_timeout_ms,
+                get_access_token,
             })
             .map_err(|error| refused(js_error(error.code(), &format!("{label}: {error}"))))?;
             if let Some(names) = server.allowed_tools {

@@ -6,7 +6,7 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
 
-use super::{McpClient, McpServerConfig};
+use super::{has_authorization_header, token_hook_of, McpClient, McpServerConfig, HOOK_AND_HEADER};
 use crate::core::json_read::{boolean, header_list, known_member, named, object, string};
 use crate::core::mcp::jsonrpc::Progress;
 use crate::core::mcp::session::{TransportMode, DEFAULT_CALL_TIMEOUT_MS};
@@ -23,7 +23,25 @@ export interface McpClientOptions {
   allowInsecureLocalUrls?: boolean | undefined;
   /** Accept form elicitations with the schema's defaults instead of refusing them. */
   acceptElicitationDefaults?: boolean | undefined;
+  /** The bearer token of each session, and a new one after a 401 (or a 403 insufficient_scope). */
+  getAccessToken?: GetAccessToken | undefined;
 }
+/** What `getAccessToken` is told: why it is asked, and the server's challenge after a refusal. */
+export interface AccessTokenContext {
+  /** The server URL as configured. */
+  url: string;
+  /** `connect`: before a session's initialize; `unauthorized`: the server refused the token. */
+  reason: "connect" | "unauthorized";
+  /** The challenge's `resource_metadata` (RFC 9728): where the page's OAuth flow starts. */
+  resourceMetadataUrl?: string;
+  scope?: string;
+  /** `invalid_token`, `insufficient_scope`, … */
+  error?: string;
+  /** Aborted when the request it is asked for is given up (aborted, timed out, client closed). */
+  signal: AbortSignal;
+}
+/** Returns the token sent as `Authorization: Bearer <token>`; null or undefined sends none. */
+export type GetAccessToken = (context: AccessTokenContext) => string | null | undefined | Promise<string | null | undefined>;
 /** A tool as its server listed it (`tools/list`, every page). */
 export interface McpTool {
   name: string;
@@ -58,6 +76,8 @@ const CLIENT_OPTIONS: &[&str] = &[
     "transport",
     "allowInsecureLocalUrls",
     "acceptElicitationDefaults",
+    // A function, which JSON leaves out: read from the JS object by the constructor.
+    "getAccessToken",
 ];
 
 /// `new McpClient(options)` read by hand (`core::json_read`), with serde's error texts; other
@@ -75,6 +95,8 @@ fn client_options(value: Value) -> Result<McpServerConfig, serde_json::Error> {
             "transport" => transport = named(value, TransportMode::NAMES, &TransportMode::ALL)?,
             "allowInsecureLocalUrls" => allow_insecure_local_urls = boolean(value)?,
             "acceptElicitationDefaults" => accept_elicitation_defaults = boolean(value)?,
+            // Here only when it is not a function, which the constructor refuses.
+            "getAccessToken" => {}
             _ => {} // refused by `known_member` above
         }
     }
@@ -85,6 +107,7 @@ fn client_options(value: Value) -> Result<McpServerConfig, serde_json::Error> {
         allow_insecure_local_urls,
         accept_elicitation_defaults,
         timeout_ms: DEFAULT_CALL_TIMEOUT_MS,
+        get_access_token: None,
     })
 }
 
@@ -105,8 +128,14 @@ impl JsMcpClient {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "McpClientOptions")] options: JsValue,
     ) -> Result<JsMcpClient, JsValue> {
+        let get_access_token = token_hook_of(&options).map_err(options_error)?;
         let options: Value = from_js(&options).map_err(options_error)?;
-        let client = McpClient::new(client_options(options).map_err(options_error)?)?;
+        let mut config = client_options(options).map_err(options_error)?;
+        if get_access_token.is_some() && has_authorization_header(&config.headers) {
+            return Err(options_error(HOOK_AND_HEADER));
+        }
+        config.get_access_token = get_access_token;
+        let client = McpClient::new(config)?;
         Ok(JsMcpClient { client })
     }
 

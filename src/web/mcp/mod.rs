@@ -1,6 +1,7 @@
 //! The MCP client over browser fetch: Streamable HTTP with a legacy SSE fallback. It performs the
 //! fetches that `core::mcp` decides on and reads their replies; one client per server.
 
+mod auth;
 mod catalog;
 mod http;
 mod js;
@@ -37,6 +38,11 @@ use crate::core::url_policy::{check_legacy_endpoint, check_server_url, CheckedUr
 
 use crate::web::spawn;
 use crate::web::timer::{aborted, sleep};
+use auth::Authorization;
+pub use auth::{
+    entry_token_hook, has_authorization_header, set_challenge_properties, token_hook_of,
+    HOOK_AND_HEADER,
+};
 use http::{now_ms, parse_messages, send, Reply};
 
 /// How to reach one MCP server.
@@ -54,6 +60,8 @@ pub struct McpServerConfig {
     /// call given no timeout: an Agent passes its `toolTimeoutMs`, so that a server that never
     /// answers holds a run no longer than a tool call may.
     pub timeout_ms: u64,
+    /// The page's `getAccessToken`: the bearer token of each session, and a new one after a 401.
+    pub get_access_token: Option<js_sys::Function>,
 }
 
 impl McpServerConfig {
@@ -65,6 +73,7 @@ impl McpServerConfig {
             allow_insecure_local_urls: false,
             accept_elicitation_defaults: false,
             timeout_ms: DEFAULT_CALL_TIMEOUT_MS,
+            get_access_token: None,
         }
     }
 }
@@ -129,6 +138,7 @@ struct ClientState {
     tools_changed: bool,
     /// See [`McpServerConfig::timeout_ms`].
     timeout_ms: u64,
+    auth: Authorization,
 }
 
 /// One MCP server's client. Cheap to clone (shared state); every method takes `&self`, so
@@ -191,6 +201,7 @@ impl McpClient {
                 closed: closed.shared(),
                 tools_changed: false,
                 timeout_ms: config.timeout_ms,
+                auth: Authorization::new(config.get_access_token),
             })),
         })
     }
@@ -198,7 +209,7 @@ impl McpClient {
     /// The key of this server's entry in a [`ToolsCache`].
     pub fn cache_key(&self) -> CacheKey {
         let state = self.state.borrow();
-        CacheKey::new(&state.url.href(), &state.headers)
+        CacheKey::new(&state.url.href(), &state.auth.keyed_headers(&state.headers))
     }
 
     pub fn transport(&self) -> Transport {
@@ -271,6 +282,7 @@ impl McpClient {
             | SessionState::Initializing { .. }
             | SessionState::SendingInitialized => {}
         }
+        self.token_for_new_session().await?;
         if self.transport() == Transport::LegacySse {
             return self.connect_legacy().await;
         }
@@ -574,7 +586,9 @@ impl McpClient {
                 )
             };
             let body = to_json_text(&request.body);
-            let response = send("POST", &url, &headers, Some(&body)).await?;
+            let response = self
+                .send_authorized("POST", &url, &headers, Some(&body))
+                .await?;
             if response.ok() {
                 return self.read_reply(response, request.id, context).await;
             }
@@ -612,7 +626,9 @@ impl McpClient {
                 let headers = state.with_custom_headers(state.session.post_headers());
                 (request, state.url.href(), headers)
             };
-            let response = send("POST", &url, &headers, Some(&to_json_text(&request.body))).await?;
+            let response = self
+                .send_authorized("POST", &url, &headers, Some(&to_json_text(&request.body)))
+                .await?;
             if !response.ok() {
                 let status = response.status();
                 let text = response.text().await.unwrap_or_default();
@@ -766,7 +782,9 @@ impl McpClient {
                 state.session.session_id().map(str::to_owned),
             )
         };
-        let response = send("POST", &url, &headers, Some(&to_json_text(message))).await?;
+        let response = self
+            .send_authorized("POST", &url, &headers, Some(&to_json_text(message)))
+            .await?;
         Ok((response, carried_session_id))
     }
 
@@ -825,7 +843,7 @@ impl McpClient {
                                 ),
                             )
                         };
-                        let resumed = send("GET", &url, &headers, None).await?;
+                        let resumed = self.send_authorized("GET", &url, &headers, None).await?;
                         if !resumed.ok() {
                             return Err(McpError::StreamEnded(format!(
                                 "resuming with GET got HTTP {}",
@@ -907,7 +925,9 @@ impl McpClient {
                 state.allow_insecure_local_urls,
             )
         };
-        let response = send("GET", &url.href(), &headers, None).await?;
+        let response = self
+            .send_authorized("GET", &url.href(), &headers, None)
+            .await?;
         if !response.ok() {
             let status = response.status();
             let body = response.text().await.unwrap_or_default();
@@ -1026,13 +1046,15 @@ impl ClientState {
         self.standalone_stream = None;
     }
 
-    /// The server's configured headers, then the protocol's (which win on a clash).
+    /// The server's configured headers, then the protocol's (which win on a clash), then the
+    /// bearer token from `getAccessToken`.
     fn with_custom_headers(&self, protocol: Vec<(&'static str, String)>) -> Vec<(String, String)> {
         let protocol_names: Vec<String> = protocol
             .iter()
             .map(|(name, _)| name.to_ascii_lowercase())
             .collect();
-        self.headers
+        let mut headers: Vec<(String, String)> = self
+            .headers
             .iter()
             .filter(|(name, _)| !protocol_names.contains(&name.to_ascii_lowercase()))
             .cloned()
@@ -1041,7 +1063,9 @@ impl ClientState {
                     .into_iter()
                     .map(|(name, value)| (name.to_owned(), value)),
             )
-            .collect()
+            .collect();
+        self.auth.add_token(&mut headers);
+        headers
     }
 }
 
@@ -1166,8 +1190,11 @@ fn note_notification(state: &RefCell<ClientState>, method: &str) {
 }
 
 impl From<McpError> for JsValue {
-    /// A JS `Error` whose `code` property is the stable code.
+    /// A JS `Error` whose `code` property is the stable code, and for an authorization failure
+    /// the challenge's `resourceMetadataUrl` and `scope`.
     fn from(error: McpError) -> JsValue {
-        crate::web::error::js_error(error.code(), &error.to_string()).into()
+        let js = crate::web::error::js_error(error.code(), &error.to_string()).into();
+        auth::set_challenge_properties(&js, &error);
+        js
     }
 }
