@@ -312,3 +312,71 @@ fn a_hook_beside_an_authorization_header_is_refused() {
     );
     assert!(!message.contains("Bearer x"), "{message}");
 }
+
+/// A token `fetch` cannot send in a header is `mcp_invalid_header`, naming `getAccessToken` and
+/// the character's position, never the token.
+#[wasm_bindgen_test]
+async fn a_token_fetch_cannot_send_is_refused_without_quoting_it() {
+    let (hook, _) = token_hook(r#"return "secret\u03a9token";"#);
+    let client = client(
+        "/auth/unsendable",
+        Some(&hook),
+        TransportMode::StreamableHttp,
+    );
+    let error = client.list_tools().await.expect_err("refused");
+    assert_eq!(error.code(), "mcp_invalid_header", "{error}");
+    let message = error.to_string();
+    assert!(
+        message.contains("`getAccessToken`: character 7"),
+        "{message}"
+    );
+    assert!(!message.contains("secret"), "{message}");
+}
+
+/// The hook's wait ends with the call's abort, and its `context.signal` tells the page so, so
+/// that it can close a login window it opened.
+#[wasm_bindgen_test]
+async fn aborting_a_call_aborts_the_hooks_signal() {
+    let path = "/auth/abort-hook";
+    let (hook, calls) =
+        token_hook(r#"return context.reason === "connect" ? "good" : new Promise(() => {});"#);
+    let client = client(path, Some(&hook), TransportMode::StreamableHttp);
+    expire_token(&client, "fresh").await;
+    let controller = web_sys::AbortController::new().expect("AbortController");
+    let signal = controller.signal();
+    let call = client.call_tool("echo", json!({"message": "hi"}), None, Some(&signal), None);
+    let abort = async {
+        for _ in 0..250 {
+            if calls.length() == 2 {
+                break;
+            }
+            sleep_ms(20).await;
+        }
+        controller.abort();
+    };
+    let (outcome, ()) = futures::join!(call, abort);
+    assert_eq!(outcome.err().map(|error| error.code()), Some("mcp_aborted"));
+    assert_eq!(reasons(&calls), ["connect", "unauthorized"]);
+    let hook_signal: web_sys::AbortSignal = Reflect::get(&calls.get(1), &"signal".into())
+        .expect("a signal")
+        .unchecked_into();
+    assert!(hook_signal.aborted());
+    assert!(!Reflect::get(&calls.get(0), &"signal".into())
+        .expect("a signal")
+        .unchecked_into::<web_sys::AbortSignal>()
+        .aborted());
+}
+
+async fn sleep_ms(milliseconds: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let set_timeout: Function = Reflect::get(&js_sys::global(), &"setTimeout".into())
+            .expect("setTimeout exists")
+            .into();
+        set_timeout
+            .call2(&JsValue::NULL, &resolve, &milliseconds.into())
+            .expect("setTimeout accepts a function");
+    });
+    wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .expect("a timer resolves");
+}
