@@ -6,8 +6,9 @@
 //! it starts.
 
 use std::cell::Cell;
+use std::rc::Rc;
 
-use futures::future::{FutureExt, WeakShared};
+use futures::future::{FutureExt, Shared, WeakShared};
 use js_sys::{Function, Object, Promise};
 use wasm_bindgen::{JsCast, JsValue, UnwrapThrowExt};
 use wasm_bindgen_futures::JsFuture;
@@ -22,7 +23,6 @@ use crate::core::url_policy::CheckedUrl;
 use crate::web::error::{js_error_message, set_property};
 
 /// The client's side of authorization.
-#[derive(Default)]
 pub(super) struct Authorization {
     /// The page's `getAccessToken`.
     hook: Option<Function>,
@@ -32,30 +32,45 @@ pub(super) struct Authorization {
     /// weakly, as `ClientState::connecting` is); it leaves the new token in `token`, so that it
     /// is an `Attempt` and the shared future's code is not compiled once more.
     refreshing: Option<WeakShared<Attempt>>,
+    /// How the hook and errors name the server.
+    server: Rc<ServerNames>,
     /// Keeps the cached tool listings of clients with a hook apart: the cache key holds the
     /// headers, and a hook's token is in none of them.
     hook_id: u32,
 }
 
+/// The server's URL as configured (for the hook), and its origin and path (for errors: the
+/// query may carry a key).
+struct ServerNames {
+    href: String,
+    origin_and_path: String,
+}
+
 thread_local!(static HOOKS_SEEN: Cell<u32> = const { Cell::new(0) });
 
 impl Authorization {
-    pub(super) fn new(hook: Option<Function>) -> Self {
+    pub(super) fn new(hook: Option<Function>, url: &CheckedUrl) -> Self {
         let hook_id = HOOKS_SEEN.with(|seen| {
             seen.set(seen.get() + 1);
             seen.get()
         });
+        let path = url.path_and_query.split('?').next().unwrap_or_default();
         Authorization {
             hook,
             hook_id,
-            ..Authorization::default()
+            server: Rc::new(ServerNames {
+                href: url.href(),
+                origin_and_path: format!("{}{path}", url.origin()),
+            }),
+            token: None,
+            refreshing: None,
         }
     }
 
     /// The bearer token, as the last header of a request.
     pub(super) fn add_token(&self, headers: &mut Vec<(String, String)>) {
         if let Some(token) = &self.token {
-            headers.push(("Authorization".to_owned(), format!("Bearer {token}")));
+            headers.push((TOKEN_HEADER.to_owned(), format!("Bearer {token}")));
         }
     }
 
@@ -68,6 +83,9 @@ impl Authorization {
         keyed
     }
 }
+
+/// The header the token goes in, as `add_token` writes it.
+const TOKEN_HEADER: &str = "Authorization";
 
 /// Why a configuration with both is refused: the hook's token goes in that header.
 pub const HOOK_AND_HEADER: &str =
@@ -128,17 +146,11 @@ fn set_challenge_members(target: &JsValue, bearer: &BearerChallenge) {
     }
 }
 
-/// The server's origin and path, which name it in errors: the query may carry a key.
-fn server_name(url: &CheckedUrl) -> String {
-    let path = url.path_and_query.split('?').next().unwrap_or_default();
-    format!("{}{path}", url.origin())
-}
-
 /// `getAccessToken` gave no token to send, for `note`: an `mcp_unauthorized` without a status,
 /// which a refused request reports with its own status and challenge.
-fn no_token(url: &CheckedUrl, note: String) -> McpError {
+fn no_token(server: &ServerNames, note: String) -> McpError {
     McpError::Unauthorized(Box::new(AuthFailure {
-        server: server_name(url),
+        server: server.origin_and_path.clone(),
         status: None,
         challenge: Challenge::Unreadable,
         token_note: note,
@@ -149,12 +161,12 @@ impl McpClient {
     /// Asks `getAccessToken` for the token of a new session (reason `connect`); without a hook
     /// the configured headers alone go.
     pub(super) async fn token_for_new_session(&self) -> Result<(), McpError> {
-        let (hook, url) = {
-            let state = self.state.borrow();
-            (state.auth.hook.clone(), state.url.clone())
+        let (hook, server) = {
+            let auth = &self.state.borrow().auth;
+            (auth.hook.clone(), Rc::clone(&auth.server))
         };
         if let Some(hook) = hook {
-            let token = ask_hook(&hook, &url, "connect", None).await?;
+            let token = ask_hook(&hook, &server, "connect", None).await?;
             self.state.borrow_mut().auth.token = token;
         }
         Ok(())
@@ -167,10 +179,9 @@ impl McpClient {
         &self,
         method: &str,
         url: &str,
-        headers: &[(String, String)],
+        mut headers: Vec<(String, String)>,
         body: Option<&str>,
     ) -> Result<Reply, McpError> {
-        let mut headers = headers.to_vec();
         let mut refreshed = false;
         loop {
             let response = send(method, url, &headers, body).await?;
@@ -190,16 +201,18 @@ impl McpClient {
             } else if refreshed {
                 "the new token from `getAccessToken` was refused too".to_owned()
             } else {
-                let sent = headers.iter().find_map(|(name, value)| {
-                    let bearer = name
-                        .eq_ignore_ascii_case("authorization")
-                        .then_some(value)?;
-                    bearer.strip_prefix("Bearer ")
-                });
-                match self.refreshed_token(sent, &challenge).await {
-                    Ok(token) => {
-                        headers.retain(|(name, _)| !name.eq_ignore_ascii_case("authorization"));
-                        headers.push(("Authorization".to_owned(), format!("Bearer {token}")));
+                // `add_token` put the token sent last.
+                let sent = match headers.last() {
+                    Some((name, value)) if name == TOKEN_HEADER => value.strip_prefix("Bearer "),
+                    _ => None,
+                };
+                let had_token = sent.is_some();
+                match self.token_refresh(sent, &challenge).await {
+                    Ok(()) => {
+                        if had_token {
+                            headers.pop();
+                        }
+                        self.state.borrow().auth.add_token(&mut headers);
                         refreshed = true;
                         continue;
                     }
@@ -210,7 +223,7 @@ impl McpClient {
                 }
             };
             let failure = Box::new(AuthFailure {
-                server: server_name(&self.state.borrow().url),
+                server: self.state.borrow().auth.server.origin_and_path.clone(),
                 status: Some(status),
                 challenge,
                 token_note: note,
@@ -223,53 +236,42 @@ impl McpClient {
         }
     }
 
-    /// A token other than `sent`: the one another request's refresh got meanwhile, or what
-    /// `getAccessToken` answers, asked once for every request refused meanwhile.
-    async fn refreshed_token(
-        &self,
-        sent: Option<&str>,
-        challenge: &Challenge,
-    ) -> Result<String, McpError> {
-        let refresh = {
-            let mut state = self.state.borrow_mut();
-            let url = state.url.clone();
-            let auth = &mut state.auth;
-            if let Some(token) = auth
-                .token
-                .as_ref()
-                .filter(|token| Some(token.as_str()) != sent)
-            {
-                return Ok(token.clone());
+    /// What leaves a token other than `sent` in `auth.token`: nothing when another request's
+    /// refresh left one meanwhile, else the question to `getAccessToken` under way or a new one,
+    /// asked once for every request refused meanwhile. Not an `async fn`: one state machine less
+    /// in the wasm.
+    fn token_refresh(&self, sent: Option<&str>, challenge: &Challenge) -> Shared<Attempt> {
+        let mut state = self.state.borrow_mut();
+        let auth = &mut state.auth;
+        let server = Rc::clone(&auth.server);
+        let replaced = auth.token.is_some() && auth.token.as_deref() != sent;
+        let under_way = auth.refreshing.as_ref().and_then(WeakShared::upgrade);
+        if let (false, Some(refresh)) = (replaced, under_way) {
+            return refresh;
+        }
+        let hook = auth.hook.clone().expect_throw("asked only with a hook");
+        let (client, sent) = (self.clone(), sent.map(str::to_owned));
+        let bearer = challenge.bearer().cloned();
+        let refresh: Attempt = async move {
+            if replaced {
+                return Ok(());
             }
-            match auth.refreshing.as_ref().and_then(WeakShared::upgrade) {
-                Some(refresh) => refresh,
-                None => {
-                    let hook = auth.hook.clone().expect_throw("asked only with a hook");
-                    let (client, sent) = (self.clone(), sent.map(str::to_owned));
-                    let bearer = challenge.bearer().cloned();
-                    let refresh: Attempt = async move {
-                        let token = ask_hook(&hook, &url, "unauthorized", bearer.as_ref()).await?;
-                        let token = token.ok_or_else(|| {
-                            no_token(&url, "`getAccessToken` gave no token".to_owned())
-                        })?;
-                        if sent.as_ref() == Some(&token) {
-                            let note = "`getAccessToken` gave the same token again".to_owned();
-                            return Err(no_token(&url, note));
-                        }
-                        client.state.borrow_mut().auth.token = Some(token);
-                        Ok(())
-                    }
-                    .boxed_local();
-                    let refresh = refresh.shared();
-                    auth.refreshing = refresh.downgrade();
-                    refresh
-                }
+            let token = ask_hook(&hook, &server, "unauthorized", bearer.as_ref()).await?;
+            let token = token
+                .ok_or_else(|| no_token(&server, "`getAccessToken` gave no token".to_owned()))?;
+            if sent.as_ref() == Some(&token) {
+                let note = "`getAccessToken` gave the same token again".to_owned();
+                return Err(no_token(&server, note));
             }
-        };
-        refresh.await?;
-        let state = self.state.borrow();
-        let token = state.auth.token.clone();
-        token.ok_or_else(|| no_token(&state.url, "`getAccessToken` gave no token".to_owned()))
+            client.state.borrow_mut().auth.token = Some(token);
+            Ok(())
+        }
+        .boxed_local();
+        let refresh = refresh.shared();
+        if !replaced {
+            auth.refreshing = refresh.downgrade();
+        }
+        refresh
     }
 }
 
@@ -278,7 +280,7 @@ impl McpClient {
 /// the client closed).
 async fn ask_hook(
     hook: &Function,
-    url: &CheckedUrl,
+    server: &ServerNames,
     reason: &str,
     challenge: Option<&BearerChallenge>,
 ) -> Result<Option<String>, McpError> {
@@ -286,7 +288,7 @@ async fn ask_hook(
         AbortController::new().expect_throw("AbortController is available"),
     ));
     let context = Object::new();
-    set_property(&context, "url", &JsValue::from_str(&url.href()));
+    set_property(&context, "url", &JsValue::from_str(&server.href));
     set_property(&context, "reason", &JsValue::from_str(reason));
     if let Some(challenge) = challenge {
         set_challenge_members(&context, challenge);
@@ -299,22 +301,21 @@ async fn ask_hook(
     }
     let answer = hook.call1(&JsValue::UNDEFINED, &context).map_err(|error| {
         let note = format!("`getAccessToken` threw: {}", js_error_message(&error));
-        no_token(url, note)
+        no_token(server, note)
     })?;
     let answer = JsFuture::from(Promise::resolve(&answer)).await;
     // Answered: the signal stays quiet.
     controller.0 = None;
     let answer = answer.map_err(|error| {
         let note = format!("`getAccessToken` failed: {}", js_error_message(&error));
-        no_token(url, note)
+        no_token(server, note)
     })?;
     if answer.is_undefined() || answer.is_null() {
         return Ok(None);
     }
     let Some(token) = answer.as_string() else {
-        let kind = answer.js_typeof().as_string().unwrap_or_default();
-        let note = format!("`getAccessToken` gave a {kind} where a string or null was expected");
-        return Err(no_token(url, note));
+        let note = "`getAccessToken` gave neither a string nor null".to_owned();
+        return Err(no_token(server, note));
     };
     if let Some(position) = refused_value_character(&token) {
         return Err(McpError::InvalidHeader(format!(

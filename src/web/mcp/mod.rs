@@ -185,6 +185,7 @@ impl McpClient {
             let _ = close_notice.await;
             Ok(())
         });
+        let auth = Authorization::new(config.get_access_token, &url);
         Ok(McpClient {
             state: Rc::new(RefCell::new(ClientState {
                 url,
@@ -201,7 +202,7 @@ impl McpClient {
                 closed: closed.shared(),
                 tools_changed: false,
                 timeout_ms: config.timeout_ms,
-                auth: Authorization::new(config.get_access_token),
+                auth,
             })),
         })
     }
@@ -587,7 +588,7 @@ impl McpClient {
             };
             let body = to_json_text(&request.body);
             let response = self
-                .send_authorized("POST", &url, &headers, Some(&body))
+                .send_authorized("POST", &url, headers, Some(&body))
                 .await?;
             if response.ok() {
                 return self.read_reply(response, request.id, context).await;
@@ -627,7 +628,7 @@ impl McpClient {
                 (request, state.url.href(), headers)
             };
             let response = self
-                .send_authorized("POST", &url, &headers, Some(&to_json_text(&request.body)))
+                .send_authorized("POST", &url, headers, Some(&to_json_text(&request.body)))
                 .await?;
             if !response.ok() {
                 let status = response.status();
@@ -783,7 +784,7 @@ impl McpClient {
             )
         };
         let response = self
-            .send_authorized("POST", &url, &headers, Some(&to_json_text(message)))
+            .send_authorized("POST", &url, headers, Some(&to_json_text(message)))
             .await?;
         Ok((response, carried_session_id))
     }
@@ -843,7 +844,7 @@ impl McpClient {
                                 ),
                             )
                         };
-                        let resumed = self.send_authorized("GET", &url, &headers, None).await?;
+                        let resumed = self.send_authorized("GET", &url, headers, None).await?;
                         if !resumed.ok() {
                             return Err(McpError::StreamEnded(format!(
                                 "resuming with GET got HTTP {}",
@@ -926,7 +927,7 @@ impl McpClient {
             )
         };
         let response = self
-            .send_authorized("GET", &url.href(), &headers, None)
+            .send_authorized("GET", &url.href(), headers, None)
             .await?;
         if !response.ok() {
             let status = response.status();
