@@ -380,3 +380,36 @@ async fn sleep_ms(milliseconds: i32) {
         .await
         .expect("a timer resolves");
 }
+
+/// The first use, as the spec's flow has it: no token yet, the initialize is answered 401, the
+/// page runs its OAuth flow from the challenge's `resourceMetadataUrl` and the hook hands the
+/// token; the initialize is sent again with it.
+#[wasm_bindgen_test]
+async fn a_401_on_initialize_without_a_token_is_answered_by_the_hook() {
+    let path = "/auth/first-use";
+    let (hook, calls) = token_hook(
+        r#"return context.reason === "connect" ? null : context.resourceMetadataUrl && "good";"#,
+    );
+    let client = client(path, Some(&hook), TransportMode::Auto);
+    let tools = client
+        .list_tools()
+        .await
+        .expect("listed after the hook's token");
+    assert!(tools.iter().any(|tool| tool.name == "echo"));
+    assert_eq!(reasons(&calls), ["connect", "unauthorized"]);
+    let refusal = calls.get(1);
+    assert_eq!(
+        member(&refusal, "resourceMetadataUrl"),
+        Some(metadata_url(path))
+    );
+    assert_eq!(member(&refusal, "error"), None);
+    let log = server_log(path).await;
+    let posts: Vec<&Value> = log
+        .iter()
+        .filter(|entry| entry["method"] == "POST")
+        .collect();
+    assert_eq!(posts[0]["body"]["method"], "initialize");
+    assert_eq!(posts[0]["headers"]["authorization"], Value::Null);
+    assert_eq!(posts[1]["body"]["method"], "initialize");
+    assert_eq!(posts[1]["headers"]["authorization"], "Bearer good");
+}
