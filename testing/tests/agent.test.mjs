@@ -648,6 +648,9 @@ test("a bad config, bad messages or bad client options throw at once with a code
       clientHeadersNotObject: attempt(() => new McpClient({ url: "https://example.com/mcp", headers: ["x-a"] })),
       // A misspelt member (the key meant for the server) was ignored, and the server answered 401.
       clientMisspeltMember: attempt(() => new McpClient({ url: "https://example.com/mcp", header: { authorization: "Bearer x" } })),
+      clientHookNotFunction: attempt(() => new McpClient({ url: "https://example.com/mcp", getAccessToken: "tok" })),
+      clientHookAndHeader: attempt(() => new McpClient({ url: "https://example.com/mcp", getAccessToken: () => "t", headers: { Authorization: "Bearer secret-x" } })),
+      clientHook: attempt(() => new McpClient({ url: "https://example.com/mcp", getAccessToken: () => "t" }).free()),
       // A lone surrogate (half an emoji) is read as U+FFFD, as a TextEncoder reads it, not refused.
       loneSurrogate: attempt(() => validateToolArguments({ type: "object" }, { s: "cut \ud83d" })),
       cyclicSchema: attempt(() => {
@@ -680,5 +683,9 @@ test("a bad config, bad messages or bad client options throw at once with a code
   expect("clientFlagNotBoolean", "mcp_invalid_options", /invalid type: string "yes", expected a boolean/);
   expect("clientHeadersNotObject", "mcp_invalid_options", /invalid type: sequence, expected a map/);
   expect("clientMisspeltMember", "mcp_invalid_options", /unknown field `header`, expected one of `url`, `headers`/);
+  expect("clientHookNotFunction", "mcp_invalid_options", /^invalid options: `getAccessToken` must be a function/);
+  expect("clientHookAndHeader", "mcp_invalid_options", /`getAccessToken` and an `Authorization` header are both given/);
+  assert.doesNotMatch(outcomes.clientHookAndHeader.message, /secret-x/);
+  assert.deepEqual(outcomes.clientHook, { threw: false });
   expect("cyclicSchema", "invalid_argument", /invalid schema: not JSON data \(.*circular/i);
 });
