@@ -413,3 +413,37 @@ async fn a_401_on_initialize_without_a_token_is_answered_by_the_hook() {
     assert_eq!(posts[1]["body"]["method"], "initialize");
     assert_eq!(posts[1]["headers"]["authorization"], "Bearer good");
 }
+
+/// An Agent's server that refuses it is a `serverError` event carrying the challenge, and the
+/// run goes on without that server's tools.
+#[wasm_bindgen_test]
+async fn an_agents_refused_server_is_a_server_error_with_the_challenge() {
+    node_common::script_provider(&json!({ "rounds": [{ "text": "no tools" }] })).await;
+    let path = "/auth/agent-refused";
+    let config = json!({
+        "provider": { "id": "openai", "apiKey": "k", "model": "m",
+            "baseUrl": format!("{}/v1", node_common::provider_server()) },
+        "mcpServers": [{ "name": "locked", "url": format!("{}{}", test_server(), run_path(path)) }],
+        "allowInsecureLocalUrls": true,
+    });
+    let agent = Agent::new(js_sys::JSON::parse(&config.to_string()).expect("JSON"))
+        .expect("a valid config");
+    let mut server_error = None;
+    let last = node_common::read_run(&agent, |event_type, event| {
+        if event_type == "serverError" {
+            server_error = Some(event.clone());
+        }
+    })
+    .await
+    .expect("the run ends normally");
+    assert_eq!(last, "final");
+    let event = server_error.expect("a serverError event");
+    assert_eq!(member(&event, "code").as_deref(), Some("mcp_unauthorized"));
+    assert_eq!(
+        member(&event, "resourceMetadataUrl"),
+        Some(metadata_url(path))
+    );
+    assert_eq!(member(&event, "scope").as_deref(), Some("mcp:tools"));
+    let message = member(&event, "message").unwrap_or_default();
+    assert!(message.starts_with("MCP server `locked`: "), "{message}");
+}
