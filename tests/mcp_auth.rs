@@ -152,7 +152,9 @@ fn malformed_headers_keep_what_came_before_the_fault() {
             r#"Bearer scope="s"x, error=e"#,
             Some(challenge(None, Some("s"), None, None)),
         ),
-        (r#"Bearer =s"#, Some(BearerChallenge::default())),
+        // `name = value` with spaces around `=` (RFC 9110's BWS) is a parameter, not a scheme.
+        (r#"Bearer =s"#, None),
+        (r#"Bearer, =s"#, Some(BearerChallenge::default())),
         (r#"Bearer scope="#, Some(BearerChallenge::default())),
         (r#"Basic realm="unterminated, Bearer scope=s"#, None),
         (r#"=, Bearer scope=s"#, None),

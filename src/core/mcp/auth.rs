@@ -5,8 +5,8 @@
 //! The header is read with the grammar of RFC 9110 §11.6.1: challenges separated by commas, each
 //! a scheme then either a token68 or auth-params (`name=token` or `name="quoted string"` with
 //! backslash escapes), scheme and parameter names case-insensitive. Since commas separate both
-//! challenges and their parameters, a name followed by `=` continues the challenge and anything
-//! else starts the next one. Malformed input ends the reading at the fault: what was read before
+//! challenges and their parameters, a name followed by `=` continues the challenge and a name
+//! alone starts the next one. Malformed input ends the reading at the fault: what was read before
 //! it stays.
 
 /// The Bearer challenge's parameters; those the server left out are `None`.
@@ -31,28 +31,38 @@ impl BearerChallenge {
 
 /// The first Bearer challenge in a `WWW-Authenticate` value, if any.
 pub fn bearer_challenge(header: &str) -> Option<BearerChallenge> {
-    let mut reader = Reader {
-        rest: header.as_bytes(),
-        text: header,
-    };
+    let mut reader = Reader { rest: header };
     let mut bearer: Option<BearerChallenge> = None;
+    // Whether the parameters read go to the Bearer challenge (the first one only).
+    let mut in_bearer = false;
     loop {
-        reader.skip_separators();
-        let Some(scheme) = reader.token() else {
+        reader.skip(|byte| matches!(byte, b' ' | b'\t' | b','));
+        let name = reader.token();
+        if name.is_empty() {
             return bearer;
-        };
-        let is_bearer = scheme.eq_ignore_ascii_case("bearer") && bearer.is_none();
-        let mut challenge = BearerChallenge::default();
-        let complete = reader.challenge_body(|name, value| {
-            if is_bearer {
-                challenge.set(name, value);
-            }
-        });
-        if is_bearer {
-            bearer = Some(challenge);
         }
-        if !complete {
-            return bearer;
+        reader.skip(is_space);
+        if reader.rest.starts_with('=') {
+            // `name = value`: a parameter of the challenge being read.
+            reader.advance(1);
+            reader.skip(is_space);
+            let Some(value) = reader.param_value() else {
+                return bearer;
+            };
+            if let (true, Some(bearer)) = (in_bearer, bearer.as_mut()) {
+                bearer.set(name, value);
+            }
+            reader.skip(is_space);
+            if !reader.at_list_end() {
+                return bearer;
+            }
+        } else {
+            // A scheme: a new challenge, then its parameters or a token68 (`dXNlcjpw==`).
+            in_bearer = bearer.is_none() && name.eq_ignore_ascii_case("bearer");
+            if in_bearer {
+                bearer = Some(BearerChallenge::default());
+            }
+            reader.skip_token68();
         }
     }
 }
@@ -75,10 +85,8 @@ impl BearerChallenge {
     }
 }
 
-/// A cursor over the header; `text` and `rest` end at the same place.
-struct Reader<'a> {
-    rest: &'a [u8],
-    text: &'a str,
+fn is_space(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t')
 }
 
 fn is_token_byte(byte: u8) -> bool {
@@ -89,146 +97,72 @@ fn is_token68_byte(byte: u8) -> bool {
     byte.is_ascii_alphanumeric() || b"-._~+/".contains(&byte)
 }
 
+/// A cursor over the header.
+struct Reader<'a> {
+    rest: &'a str,
+}
+
 impl<'a> Reader<'a> {
     fn advance(&mut self, count: usize) -> &'a str {
-        let taken = &self.text[..count];
-        self.text = &self.text[count..];
-        self.rest = &self.rest[count..];
+        let (taken, rest) = self.rest.split_at(count);
+        self.rest = rest;
         taken
     }
 
-    fn skip_spaces(&mut self) {
-        let spaces = self
-            .rest
+    /// The length of the run of bytes from `at` that `keep` keeps.
+    fn run_length(&self, at: usize, keep: impl Fn(u8) -> bool) -> usize {
+        self.rest.as_bytes()[at..]
             .iter()
-            .take_while(|byte| matches!(byte, b' ' | b'\t'));
-        self.advance(spaces.count());
+            .take_while(|byte| keep(**byte))
+            .count()
     }
 
-    /// Whitespace and empty list elements (`a, , b` is a valid list).
-    fn skip_separators(&mut self) {
-        let separators = (self.rest.iter()).take_while(|byte| matches!(byte, b' ' | b'\t' | b','));
-        self.advance(separators.count());
+    fn skip(&mut self, skipped: impl Fn(u8) -> bool) {
+        self.advance(self.run_length(0, skipped));
     }
 
-    fn token(&mut self) -> Option<&'a str> {
-        let length = self
-            .rest
-            .iter()
-            .take_while(|byte| is_token_byte(**byte))
-            .count();
-        (length > 0).then(|| self.advance(length))
+    fn token(&mut self) -> &'a str {
+        self.advance(self.run_length(0, is_token_byte))
     }
 
-    /// After a scheme: its token68 or auth-params, each handed to `param`, up to the next
-    /// challenge. False when the header is malformed here (reading stops).
-    fn challenge_body(&mut self, mut param: impl FnMut(&str, String)) -> bool {
-        self.skip_spaces();
-        if self.rest.is_empty() || self.rest[0] == b',' {
-            return true;
-        }
-        if self.at_token68() {
-            return true;
-        }
-        loop {
-            let (Some(name), true) = (self.token(), self.equals()) else {
-                return false;
-            };
-            let Some(value) = self.param_value() else {
-                return false;
-            };
-            param(name, value);
-            self.skip_spaces();
-            match self.rest.first() {
-                None => return true,
-                Some(b',') => {}
-                Some(_) => return false,
-            }
-            if !self.next_is_param() {
-                return true;
-            }
-            self.skip_separators();
+    /// At a comma or the end: the list element is over.
+    fn at_list_end(&self) -> bool {
+        matches!(self.rest.as_bytes().first(), None | Some(b','))
+    }
+
+    /// A token68 ending its challenge, if one is next; a parameter (`name=value`) is left.
+    fn skip_token68(&mut self) {
+        let body = self.run_length(0, is_token68_byte);
+        let padding = self.run_length(body, |byte| byte == b'=');
+        let spaces = self.run_length(body + padding, is_space);
+        let after = self.rest.as_bytes().get(body + padding + spaces);
+        if body > 0 && matches!(after, None | Some(b',')) {
+            self.advance(body + padding + spaces);
         }
     }
 
-    /// A token68 (`Basic dXNlcjpwYXNz`, possibly `=`-padded) ending the challenge, consumed.
-    fn at_token68(&mut self) -> bool {
-        let body = self
-            .rest
-            .iter()
-            .take_while(|byte| is_token68_byte(**byte))
-            .count();
-        let padding = (self.rest[body..].iter())
-            .take_while(|byte| **byte == b'=')
-            .count();
-        let after = &self.rest[body + padding..];
-        let spaces = after
-            .iter()
-            .take_while(|byte| matches!(byte, b' ' | b'\t'))
-            .count();
-        // Not followed by a value: `name=value` is a parameter, not a token68 with its padding.
-        let ends = matches!(after.get(spaces), None | Some(b','));
-        if body == 0 || !ends {
-            return false;
-        }
-        self.advance(body + padding + spaces);
-        true
-    }
-
-    /// Whether what follows the comma is another parameter of this challenge (`name =`), not
-    /// the next challenge's scheme.
-    fn next_is_param(&self) -> bool {
-        let rest = self.rest;
-        let mut at = 0;
-        while matches!(rest.get(at), Some(b' ' | b'\t' | b',')) {
-            at += 1;
-        }
-        let name = rest[at..]
-            .iter()
-            .take_while(|byte| is_token_byte(**byte))
-            .count();
-        if name == 0 {
-            return false;
-        }
-        at += name;
-        while matches!(rest.get(at), Some(b' ' | b'\t')) {
-            at += 1;
-        }
-        rest.get(at) == Some(&b'=')
-    }
-
-    fn equals(&mut self) -> bool {
-        self.skip_spaces();
-        if self.rest.first() != Some(&b'=') {
-            return false;
-        }
-        self.advance(1);
-        self.skip_spaces();
-        true
-    }
-
+    /// A token or a quoted string with its escapes undone; `None` when there is neither.
     fn param_value(&mut self) -> Option<String> {
-        if self.rest.first() != Some(&b'"') {
-            return self.token().map(str::to_owned);
+        if !self.rest.starts_with('"') {
+            let token = self.token();
+            return (!token.is_empty()).then(|| token.to_owned());
         }
         self.advance(1);
         let mut value = String::new();
         loop {
-            let plain = (self.rest.iter()).take_while(|byte| !matches!(byte, b'"' | b'\\'));
-            let plain = self.advance(plain.count());
-            value.push_str(plain);
-            match self.rest.first() {
-                Some(b'"') => {
+            let plain = self.run_length(0, |byte| !matches!(byte, b'"' | b'\\'));
+            value.push_str(self.advance(plain));
+            let mut characters = self.rest.chars();
+            match characters.next()? {
+                '"' => {
                     self.advance(1);
                     return Some(value);
                 }
-                Some(b'\\') => {
-                    self.advance(1);
-                    let escaped = self.text.chars().next()?;
+                _ => {
+                    let escaped = characters.next()?;
                     value.push(escaped);
-                    self.advance(escaped.len_utf8());
+                    self.advance(1 + escaped.len_utf8());
                 }
-                _ => return None,
             }
         }
     }
