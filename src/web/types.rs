@@ -125,7 +125,8 @@ export interface PageTool {
   /**
    * Runs the tool with the checked arguments, called on this object (`this` is the tool). The answer, or what its promise resolves to: a
    * string is one text block; an MCP `CallToolResult` (`{ content: ContentBlock[], isError?,
-   * structuredContent? }`) is taken as an MCP server's result (images included); `undefined` is
+   * structuredContent? }`, each block an object with a `type`) is taken as an MCP server's result
+   * (images included); `undefined` is
    * no content; any other value is its JSON text, and also `structuredContent` when it is an
    * object. A throw or a rejection is a `toolError` event, and the model reads `Error: <message>`.
    */

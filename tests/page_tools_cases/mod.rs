@@ -585,3 +585,35 @@ async fn page_tools_count_in_the_providers_tool_limit() {
     assert_eq!(recorded(tag).await, Vec::<Value>::new());
     JsFuture::from(agent.close()).await.unwrap();
 }
+
+/// Data that merely has a `content` array (an article's paragraphs) is the page's data, not an
+/// MCP `CallToolResult`: the AI SDK sends a tool's output as its JSON, and MCP's `content` holds
+/// content blocks (objects with a `type`, spec 2025-11-25 "Tools"). It reaches the model whole,
+/// not as `[unknown block 0]` with its other members lost.
+#[wasm_bindgen_test]
+async fn a_page_tools_data_with_a_content_array_is_json_not_an_mcp_result() {
+    let tag = &run_tag("page-content-data");
+    let call = json!({"id": "call_article", "name": "article", "arguments": {}});
+    node_common::script_provider(&json!({"rounds": [{"toolCalls": [call]}, {"text": "Done."}]}))
+        .await;
+    let page_tools = tools(&[(
+        "article",
+        None,
+        js_function(
+            "",
+            "return { title: 'Notes', content: ['first', 'second'] };",
+        ),
+    )]);
+    let agent = agent(tag, json!({}), &page_tools).expect("a valid config");
+    let events = run_events(&agent, None, |_| {})
+        .await
+        .expect("the run ends");
+    let data = json!({"title": "Notes", "content": ["first", "second"]});
+    let result = of_type(&events, "toolResult")[0];
+    assert_eq!(result["structuredContent"], data);
+    let sent: Value = serde_json::from_str(result["text"].as_str().expect("text")).expect("JSON");
+    assert_eq!(sent, data);
+    let messages = tool_messages(&recorded(tag).await[1]);
+    let read: Value = serde_json::from_str(&messages[0].1).expect("JSON");
+    assert_eq!(read, data);
+}

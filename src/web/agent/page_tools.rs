@@ -257,9 +257,11 @@ fn progress_reporter(
 }
 
 /// What `execute` answered, as an MCP result: a string is one text block; an object whose
-/// `content` is an array is an MCP `CallToolResult` (images, `isError`, `structuredContent` as
-/// from a server); `undefined` is no content; anything else is its JSON text, and also the
-/// structured content when it is an object.
+/// `content` is an array of content blocks (objects with a `type`) is an MCP `CallToolResult`
+/// (images, `isError`, `structuredContent` as from a server); `undefined` is no content;
+/// anything else is its JSON text, and also the structured content when it is an object. Page
+/// data with a `content` array of other things (an article's paragraphs) is data, as the AI SDK
+/// takes it, not a result whose blocks the model could not read.
 fn page_result(value: &JsValue) -> Result<ToolCallResult, String> {
     if value.is_undefined() {
         return Ok(text_result(String::new(), None));
@@ -267,16 +269,26 @@ fn page_result(value: &JsValue) -> Result<ToolCallResult, String> {
     if let Some(text) = value.as_string() {
         return Ok(text_result(text, None));
     }
-    let is_call_result = value.is_object()
+    let has_content_array = value.is_object()
         && Reflect::get(value, &"content".into()).is_ok_and(|content| Array::is_array(&content));
-    if is_call_result {
+    if has_content_array {
         let result = value_from_js(value).ok_or("the result is nested too deeply")?;
-        return ToolCallResult::from_result(result).map_err(|error| error.to_string());
+        if is_call_result(&result) {
+            return ToolCallResult::from_result(result).map_err(|error| error.to_string());
+        }
     }
     let value: Value =
         from_js(value).map_err(|error| format!("the result is not JSON data: {error}"))?;
     let text = to_json_text(&value);
     Ok(text_result(text, value.is_object().then_some(value)))
+}
+
+/// Whether every entry of `result`'s `content` is an MCP content block, as far as telling a
+/// `CallToolResult` from data needs: an object with a string `type`.
+fn is_call_result(result: &Value) -> bool {
+    result["content"]
+        .as_array()
+        .is_some_and(|blocks| blocks.iter().all(|block| block["type"].is_string()))
 }
 
 fn text_result(text: String, structured_content: Option<Value>) -> ToolCallResult {
