@@ -482,7 +482,9 @@ async fn list_tools_shows_the_page_tools_after_the_servers_with_sanitized_schema
 
 /// A `tools` option `new Agent` cannot use is refused at once with `invalid_config`, naming
 /// the tool (a member it does not know too, as unknown options are); so is an MCP server named
-/// `page`, the page tools' server.
+/// `page`, the page tools' server. A Zod schema as `inputSchema` (what the AI SDK's `tool()`
+/// takes) is refused too: its JSON (`{"type":"object","def":…}`) would offer a tool that takes
+/// any object, its checks lost.
 #[wasm_bindgen_test]
 fn unusable_page_tools_are_refused_by_new_agent() {
     let execute: JsValue = js_function("", "").into();
@@ -497,7 +499,20 @@ fn unusable_page_tools_are_refused_by_new_agent() {
     };
     let entry = |members: &[(&str, &JsValue)]| named("find", members);
     let with_name = |name: &str| named(name, &[("execute", &execute)]);
-    let cases: [(JsValue, Value, &str); 8] = [
+    // A Zod schema as the AI SDK takes it: a Standard Schema object, whose JSON is no schema.
+    let zod_schema: JsValue = js_function(
+        "",
+        "return { '~standard': { version: 1, vendor: 'zod', validate: (value) => ({ value }) }, \
+         type: 'object', def: { type: 'object', shape: {} } };",
+    )
+    .call0(&JsValue::UNDEFINED)
+    .expect("a schema");
+    let cases: [(JsValue, Value, &str); 9] = [
+        (
+            entry(&[("execute", &execute), ("inputSchema", &zod_schema)]),
+            json!({}),
+            "tool `find`: inputSchema is a Standard Schema (Zod, Valibot, ArkType), not JSON Schema: pass z.toJSONSchema(schema) or its library's equivalent",
+        ),
         (
             JsValue::from(3),
             json!({}),

@@ -135,6 +135,14 @@ fn page_tool(name: &str, entry: &JsValue) -> Result<(McpTool, Function), JsValue
             .map(Some)
             .map_err(|error| refused_member(&format!("{member}: {error}")))
     };
+    // A Zod (or other Standard Schema) object, which the AI SDK's `tool()` takes, is an object
+    // too, but its JSON is no schema: the tool would take any object, its checks lost.
+    let schema = option_member(entry, "inputSchema")?;
+    if schema.is_some_and(|schema| Reflect::has(&schema, &"~standard".into()) == Ok(true)) {
+        return Err(refused_member(
+            "inputSchema is a Standard Schema (Zod, Valibot, ArkType), not JSON Schema: pass z.toJSONSchema(schema) or its library's equivalent",
+        ));
+    }
     let input_schema = plain_object("inputSchema")?.unwrap_or_else(|| json!({"type": "object"}));
     let annotations = plain_object("annotations")?;
     let tool = McpTool {
