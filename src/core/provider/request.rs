@@ -385,28 +385,28 @@ pub(super) struct ImageBudget {
 impl ImageBudget {
     /// How many of the conversation's oldest sendable tool-result images are left out.
     pub(super) fn tool_images_left_out(&self, messages: &[ChatMessage]) -> usize {
-        let image_urls = |role| {
-            messages
-                .iter()
-                .filter(move |message| message.role == role)
-                .flat_map(|message| match &message.content {
-                    Some(MessageContent::Parts(parts)) => parts.as_slice(),
-                    _ => &[],
-                })
-                .filter_map(|part| match part {
-                    ContentPart::ImageUrl { image_url } => Some(image_url.url.as_str()),
-                    ContentPart::Text { .. } => None,
-                })
-        };
+        // Plain loops: iterator adapters over messages and parts took 1.1 KB of wasm here.
         let (mut count_room, mut byte_room) = (self.count, self.bytes);
-        for url in image_urls(Role::User) {
-            count_room = count_room.saturating_sub(1);
-            byte_room = byte_room.saturating_sub(url.len());
+        let mut tool_images = Vec::new();
+        for message in messages {
+            let Some(MessageContent::Parts(parts)) = &message.content else {
+                continue;
+            };
+            for part in parts {
+                let ContentPart::ImageUrl { image_url } = part else {
+                    continue;
+                };
+                let url = image_url.url.as_str();
+                match message.role {
+                    Role::User => {
+                        count_room = count_room.saturating_sub(1);
+                        byte_room = byte_room.saturating_sub(url.len());
+                    }
+                    Role::Tool if (self.sendable)(url) => tool_images.push(url.len()),
+                    _ => {}
+                }
+            }
         }
-        let tool_images: Vec<usize> = image_urls(Role::Tool)
-            .filter(|url| (self.sendable)(url))
-            .map(str::len)
-            .collect();
         let kept = tool_images
             .iter()
             .rev()
