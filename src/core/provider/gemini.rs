@@ -185,14 +185,17 @@ fn user_parts(
 /// images in a response's `parts` (its multimodal function responses); earlier models do
 /// neither. The `-latest` aliases name the current generation.
 pub(super) fn is_gemini_3_or_later(model: &str) -> bool {
-    let name = model.rsplit('/').next().unwrap_or(model);
-    let Some(version) = name.strip_prefix("gemini-") else {
+    let name_start = model
+        .bytes()
+        .rposition(|byte| byte == b'/')
+        .map_or(0, |slash| slash + 1);
+    let Some(version) = model[name_start..].strip_prefix("gemini-") else {
         return false;
     };
-    let major = version.split(|c: char| !c.is_ascii_digit()).next();
-    match major.and_then(|digits| digits.parse::<u32>().ok()) {
-        Some(major) => major >= 3,
-        None => version.ends_with("-latest"),
+    let digits = version.bytes().take_while(u8::is_ascii_digit).count();
+    match version[..digits].parse::<u32>() {
+        Ok(major) => major >= 3,
+        Err(_) => version.ends_with("-latest"),
     }
 }
 
