@@ -429,21 +429,28 @@ pub(super) fn replaced_call_ids(
     accepted: fn(&str) -> bool,
     derive: fn(&str, u8) -> String,
 ) -> Map<String, Value> {
-    let ids = || {
-        messages.iter().flat_map(|message| {
-            let calls = message.tool_calls.iter().flatten();
-            calls
-                .map(|call| call.id.as_str())
-                .chain(message.tool_call_id.as_deref())
-        })
-    };
+    // Every id of the conversation, calls' and results', gathered by plain loops: iterator
+    // adapters walked twice took 0.9 KB of wasm here.
+    let mut ids: Vec<&str> = Vec::new();
+    for message in messages {
+        if let Some(calls) = &message.tool_calls {
+            for call in calls {
+                ids.push(&call.id);
+            }
+        }
+        if let Some(id) = &message.tool_call_id {
+            ids.push(id);
+        }
+    }
     // A JSON object's map as a set: the wasm has its hash table anyway.
     let mut taken = Map::new();
-    for id in ids().filter(|id| accepted(id)) {
-        taken.insert(id.to_owned(), Value::Null);
+    for &id in &ids {
+        if accepted(id) {
+            taken.insert(id.to_owned(), Value::Null);
+        }
     }
     let mut replaced = Map::new();
-    for id in ids() {
+    for &id in &ids {
         if accepted(id) || replaced.contains_key(id) {
             continue;
         }
