@@ -1050,21 +1050,19 @@ impl ClientState {
     /// The server's configured headers, then the protocol's (which win on a clash), then the
     /// bearer token from `getAccessToken`.
     fn with_custom_headers(&self, protocol: Vec<(&'static str, String)>) -> Vec<(String, String)> {
-        let protocol_names: Vec<String> = protocol
-            .iter()
-            .map(|(name, _)| name.to_ascii_lowercase())
-            .collect();
-        let mut headers: Vec<(String, String)> = self
-            .headers
-            .iter()
-            .filter(|(name, _)| !protocol_names.contains(&name.to_ascii_lowercase()))
-            .cloned()
-            .chain(
-                protocol
-                    .into_iter()
-                    .map(|(name, value)| (name.to_owned(), value)),
-            )
-            .collect();
+        // Plain loops: a filter, clone and chain of iterators took 0.6 KB more of wasm.
+        let mut headers = Vec::new();
+        for (name, value) in &self.headers {
+            if !protocol
+                .iter()
+                .any(|(taken, _)| taken.eq_ignore_ascii_case(name))
+            {
+                headers.push((name.clone(), value.clone()));
+            }
+        }
+        for (name, value) in protocol {
+            headers.push((name.to_owned(), value));
+        }
         self.auth.add_token(&mut headers);
         headers
     }
