@@ -76,12 +76,16 @@ pub(super) fn body(
         _ => requested_max,
     };
     body.insert("max_tokens".to_owned(), json!(max_tokens));
-    let system: Vec<String> = messages
-        .iter()
-        .filter(|message| message.role == Role::System)
-        .map(ChatMessage::text_content)
-        .filter(|text| !text.trim().is_empty())
-        .collect();
+    let mut system: Vec<String> = Vec::new();
+    for message in messages {
+        let text = match message.role {
+            Role::System => message.text_content(),
+            _ => continue,
+        };
+        if !text.trim().is_empty() {
+            system.push(text);
+        }
+    }
     if !system.is_empty() {
         body.insert("system".to_owned(), json!(system.join("\n\n")));
     }
@@ -295,8 +299,9 @@ fn tool_use_id(id: &str, attempt: u8) -> String {
 fn assistant_blocks(message: &ChatMessage, replaced_ids: &Map<String, Value>) -> Vec<Value> {
     let mut blocks: Vec<Value> = message
         .thinking_blocks
+        .as_deref()
+        .unwrap_or_default()
         .iter()
-        .flatten()
         .map(|block| match block {
             ThinkingBlock::Thinking {
                 thinking,
@@ -308,7 +313,7 @@ fn assistant_blocks(message: &ChatMessage, replaced_ids: &Map<String, Value>) ->
         })
         .collect();
     blocks.extend(text_block(&message.text_content()));
-    for call in message.tool_calls.iter().flatten() {
+    for call in message.tool_calls.as_deref().unwrap_or_default() {
         blocks.push(json!({
             "type": "tool_use",
             "id": sent_call_id(replaced_ids, &call.id),

@@ -46,13 +46,16 @@ pub(super) fn body(
         "contents".to_owned(),
         Value::Array(contents(provider, messages)?),
     );
-    let system: Vec<Value> = messages
-        .iter()
-        .filter(|message| message.role == Role::System)
-        .map(ChatMessage::text_content)
-        .filter(|text| !text.is_empty())
-        .map(|text| json!({"text": text}))
-        .collect();
+    let mut system: Vec<Value> = Vec::new();
+    for message in messages {
+        let text = match message.role {
+            Role::System => message.text_content(),
+            _ => continue,
+        };
+        if !text.is_empty() {
+            system.push(json!({"text": text}));
+        }
+    }
     if !system.is_empty() {
         body.insert("systemInstruction".to_owned(), json!({"parts": system}));
     }
@@ -259,7 +262,13 @@ pub(super) fn sent_thought_signature(call: &MessageToolCall, position: usize) ->
 
 fn model_parts(message: &ChatMessage, echoes_ids: bool) -> Vec<Value> {
     let mut parts: Vec<Value> = text_part(&message.text_content()).into_iter().collect();
-    for (position, call) in message.tool_calls.iter().flatten().enumerate() {
+    for (position, call) in message
+        .tool_calls
+        .as_deref()
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
         let mut function_call = json!({"name": call.function.name, "args": arguments_object(call)});
         if echoes_ids && !call.id.is_empty() {
             function_call["id"] = json!(call.id);
@@ -305,8 +314,8 @@ pub(super) fn response_events(body: &Value) -> Result<Vec<ModelEvent>, String> {
     let parts = candidate
         .and_then(|candidate| candidate.pointer("/content/parts"))
         .and_then(Value::as_array)
-        .into_iter()
-        .flatten();
+        .map(Vec::as_slice)
+        .unwrap_or_default();
     for part in parts {
         let signature = part
             .get("thoughtSignature")

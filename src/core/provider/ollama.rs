@@ -88,8 +88,9 @@ fn wire_message(
         Role::Assistant => {
             let calls: Vec<Value> = message
                 .tool_calls
+                .as_deref()
+                .unwrap_or_default()
                 .iter()
-                .flatten()
                 .map(|call| {
                     json!({
                         "function": {"name": call.function.name, "arguments": arguments_object(call)}
@@ -157,12 +158,11 @@ pub(super) fn response_events(
     if !answer.is_empty() {
         events.push(ModelEvent::TextDelta(answer.to_owned()));
     }
-    let calls: Vec<&Value> = message
+    let calls = message
         .get("tool_calls")
         .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .collect();
+        .map(Vec::as_slice)
+        .unwrap_or_default();
     for (position, call) in calls.iter().enumerate() {
         let function = call.get("function");
         let index = function

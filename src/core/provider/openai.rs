@@ -353,9 +353,9 @@ pub(super) fn response_events(body: &Value) -> Result<Vec<ModelEvent>, String> {
     let calls = message
         .get("tool_calls")
         .and_then(Value::as_array)
-        .into_iter()
-        .flatten();
-    for (index, call) in calls.enumerate() {
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    for (index, call) in calls.iter().enumerate() {
         let function = call.get("function");
         let arguments = function.and_then(|function| function.get("arguments"));
         events.push(ModelEvent::ToolCallDelta(ToolCallDelta {

@@ -493,14 +493,14 @@ pub(super) fn function_name_for_result<'a>(
     result: &'a ChatMessage,
 ) -> Option<&'a str> {
     let wanted = result.tool_call_id.as_deref();
-    earlier
-        .iter()
-        .rev()
-        .filter_map(|message| message.tool_calls.as_ref())
-        .flatten()
-        .find(|call| Some(call.id.as_str()) == wanted)
-        .map(|call| call.function.name.as_str())
-        .or(result.name.as_deref())
+    for message in earlier.iter().rev() {
+        for call in message.tool_calls.as_deref().unwrap_or_default() {
+            if Some(call.id.as_str()) == wanted {
+                return Some(&call.function.name);
+            }
+        }
+    }
+    result.name.as_deref()
 }
 
 /// Percent-encodes `value` for an `application/x-www-form-urlencoded` body.
