@@ -244,12 +244,7 @@ impl ProviderConfig {
             model,
             temperature: self.temperature,
             max_tokens: self.max_tokens,
-            extra_headers: self
-                .headers
-                .iter()
-                .flatten()
-                .map(|(name, value)| (name.clone(), value.clone()))
-                .collect(),
+            extra_headers: self.headers.as_deref().unwrap_or_default().to_vec(),
             project_id,
             api_version: non_blank(&self.api_version),
             thinking_budget: self.thinking_budget,

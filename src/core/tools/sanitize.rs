@@ -1551,7 +1551,7 @@ fn merge_keyword(node: &mut Map<String, Value>, key: String, value: Value) -> Re
             Ok(())
         }
         Some(Value::Array(existing)) if key == "required" => {
-            for name in value.as_array().into_iter().flatten() {
+            for name in value.as_array().map(Vec::as_slice).unwrap_or_default() {
                 if !existing.contains(name) {
                     existing.push(name.clone());
                 }

@@ -539,8 +539,9 @@ impl<'s> Validator<'s> {
                 }
                 for name in needed
                     .as_array()
-                    .into_iter()
-                    .flatten()
+                    .map(Vec::as_slice)
+                    .unwrap_or_default()
+                    .iter()
                     .filter_map(Value::as_str)
                 {
                     if !members.contains_key(name) {
@@ -791,8 +792,8 @@ impl<'s> Validator<'s> {
         for member in schema
             .get("allOf")
             .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
+            .map(Vec::as_slice)
+            .unwrap_or_default()
         {
             self.drop_optional_nulls(member, value, depth + 1);
         }
@@ -812,8 +813,9 @@ impl<'s> Validator<'s> {
                 let required: Vec<&str> = schema
                     .get("required")
                     .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
+                    .map(Vec::as_slice)
+                    .unwrap_or_default()
+                    .iter()
                     .filter_map(Value::as_str)
                     .collect();
                 for (name, property_schema) in properties {
