@@ -58,7 +58,7 @@ impl GeminiParser {
             let parts = candidate
                 .pointer("/content/parts")
                 .and_then(Value::as_array);
-            for part in parts.into_iter().flatten() {
+            for part in parts.map(Vec::as_slice).unwrap_or_default() {
                 self.parse_part(part, payload, out);
             }
             if let Some(reason) = non_empty_str(candidate, "finishReason") {
@@ -173,7 +173,7 @@ impl GeminiParser {
             return;
         };
         let pieces = call.get("partialArgs").and_then(Value::as_array);
-        for piece in pieces.into_iter().flatten() {
+        for piece in pieces.map(Vec::as_slice).unwrap_or_default() {
             if apply_piece(streamed_call, piece).is_none() {
                 out.push(invalid_payload(
                     "unusable partial argument in a streamed function call",

@@ -32,7 +32,7 @@ impl OllamaParser {
                 out.push(ModelEvent::TextDelta(content.to_owned()));
             }
             let calls = message.get("tool_calls").and_then(Value::as_array);
-            for call in calls.into_iter().flatten() {
+            for call in calls.map(Vec::as_slice).unwrap_or_default() {
                 out.push(ModelEvent::ToolCallDelta(self.tool_call(call)));
             }
         }
