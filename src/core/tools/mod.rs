@@ -141,18 +141,16 @@ pub fn build_tool_table_allowing<Tools: AsRef<[McpTool]>>(
     servers: &[(String, Tools)],
     allowed: &[(String, Vec<String>)],
 ) -> ToolTable {
-    let tools: Vec<(&str, &McpTool)> = servers
-        .iter()
-        .flat_map(|(server, tools)| {
-            let allowed = allowed.iter().find(|(name, _)| name == server);
-            tools
-                .as_ref()
-                .iter()
-                .filter(move |tool| allowed.is_none_or(|(_, names)| names.contains(&tool.name)))
-                .map(move |tool| (server.as_str(), tool))
-        })
-        .filter(|(_, tool)| !tool.name.is_empty())
-        .collect();
+    let mut tools: Vec<(&str, &McpTool)> = Vec::new();
+    for (server, listing) in servers {
+        let allowed = allowed.iter().find(|(name, _)| name == server);
+        for tool in listing.as_ref() {
+            let offered = allowed.is_none_or(|(_, names)| names.contains(&tool.name));
+            if offered && !tool.name.is_empty() {
+                tools.push((server, tool));
+            }
+        }
+    }
     let pairs: Vec<(&str, &str)> = tools
         .iter()
         .map(|(server, tool)| (*server, tool.name.as_str()))

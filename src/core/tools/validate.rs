@@ -570,13 +570,12 @@ impl<'s> Validator<'s> {
             }
         }
         let properties = schema.get("properties").and_then(Value::as_object);
-        let pattern_properties: Vec<(Option<Pattern>, &'s Value)> = schema
-            .get("patternProperties")
-            .and_then(Value::as_object)
-            .into_iter()
-            .flatten()
-            .map(|(source, property_schema)| (compile(source), property_schema))
-            .collect();
+        let mut pattern_properties: Vec<(Option<Pattern>, &'s Value)> = Vec::new();
+        if let Some(patterns) = schema.get("patternProperties").and_then(Value::as_object) {
+            for (source, property_schema) in patterns {
+                pattern_properties.push((compile(source), property_schema));
+            }
+        }
         for (name, member) in members {
             let member_path = child_path(path, name);
             if let Some(property_names) = schema.get("propertyNames") {
@@ -727,7 +726,7 @@ fn summarize_alternatives(failures: Vec<Vec<Finding>>, path: &str, value: &Value
     match right_shape.len() {
         0 => {
             let mut expected: Vec<String> = Vec::new();
-            for finding in wrong_shape.into_iter().flatten() {
+            for finding in wrong_shape.into_iter().map(|mut branch| branch.remove(0)) {
                 if let Issue::TypeMismatch {
                     expected: types, ..
                 } = finding.issue
@@ -747,7 +746,7 @@ fn summarize_alternatives(failures: Vec<Vec<Finding>>, path: &str, value: &Value
                 },
             }]
         }
-        1 => right_shape.into_iter().flatten().collect(),
+        1 => right_shape.into_iter().next().unwrap_or_default(),
         count => {
             let closest = right_shape
                 .into_iter()
