@@ -170,7 +170,14 @@ pub fn optional<T, E: Error>(
 
 pub fn list<T, E: Error>(value: Value, read: fn(Value) -> Result<T, E>) -> Result<Vec<T>, E> {
     match value {
-        Value::Array(items) => items.into_iter().map(read).collect(),
+        Value::Array(items) => {
+            // A plain loop: a `Result` collect is a larger instantiation for each `T`.
+            let mut list = Vec::with_capacity(items.len());
+            for item in items {
+                list.push(read(item)?);
+            }
+            Ok(list)
+        }
         other => Err(invalid_type(&other, &"a sequence")),
     }
 }

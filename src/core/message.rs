@@ -249,14 +249,17 @@ fn function_call<E: Error>(value: Value) -> Result<FunctionCall, E> {
 const UNTAGGED_CONTENT: &str = "data did not match any variant of untagged enum MessageContent";
 
 fn message_content<E: Error>(value: Value) -> Result<MessageContent, E> {
-    let parts = match value {
-        Value::String(text) => return Ok(MessageContent::Text(text)),
-        Value::Array(items) => items.into_iter().map(content_part).collect(),
-        _ => None,
-    };
-    parts
-        .map(MessageContent::Parts)
-        .ok_or_else(|| E::custom(UNTAGGED_CONTENT))
+    match value {
+        Value::String(text) => Ok(MessageContent::Text(text)),
+        Value::Array(items) => {
+            let mut parts = Vec::with_capacity(items.len());
+            for item in items {
+                parts.push(content_part(item).ok_or_else(|| E::custom(UNTAGGED_CONTENT))?);
+            }
+            Ok(MessageContent::Parts(parts))
+        }
+        _ => Err(E::custom(UNTAGGED_CONTENT)),
+    }
 }
 
 /// One content part, or `None` when it is not one (the untagged content error names no detail).
