@@ -29,11 +29,10 @@ pub(super) fn body(
 ) -> Result<Map<String, Value>, ProviderError> {
     let mut body = Map::new();
     body.insert("model".to_owned(), json!(provider.model));
-    let wire_messages = messages
-        .iter()
-        .enumerate()
-        .map(|(position, message)| wire_message(provider, &messages[..position], message))
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut wire_messages = Vec::with_capacity(messages.len());
+    for (position, message) in messages.iter().enumerate() {
+        wire_messages.push(wire_message(provider, &messages[..position], message)?);
+    }
     body.insert("messages".to_owned(), Value::Array(wire_messages));
     body.insert("stream".to_owned(), json!(mode == ResponseMode::Streaming));
     if provider.thinking_budget.is_some() {

@@ -148,69 +148,69 @@ pub(super) fn wire_messages(
         ToolCallIds::AtMost40 => replaced_call_ids(messages, is_at_most_40, shortened_to_40),
     };
     let wire_id = |id: &str| sent_call_id(&replaced_ids, id);
-    messages
-        .iter()
-        .map(|message| {
-            let mut wire = Map::new();
-            match message.role {
-                Role::System | Role::User => {
-                    wire.insert("role".to_owned(), json!(message.role));
-                    wire.insert("content".to_owned(), user_content(provider, message)?);
+    // A plain loop: a `Result` collect wrapped this body in a larger iterator adapter.
+    let mut wire_messages = Vec::with_capacity(messages.len());
+    for message in messages {
+        let mut wire = Map::new();
+        match message.role {
+            Role::System | Role::User => {
+                wire.insert("role".to_owned(), json!(message.role));
+                wire.insert("content".to_owned(), user_content(provider, message)?);
+            }
+            Role::Assistant => {
+                wire.insert("role".to_owned(), json!("assistant"));
+                let text = message.text_content();
+                let calls = message.tool_calls.as_deref().unwrap_or_default();
+                // Some backends reject `content: ""` next to tool calls.
+                if !text.is_empty() || calls.is_empty() {
+                    wire.insert("content".to_owned(), json!(text));
                 }
-                Role::Assistant => {
-                    wire.insert("role".to_owned(), json!("assistant"));
-                    let text = message.text_content();
-                    let calls = message.tool_calls.as_deref().unwrap_or_default();
-                    // Some backends reject `content: ""` next to tool calls.
-                    if !text.is_empty() || calls.is_empty() {
-                        wire.insert("content".to_owned(), json!(text));
-                    }
-                    if !calls.is_empty() {
-                        let calls: Vec<Value> = calls
-                            .iter()
-                            .enumerate()
-                            .map(|(position, call)| {
-                                let mut wire = json!({
-                                    "id": wire_id(&call.id),
-                                    "type": "function",
-                                    "function": {
-                                        "name": call.function.name,
-                                        "arguments": call.function.arguments,
-                                    },
-                                });
-                                // Gemini's OpenAI-compatible endpoint sends a signature with
-                                // each call and refuses the next request without it; a first
-                                // call it did not make gets Google's stand-in.
-                                let signature = sent_thought_signature(call, position);
-                                if let Some(signature) = signature.filter(|_| echo_signatures) {
-                                    wire["extra_content"] =
-                                        json!({"google": {"thought_signature": signature}});
-                                }
-                                wire
-                            })
-                            .collect();
-                        wire.insert("tool_calls".to_owned(), Value::Array(calls));
-                    }
-                    if let Some(reasoning) = message
-                        .reasoning_content
-                        .as_ref()
-                        .filter(|_| echo_reasoning)
-                    {
-                        wire.insert("reasoning_content".to_owned(), json!(reasoning));
-                    }
+                if !calls.is_empty() {
+                    let calls: Vec<Value> = calls
+                        .iter()
+                        .enumerate()
+                        .map(|(position, call)| {
+                            let mut wire = json!({
+                                "id": wire_id(&call.id),
+                                "type": "function",
+                                "function": {
+                                    "name": call.function.name,
+                                    "arguments": call.function.arguments,
+                                },
+                            });
+                            // Gemini's OpenAI-compatible endpoint sends a signature with
+                            // each call and refuses the next request without it; a first
+                            // call it did not make gets Google's stand-in.
+                            let signature = sent_thought_signature(call, position);
+                            if let Some(signature) = signature.filter(|_| echo_signatures) {
+                                wire["extra_content"] =
+                                    json!({"google": {"thought_signature": signature}});
+                            }
+                            wire
+                        })
+                        .collect();
+                    wire.insert("tool_calls".to_owned(), Value::Array(calls));
                 }
-                Role::Tool => {
-                    let id = message.tool_call_id.as_deref().ok_or_else(|| {
-                        provider.invalid_conversation("a tool message has no `tool_call_id`")
-                    })?;
-                    wire.insert("role".to_owned(), json!("tool"));
-                    wire.insert("tool_call_id".to_owned(), wire_id(id));
-                    wire.insert("content".to_owned(), json!(message.text_content()));
+                if let Some(reasoning) = message
+                    .reasoning_content
+                    .as_ref()
+                    .filter(|_| echo_reasoning)
+                {
+                    wire.insert("reasoning_content".to_owned(), json!(reasoning));
                 }
             }
-            Ok(Value::Object(wire))
-        })
-        .collect()
+            Role::Tool => {
+                let id = message.tool_call_id.as_deref().ok_or_else(|| {
+                    provider.invalid_conversation("a tool message has no `tool_call_id`")
+                })?;
+                wire.insert("role".to_owned(), json!("tool"));
+                wire.insert("tool_call_id".to_owned(), wire_id(id));
+                wire.insert("content".to_owned(), json!(message.text_content()));
+            }
+        }
+        wire_messages.push(Value::Object(wire));
+    }
+    Ok(wire_messages)
 }
 
 const MAX_CALL_ID_LENGTH: usize = 40;
