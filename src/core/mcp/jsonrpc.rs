@@ -91,7 +91,13 @@ pub fn parse_incoming(text: &str) -> Result<Vec<IncomingMessage>, McpError> {
 /// The messages of a parsed JSON body or SSE `data`: one message or a batch.
 pub fn incoming_messages(value: Value) -> Result<Vec<IncomingMessage>, McpError> {
     match value {
-        Value::Array(items) => items.into_iter().map(classify).collect(),
+        Value::Array(items) => {
+            let mut messages = Vec::with_capacity(items.len());
+            for item in items {
+                messages.push(classify(item)?);
+            }
+            Ok(messages)
+        }
         single => Ok(vec![classify(single)?]),
     }
 }

@@ -138,23 +138,29 @@ const MAX_MODEL_IMAGE_BASE64_LEN: usize = 5 * 1024 * 1024;
 /// The image blocks of a result a vision model can be shown, as `data:` URL image parts; other
 /// images stay described in the result's text only.
 pub fn model_images(blocks: &[Value]) -> Vec<ContentPart> {
-    blocks
-        .iter()
-        .filter(|block| block.get("type").and_then(Value::as_str) == Some("image"))
-        .filter_map(|block| {
-            let mime_type = block.get("mimeType")?.as_str()?;
-            let data = block.get("data")?.as_str()?;
-            let shown = MODEL_IMAGE_TYPES.contains(&mime_type)
-                && !data.is_empty()
-                && data.len() <= MAX_MODEL_IMAGE_BASE64_LEN;
-            shown.then(|| ContentPart::ImageUrl {
+    let mut images = Vec::new();
+    for block in blocks {
+        if block.get("type").and_then(Value::as_str) != Some("image") {
+            continue;
+        }
+        let mime_type = block.get("mimeType").and_then(Value::as_str);
+        let data = block.get("data").and_then(Value::as_str);
+        let (Some(mime_type), Some(data)) = (mime_type, data) else {
+            continue;
+        };
+        let shown = MODEL_IMAGE_TYPES.contains(&mime_type)
+            && !data.is_empty()
+            && data.len() <= MAX_MODEL_IMAGE_BASE64_LEN;
+        if shown {
+            images.push(ContentPart::ImageUrl {
                 image_url: ImageUrl {
                     url: format!("data:{mime_type};base64,{data}"),
                     detail: None,
                 },
-            })
-        })
-        .collect()
+            });
+        }
+    }
+    images
 }
 
 /// The parts joined into one string, a text block's text borrowed rather than copied first.

@@ -664,32 +664,32 @@ impl Sanitizer<'_> {
     /// Removes keywords whose value has another type than the 2020-12 meta-schema gives it
     /// (often a generator's `null` for an unset field): Anthropic refuses the whole schema then.
     fn drop_mistyped_keywords(&mut self, node: &mut Map<String, Value>, location: &str) {
-        let mistyped: Vec<(String, &str)> = node
-            .iter()
-            .filter_map(|(key, value)| {
-                let (fits, kind) = match key.as_str() {
-                    "description" | "title" | "pattern" | "format" | "$comment" | "$id"
-                    | "$schema" | "$anchor" | "contentEncoding" | "contentMediaType" => {
-                        (value.is_string(), "string")
-                    }
-                    "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => {
-                        (value.is_number(), "number")
-                    }
-                    "multipleOf" => (
-                        value.as_f64().is_some_and(|factor| factor > 0.0),
-                        "positive number",
-                    ),
-                    "minLength" | "maxLength" | "minItems" | "maxItems" | "minProperties"
-                    | "maxProperties" | "minContains" | "maxContains" => (value.is_u64(), "count"),
-                    "uniqueItems" | "deprecated" | "readOnly" | "writeOnly" => {
-                        (value.is_boolean(), "boolean")
-                    }
-                    "examples" => (value.is_array(), "list"),
-                    _ => (true, ""),
-                };
-                (!fits).then(|| (key.clone(), kind))
-            })
-            .collect();
+        let mut mistyped: Vec<(String, &str)> = Vec::new();
+        for (key, value) in node.iter() {
+            let (fits, kind) = match key.as_str() {
+                "description" | "title" | "pattern" | "format" | "$comment" | "$id" | "$schema"
+                | "$anchor" | "contentEncoding" | "contentMediaType" => {
+                    (value.is_string(), "string")
+                }
+                "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => {
+                    (value.is_number(), "number")
+                }
+                "multipleOf" => (
+                    value.as_f64().is_some_and(|factor| factor > 0.0),
+                    "positive number",
+                ),
+                "minLength" | "maxLength" | "minItems" | "maxItems" | "minProperties"
+                | "maxProperties" | "minContains" | "maxContains" => (value.is_u64(), "count"),
+                "uniqueItems" | "deprecated" | "readOnly" | "writeOnly" => {
+                    (value.is_boolean(), "boolean")
+                }
+                "examples" => (value.is_array(), "list"),
+                _ => (true, ""),
+            };
+            if !fits {
+                mistyped.push((key.clone(), kind));
+            }
+        }
         for (key, kind) in mistyped {
             node.shift_remove(&key);
             self.warn(location, format!("`{key}` is not a {kind}: removed"));

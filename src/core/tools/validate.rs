@@ -651,14 +651,17 @@ impl<'s> Validator<'s> {
             }
         }
         if let Some(Value::Array(any_of)) = schema.get("anyOf") {
-            let failures: Option<Vec<Vec<Finding>>> = any_of
-                .iter()
-                .map(|branch| {
-                    let branch_findings = self.collect(branch, value, path, depth);
-                    (!branch_findings.is_empty()).then_some(branch_findings)
-                })
-                .collect();
-            if let Some(failures) = failures.filter(|failures| !failures.is_empty()) {
+            let mut failures = Vec::new();
+            for branch in any_of {
+                let branch_findings = self.collect(branch, value, path, depth);
+                if branch_findings.is_empty() {
+                    // A branch matches: the value is fine, and the rest need no look.
+                    failures.clear();
+                    break;
+                }
+                failures.push(branch_findings);
+            }
+            if !failures.is_empty() {
                 findings.extend(summarize_alternatives(failures, path, value));
             }
         }
