@@ -178,10 +178,12 @@ pub async fn send(
             }
             Ok(mut response) => {
                 // Retry-After is readable cross-origin only when the server exposes it.
-                let headers: Vec<(String, String)> = ["retry-after", "retry-after-ms"]
-                    .into_iter()
-                    .filter_map(|name| response.header(name).map(|value| (name.to_owned(), value)))
-                    .collect();
+                let mut headers: Vec<(String, String)> = Vec::new();
+                for name in ["retry-after", "retry-after-ms"] {
+                    if let Some(value) = response.header(name) {
+                        headers.push((name.to_owned(), value));
+                    }
+                }
                 let body = match idle.read_text(provider, &mut response).await? {
                     Ok(body) => body,
                     Err(HttpError::Aborted) => return Err(from_http(provider, HttpError::Aborted)),
