@@ -822,11 +822,12 @@ impl Sanitizer<'_> {
         let Some(Value::Object(properties)) = node.get_mut("properties") else {
             return;
         };
-        let never: Vec<String> = properties
-            .iter()
-            .filter(|(_, schema)| is_never(schema))
-            .map(|(name, _)| name.clone())
-            .collect();
+        let mut never: Vec<String> = Vec::new();
+        for (name, schema) in properties.iter() {
+            if is_never(schema) {
+                never.push(name.clone());
+            }
+        }
         if never.is_empty() {
             return;
         }
@@ -849,11 +850,12 @@ impl Sanitizer<'_> {
         allowed: &[&str],
         location: &str,
     ) {
-        let removed: Vec<String> = node
-            .keys()
-            .filter(|key| !allowed.contains(&key.as_str()))
-            .cloned()
-            .collect();
+        let mut removed: Vec<String> = Vec::new();
+        for key in node.keys() {
+            if !allowed.contains(&key.as_str()) {
+                removed.push(key.clone());
+            }
+        }
         if removed.is_empty() {
             return;
         }
@@ -1265,11 +1267,12 @@ impl Sanitizer<'_> {
             }
         }
         if node.get("type").and_then(Value::as_str) == Some("object") {
-            let names: Vec<Value> = node
-                .get("properties")
-                .and_then(Value::as_object)
-                .map(|properties| properties.keys().map(|name| json!(name)).collect())
-                .unwrap_or_default();
+            let mut names: Vec<Value> = Vec::new();
+            if let Some(properties) = node.get("properties").and_then(Value::as_object) {
+                for name in properties.keys() {
+                    names.push(json!(name));
+                }
+            }
             if let Some(Value::Array(required)) = node.get_mut("required") {
                 let before = required.len();
                 required.retain(|name| names.contains(name));
