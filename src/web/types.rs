@@ -120,8 +120,8 @@ export interface AgentConfig {
 /** One of the page's own tools (`AgentConfig.tools`). Other members are refused (`invalid_config`). */
 export interface PageTool {
   description?: string | undefined;
-  /** A plain JSON Schema object (for a Zod schema, `z.toJSONSchema(schema)`: a Zod schema itself is refused). Default `{ type: "object" }`. */
-  inputSchema?: JsonObject | undefined;
+  /** A plain JSON Schema object, or the AI SDK's `jsonSchema(schema)` of one (for a Zod schema, `z.toJSONSchema(schema)`: a Zod schema itself is refused). Default `{ type: "object" }`. */
+  inputSchema?: JsonObject | { readonly jsonSchema: JsonObject } | undefined;
   /**
    * Runs the tool with the checked arguments, called on this object (`this` is the tool). The answer, or what its promise resolves to: a
    * string is one text block; an MCP `CallToolResult` (`{ content: ContentBlock[], isError?,

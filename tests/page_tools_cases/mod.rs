@@ -480,6 +480,51 @@ async fn list_tools_shows_the_page_tools_after_the_servers_with_sanitized_schema
     JsFuture::from(agent.close()).await.unwrap();
 }
 
+/// The AI SDK's `jsonSchema(schema)` (ai@7's provider-utils: an object marked with
+/// `Symbol.for("vercel.ai.schema")` whose `jsonSchema` getter gives the schema) is read for its
+/// schema: its own JSON, `{ jsonSchema }`, would offer a tool that takes any object. One whose
+/// schema is a promise cannot be read when the Agent is made, and is refused.
+#[wasm_bindgen_test]
+async fn an_ai_sdk_json_schema_wrapper_gives_its_schema() {
+    let schema = json!({"type": "object", "properties": {"city": {"type": "string"}},
+                        "required": ["city"]});
+    let wrap = js_function(
+        "schema",
+        "return { [Symbol.for('vercel.ai.schema')]: true, _type: undefined, \
+         get jsonSchema() { return schema; }, validate: undefined };",
+    );
+    let page_tools = |inner: &JsValue| {
+        let tool = js_sys::Object::new();
+        let wrapper = wrap.call1(&JsValue::UNDEFINED, inner).expect("a wrapper");
+        Reflect::set(&tool, &"inputSchema".into(), &wrapper).unwrap();
+        Reflect::set(&tool, &"execute".into(), &js_function("", "")).unwrap();
+        let tools = js_sys::Object::new();
+        Reflect::set(&tools, &"weather".into(), &tool).unwrap();
+        JsValue::from(tools)
+    };
+    let wrapped = agent("page-wrapper", json!({}), &page_tools(&to_js(&schema))).expect("valid");
+    let listed = JsFuture::from(wrapped.list_tools(JsValue::UNDEFINED).unwrap())
+        .await
+        .expect("listed");
+    assert_eq!(
+        from_js(&listed)[0]["parameters"],
+        sanitize_schema(&schema, SchemaDialect::OpenAi).schema
+    );
+    JsFuture::from(wrapped.close()).await.unwrap();
+    let promised = js_sys::Promise::resolve(&to_js(&schema));
+    let error = agent("page-wrapper", json!({}), &page_tools(&promised))
+        .err()
+        .expect("refused");
+    assert_eq!(
+        get(&error, "code").as_string().as_deref(),
+        Some("invalid_config")
+    );
+    assert_eq!(
+        String::from(error.unchecked_ref::<js_sys::Error>().message()),
+        "invalid Agent config: tool `weather`: inputSchema is the AI SDK's jsonSchema() of a promise: pass the JSON Schema itself"
+    );
+}
+
 /// A `tools` option `new Agent` cannot use is refused at once with `invalid_config`, naming
 /// the tool (a member it does not know too, as unknown options are); so is an MCP server named
 /// `page`, the page tools' server. A Zod schema as `inputSchema` (what the AI SDK's `tool()`

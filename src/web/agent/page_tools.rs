@@ -124,8 +124,8 @@ fn page_tool(name: &str, entry: &JsValue) -> Result<(McpTool, Function), JsValue
                 .ok_or_else(|| refused_member("description must be a string"))?,
         ),
     };
-    let plain_object = |member: &str| -> Result<Option<Value>, JsValue> {
-        let Some(value) = option_member(entry, member)? else {
+    let plain_object = |member: &str, value: Option<JsValue>| -> Result<Option<Value>, JsValue> {
+        let Some(value) = value else {
             return Ok(None);
         };
         if !value.is_object() || Array::is_array(&value) || value.is_function() {
@@ -138,13 +138,33 @@ fn page_tool(name: &str, entry: &JsValue) -> Result<(McpTool, Function), JsValue
     // A Zod (or other Standard Schema) object, which the AI SDK's `tool()` takes, is an object
     // too, but its JSON is no schema: the tool would take any object, its checks lost.
     let schema = option_member(entry, "inputSchema")?;
-    if schema.is_some_and(|schema| Reflect::has(&schema, &"~standard".into()) == Ok(true)) {
+    if schema
+        .as_ref()
+        .is_some_and(|schema| Reflect::has(schema, &"~standard".into()) == Ok(true))
+    {
         return Err(refused_member(
             "inputSchema is a Standard Schema (Zod, Valibot, ArkType), not JSON Schema: pass z.toJSONSchema(schema) or its library's equivalent",
         ));
     }
-    let input_schema = plain_object("inputSchema")?.unwrap_or_else(|| json!({"type": "object"}));
-    let annotations = plain_object("annotations")?;
+    // The AI SDK's `jsonSchema(schema)` wraps a JSON Schema in an object marked with its symbol;
+    // its own JSON is `{ jsonSchema }`, a schema taking any object. Its `jsonSchema` is read.
+    let schema = match schema {
+        Some(wrapper)
+            if Reflect::has(&wrapper, &js_sys::Symbol::for_("vercel.ai.schema")) == Ok(true) =>
+        {
+            let inner = Reflect::get(&wrapper, &"jsonSchema".into())?;
+            if inner.is_instance_of::<Promise>() {
+                return Err(refused_member(
+                    "inputSchema is the AI SDK's jsonSchema() of a promise: pass the JSON Schema itself",
+                ));
+            }
+            Some(inner)
+        }
+        other => other,
+    };
+    let input_schema =
+        plain_object("inputSchema", schema)?.unwrap_or_else(|| json!({"type": "object"}));
+    let annotations = plain_object("annotations", option_member(entry, "annotations")?)?;
     let tool = McpTool {
         name: name.to_owned(),
         title: None,
