@@ -1715,6 +1715,22 @@ fn an_optional_property_with_an_unmergeable_all_of_is_a_fixed_point_for_strict()
     assert!(!twice.strict);
 }
 
+/// A name `required` gives without a property (an argument the tool still requires) is taken
+/// too: `c d` renamed to `c_d` beside a required `c_d` made `required` name one key twice, which
+/// Anthropic refuses (found by `sanitized_output_is_valid_for_its_dialect_and_a_fixed_point`
+/// with a random seed, kept in tools_sanitize.proptest-regressions).
+#[test]
+fn anthropic_renames_a_key_past_the_names_required_gives() {
+    let schema = json!({"type": "object", "required": ["c_d", "c d"],
+                        "properties": {"c d": {"type": "string"}}});
+    let sanitized = sanitize_schema(&schema, SchemaDialect::Anthropic);
+    assert_eq!(
+        sanitized.schema,
+        json!({"type": "object", "required": ["c_d", "c_d_2"],
+               "properties": {"c_d_2": {"type": "string"}}})
+    );
+}
+
 /// Anthropic refuses the whole request, every tool of it, when one tool's top-level property key
 /// is outside `^[a-zA-Z0-9_.-]{1,64}$`: "tools.14.custom.input_schema.properties: Property keys
 /// should match pattern '^[a-zA-Z0-9_.-]{1,64}$'" (anthropics/claude-code#79418, a space, an `@`

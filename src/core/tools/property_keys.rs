@@ -51,6 +51,15 @@ fn property_key_base(key: &str, max: usize) -> String {
 /// the same keys. Other keywords that name properties (`dependentRequired`, …) are left: they
 /// constrain the arguments, which are checked against the original schema.
 pub(super) fn rename_property_keys(root: &mut Map<String, Value>) -> Vec<RenamedProperty> {
+    // A name `required` gives without a property is an argument key too: a renamed key must not
+    // become it (`required` would name one key twice, which Anthropic refuses).
+    let required_names: Vec<String> = match root.get("required") {
+        Some(Value::Array(required)) => required
+            .iter()
+            .filter_map(|name| name.as_str().map(str::to_owned))
+            .collect(),
+        _ => Vec::new(),
+    };
     let Some(Value::Object(properties)) = root.get_mut("properties") else {
         return Vec::new();
     };
@@ -58,8 +67,10 @@ pub(super) fn rename_property_keys(root: &mut Map<String, Value>) -> Vec<Renamed
     for key in properties.keys().filter(|key| !is_valid_property_key(key)) {
         let mut sent = property_key_base(key, MAX_PROPERTY_KEY_LENGTH);
         let mut counter = 1;
-        // `sent` is valid, so only a key kept as it is or one renamed before can be the same.
+        // `sent` is valid, so only a key kept as it is, a required name or a key renamed before
+        // can be the same.
         while properties.keys().any(|other| *other == sent)
+            || required_names.contains(&sent)
             || renamed.iter().any(|other| other.sent == sent)
         {
             counter += 1;
