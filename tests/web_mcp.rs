@@ -16,7 +16,9 @@ use mcp_agent_wasm::web::mcp::{McpClient, McpServerConfig};
 use serde_json::{json, Value};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
-use web_mcp_common::{posted_methods, run_path, server_log, test_client, test_server, FetchStub};
+use web_mcp_common::{
+    posted_methods, run_path, server_log, sleep_ms, test_client, test_server, FetchStub,
+};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -285,20 +287,6 @@ async fn requests_on_the_standalone_stream_are_answered() {
     let answer = answer.expect("the ping on the GET stream was answered within 1 s");
     assert_eq!(answer["body"]["result"], json!({}));
     client.close().await;
-}
-
-async fn sleep_ms(milliseconds: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let set_timeout = js_sys::Reflect::get(&js_sys::global(), &"setTimeout".into())
-            .expect("setTimeout exists");
-        let set_timeout: js_sys::Function = set_timeout.into();
-        set_timeout
-            .call2(&JsValue::NULL, &resolve, &milliseconds.into())
-            .expect("setTimeout accepts a function");
-    });
-    wasm_bindgen_futures::JsFuture::from(promise)
-        .await
-        .expect("a timer resolves");
 }
 
 #[wasm_bindgen_test]

@@ -17,7 +17,7 @@ use mcp_agent_wasm::web::mcp::{McpClient, McpServerConfig};
 use serde_json::{json, Value};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
-use web_mcp_common::{run_path, server_log, test_server};
+use web_mcp_common::{run_path, server_log, sleep_ms, test_server};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -365,20 +365,6 @@ async fn aborting_a_call_aborts_the_hooks_signal() {
         .expect("a signal")
         .unchecked_into::<web_sys::AbortSignal>()
         .aborted());
-}
-
-async fn sleep_ms(milliseconds: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let set_timeout: Function = Reflect::get(&js_sys::global(), &"setTimeout".into())
-            .expect("setTimeout exists")
-            .into();
-        set_timeout
-            .call2(&JsValue::NULL, &resolve, &milliseconds.into())
-            .expect("setTimeout accepts a function");
-    });
-    wasm_bindgen_futures::JsFuture::from(promise)
-        .await
-        .expect("a timer resolves");
 }
 
 /// The first use, as the spec's flow has it: no token yet, the initialize is answered 401, the

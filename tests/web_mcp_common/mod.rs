@@ -114,3 +114,18 @@ impl Drop for FetchStub {
         let _ = Reflect::set(&js_sys::global(), &"fetch".into(), &self.original);
     }
 }
+
+/// Waits `milliseconds` on the JS timer (tests that let a server or a session move on).
+pub async fn sleep_ms(milliseconds: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let set_timeout: Function = Reflect::get(&js_sys::global(), &"setTimeout".into())
+            .expect("setTimeout exists")
+            .into();
+        set_timeout
+            .call2(&JsValue::NULL, &resolve, &milliseconds.into())
+            .expect("setTimeout accepts a function");
+    });
+    wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .expect("a timer resolves");
+}
