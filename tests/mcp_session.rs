@@ -6,9 +6,9 @@ use mcp_agent_wasm::core::mcp::jsonrpc::{
     IncomingMessage, METHOD_NOT_FOUND,
 };
 use mcp_agent_wasm::core::mcp::session::{
-    needs_ping_before_reuse, CallDeadline, FailureDecision, InitializeFailure, ResumeDecision,
-    Session, SessionState, StreamResumption, Transport, TransportMode, DEFAULT_RETRY_MS,
-    LATEST_PROTOCOL_VERSION, MAX_RESUME_ATTEMPTS,
+    needs_ping_before_reuse, CallDeadline, Elicitation, FailureDecision, InitializeFailure,
+    ResumeDecision, Session, SessionState, StreamResumption, Transport, TransportMode,
+    DEFAULT_RETRY_MS, LATEST_PROTOCOL_VERSION, MAX_RESUME_ATTEMPTS,
 };
 use mcp_agent_wasm::core::mcp::McpError;
 use mcp_agent_wasm::core::sse::SseDecoder;
@@ -793,7 +793,7 @@ fn elicitations_are_refused_unless_defaults_are_accepted() {
     assert_eq!(refusal["error"]["code"], json!(METHOD_NOT_FOUND));
 
     let mut accepting = Session::new("c", "1", TransportMode::Auto);
-    accepting.set_accept_elicitation_defaults(true);
+    accepting.set_elicitation(Elicitation::AcceptDefaults);
     let initialize = accepting.begin_initialize();
     assert_eq!(
         initialize.body["params"]["capabilities"],

@@ -307,6 +307,16 @@ fn cache_key_is_url_and_sorted_headers() {
     assert_eq!(one_order, other_order);
     assert_ne!(one_order, other_user);
     assert_ne!(one_order, other_url);
+    // A server may list tools only to clients that declare a capability (server-everything's
+    // elicitation tools), so a client declaring it gets a listing of its own.
+    let eliciting = one_order
+        .clone()
+        .declaring(&json!({"elicitation": {"form": {}, "url": {}}}));
+    assert_ne!(one_order, eliciting);
+    let also_eliciting = other_order
+        .clone()
+        .declaring(&json!({"elicitation": {"form": {}, "url": {}}}));
+    assert_eq!(eliciting, also_eliciting);
 
     let mut cache = ToolsCache::new();
     cache.record(one_order.clone(), &Ok(vec![tool("shared")].into()), 0.0);

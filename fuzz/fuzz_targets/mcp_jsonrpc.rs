@@ -1,9 +1,13 @@
 //! MCP message parsing on arbitrary bodies: `parse_incoming`, then what the client does with each
 //! message (answers, progress, tool listings and `tools/call` results, answers to server
-//! requests). Checked: no panic, and every answer to a server request echoes its id.
+//! requests, an elicitation checked and answered with its own params as the page's answer).
+//! Checked: no panic, and every answer to a server request echoes its id.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use mcp_agent_wasm::core::mcp::elicitation::{
+    elicitation_reply, elicitation_request, elicitation_result,
+};
 use mcp_agent_wasm::core::mcp::jsonrpc::{
     accept_elicitation_defaults, answer_server_request, parse_incoming, progress_of,
     IncomingMessage,
@@ -29,9 +33,13 @@ fuzz_target!(|data: &[u8]| {
                 let _ = ToolListing::new().handle_page(result);
             }
             IncomingMessage::Request { id, method, params } => {
+                let elicited = elicitation_request(params)
+                    .and_then(|request| elicitation_result(&request, params))
+                    .map_err(|problem| (-32603, problem));
                 for answer in [
                     answer_server_request(id, method),
                     accept_elicitation_defaults(id, params),
+                    elicitation_reply(id, elicited),
                 ] {
                     assert_eq!(answer.get("id"), Some(id), "an answer to another request");
                 }

@@ -106,6 +106,15 @@ export interface AgentConfig {
    */
   approveToolCall?: ((call: ToolApprovalRequest, context: { signal: AbortSignal }) => boolean | Promise<boolean>) | undefined;
   /**
+   * Answers the MCP servers' elicitations (a server asking the user for a few values, or to open
+   * a URL, in the middle of a tool call): every server is told the client takes form and URL
+   * mode. `context.server` names the server that asks. The answer is checked before it is
+   * sent (a wrong one, a throw or a rejection sends the server an error); the call's timeout
+   * restarts when the question arrives and when it is answered. Default: elicitations are
+   * refused, and servers offer no tools that need them.
+   */
+  onElicitation?: OnElicitation | undefined;
+  /**
    * Tools the page implements (read the page, the selection, app state, navigate…), keyed by
    * name as the AI SDK's `tools` are, offered beside the MCP servers' tools and treated alike:
    * listed after them with `server: "page"` (a name a server's tool already has gets the suffix

@@ -184,6 +184,46 @@ test("tools: a page tool reading the document runs beside an MCP tool, and the m
   assert.equal(run.events.at(-1).reason, "completed");
 });
 
+test("onElicitation: server-everything's form tool is offered, asks the page mid-call, and gets its answer", async () => {
+  await scriptProvider([
+    { toolCalls: [{ id: "call_form", name: "trigger-elicitation-request", arguments: {} }] },
+    { text: "Thanks, Ada." },
+  ]);
+  // Set in the page: a function cannot cross from Node.
+  const run = await page.evaluate(async ({ config, messages }) => {
+    const asked = [];
+    config.onElicitation = async (request, { signal, server }) => {
+      asked.push({ mode: request.mode, message: request.message, required: request.requestedSchema.required, server, aborted: signal.aborted });
+      return { action: "accept", content: { name: "Ada", integer: 7 } };
+    };
+    return { ...(await window.collect(window.agentWasm, config, messages)), asked };
+  }, { config: agentConfig(), messages: question });
+  assert.equal(run.error, undefined, JSON.stringify(run.error));
+  assert.deepEqual(run.asked, [
+    { mode: "form", message: "Please provide inputs for the following fields:", required: ["name"], server: "everything", aborted: false },
+  ]);
+  const [result] = eventsOf(run, "toolResult");
+  assert.equal(result.id, "call_form");
+  assert.match(result.text, /- Name: Ada/);
+  assert.match(result.text, /- Favorite Integer: 7/);
+  const [first] = await providerRequests();
+  assert.ok(first.json.tools.some((tool) => tool.function.name === "trigger-elicitation-request"), "offered once the client declares elicitation");
+  assert.equal(run.events.at(-1).reason, "completed");
+});
+
+test("onElicitation: not a function is refused as the Agent is made", async () => {
+  const error = await page.evaluate((config) => {
+    try {
+      new window.agentWasm.Agent({ ...config, onElicitation: "accept" });
+      return null;
+    } catch (error) {
+      return { code: error.code, message: error.message };
+    }
+  }, agentConfig());
+  assert.equal(error?.code, "invalid_config");
+  assert.match(error.message, /`onElicitation` must be a function/);
+});
+
 test("provider.extraBody reaches the request body; a member each request writes is refused", async () => {
   await scriptProvider([{ text: "ok" }]);
   const base = agentConfig({ mcpServers: [] });

@@ -1,5 +1,5 @@
-//! The cache of listed tools per server. Keyed by what determines the answer (URL and headers),
-//! not by display name: two names for one server share an entry, while one server reached with
+//! The cache of listed tools per server. Keyed by what determines the answer (URL, headers and
+//! the client's declared capabilities), not by display name: two names for one server share an entry, while one server reached with
 //! two users' tokens gets two. Entries live 60 s (expired ones are dropped when a listing is
 //! recorded); at 1000 entries the least recently used is evicted first.
 //! A hit hands out the stored listing itself (shared, not copied), so a caller can tell an
@@ -7,17 +7,23 @@
 
 use std::rc::Rc;
 
+use serde_json::Value;
+
 use super::McpError;
+use crate::core::json_text::to_json_text;
 use crate::core::tools::McpTool;
 
 pub const TOOLS_CACHE_TTL_MS: f64 = 60_000.0;
 pub const TOOLS_CACHE_MAX_ENTRIES: usize = 1000;
 
-/// A server's identity for caching: its URL and its headers sorted by (lowercased) name.
+/// A server's identity for caching: its URL, its headers sorted by (lowercased) name, and the
+/// capabilities the client declares, since a server may offer tools to clients that declare
+/// one (server-everything's elicitation tools) and not to others.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CacheKey {
     url: String,
     headers: Vec<(String, String)>,
+    capabilities: String,
 }
 
 impl CacheKey {
@@ -30,7 +36,14 @@ impl CacheKey {
         CacheKey {
             url: url.to_owned(),
             headers,
+            capabilities: String::new(),
         }
+    }
+
+    /// The key of a client that declares `capabilities` in its `initialize`.
+    pub fn declaring(mut self, capabilities: &Value) -> Self {
+        self.capabilities = to_json_text(capabilities);
+        self
     }
 }
 

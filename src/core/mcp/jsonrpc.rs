@@ -7,6 +7,10 @@ use super::McpError;
 
 /// JSON-RPC "method not found": the answer to server requests this client does not support.
 pub const METHOD_NOT_FOUND: i64 = -32601;
+/// A request whose params the receiver refuses (an elicitation the page cannot be shown).
+pub const INVALID_PARAMS: i64 = -32602;
+/// The receiver failed to answer (an elicitation the page answered wrongly or not at all).
+pub const INTERNAL_ERROR: i64 = -32603;
 
 /// A request the client sends; `id` is what its response will carry.
 #[derive(Debug, Clone, PartialEq)]

@@ -4,6 +4,7 @@
 pub mod auth;
 pub mod cache;
 pub mod catalog;
+pub mod elicitation;
 pub mod jsonrpc;
 pub mod server_options;
 pub mod session;

@@ -109,6 +109,18 @@ pub enum InitializeFailure {
     Fail(McpError),
 }
 
+/// How the client answers a server's `elicitation/create`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Elicitation {
+    /// Not declared; refused with "method not found".
+    Refused,
+    /// Form mode declared; every form accepted with its schema's defaults, URL mode declined
+    /// (unattended use, conformance runs).
+    AcceptDefaults,
+    /// Form and URL modes declared; the page's `onElicitation` answers.
+    ByPage,
+}
+
 /// The session logic of one client.
 #[derive(Debug, Clone)]
 pub struct Session {
@@ -120,7 +132,7 @@ pub struct Session {
     session_id: Option<String>,
     server: Option<ServerDescription>,
     next_request_id: u64,
-    accept_elicitation_defaults: bool,
+    elicitation: Elicitation,
     /// Whether messages carry `MCP-Protocol-Version` once initialized; off for a session whose
     /// server's CORS refuses it (see
     /// [`Session::retry_initialized_without_protocol_version_header`]).
@@ -145,24 +157,33 @@ impl Session {
             session_id: None,
             server: None,
             next_request_id: 1,
-            accept_elicitation_defaults: false,
+            elicitation: Elicitation::Refused,
             sends_protocol_version_header: true,
             offered_version: LATEST_PROTOCOL_VERSION,
         }
     }
 
-    /// Opt-in: declare the elicitation capability and accept every form elicitation with the
-    /// schema's defaults (unattended use, conformance runs). Off, elicitations are refused.
-    pub fn set_accept_elicitation_defaults(&mut self, accept: bool) {
-        self.accept_elicitation_defaults = accept;
+    /// How elicitations are answered, and so which capability `initialize` declares.
+    pub fn set_elicitation(&mut self, elicitation: Elicitation) {
+        self.elicitation = elicitation;
     }
 
-    /// The client's answer to a server request (see [`jsonrpc::answer_server_request`]).
+    /// The client's answer to a server request (see [`jsonrpc::answer_server_request`]); the
+    /// page answers elicitations itself when it asked to ([`Elicitation::ByPage`]).
     pub fn answer_server_request(&self, id: &Value, method: &str, params: &Value) -> Value {
-        if self.accept_elicitation_defaults && method == "elicitation/create" {
+        if self.elicitation == Elicitation::AcceptDefaults && method == "elicitation/create" {
             jsonrpc::accept_elicitation_defaults(id, params)
         } else {
             jsonrpc::answer_server_request(id, method)
+        }
+    }
+
+    /// What `initialize` declares the client can do.
+    pub fn capabilities(&self) -> Value {
+        match self.elicitation {
+            Elicitation::Refused => json!({}),
+            Elicitation::AcceptDefaults => json!({"elicitation": {"form": {}}}),
+            Elicitation::ByPage => json!({"elicitation": {"form": {}, "url": {}}}),
         }
     }
 
@@ -187,11 +208,7 @@ impl Session {
         self.session_id = None;
         self.server = None;
         self.sends_protocol_version_header = true;
-        let capabilities = if self.accept_elicitation_defaults {
-            json!({"elicitation": {"form": {}}})
-        } else {
-            json!({})
-        };
+        let capabilities = self.capabilities();
         let request = self.next_request(
             "initialize",
             json!({

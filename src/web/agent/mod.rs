@@ -34,7 +34,8 @@ use crate::web::error::{js_error, set_property};
 use crate::web::join::join_every;
 use crate::web::json::{from_js, to_js};
 use crate::web::mcp::{
-    entry_token_hook, has_authorization_header, McpClient, McpServerConfig, HOOK_AND_HEADER,
+    elicitation_hook_of, entry_token_hook, has_authorization_header, McpClient, McpServerConfig,
+    HOOK_AND_HEADER,
 };
 use crate::web::timer::aborted;
 use crate::web::{is_options_object, option_member, promise_of};
@@ -268,6 +269,12 @@ impl Agent {
                     "invalid Agent config: approveToolCall must be a function (call) => boolean | Promise<boolean>",
                 )
             })?;
+        let on_elicitation = elicitation_hook_of(&config).map_err(|problem| {
+            js_error(
+                "invalid_config",
+                &format!("invalid Agent config: {problem}"),
+            )
+        })?;
         let page_tools = PageTools::from_config(&config)?;
         let provider = options.provider.resolve()?;
         let mut servers: Vec<(String, McpClient)> = Vec::new();
@@ -312,6 +319,8 @@ impl Agent {
                 transport: server.transport,
                 allow_insecure_local_urls: options.allow_insecure_local_urls,
                 accept_elicitation_defaults: false,
+                on_elicitation: on_elicitation.clone(),
+                name: Some(server.name.clone()),
                 timeout_ms: options.tool_timeout_ms,
                 get_access_token,
             })

@@ -67,8 +67,9 @@ const AGENT_OPTIONS: &[&str] = &[
     "promptToolMode",
     "toolsSupported",
     "missingIdStrategy",
-    // A function, which `JSON.stringify` leaves out: read from the JS object by `Agent::new`.
+    // Functions, which `JSON.stringify` leaves out: read from the JS object by `Agent::new`.
     "approveToolCall",
+    "onElicitation",
     // Functions within: read from the JS object by `Agent::new` too.
     "tools",
 ];
@@ -123,7 +124,7 @@ fn agent_options<E: Error>(value: Value) -> Result<AgentOptions, E> {
                     named(value, MissingIdStrategy::NAMES, &MissingIdStrategy::ALL)?;
             }
             // Read from the JS object by `Agent::new`, with its own messages: JSON loses functions.
-            "approveToolCall" | "tools" => {}
+            "approveToolCall" | "onElicitation" | "tools" => {}
             _ => {} // refused by `known_member` above
         }
     }

@@ -6,7 +6,10 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
 
-use super::{has_authorization_header, token_hook_of, McpClient, McpServerConfig, HOOK_AND_HEADER};
+use super::{
+    elicitation_hook_of, has_authorization_header, token_hook_of, McpClient, McpServerConfig,
+    HOOK_AND_HEADER,
+};
 use crate::core::json_read::{boolean, header_list, known_member, named, object, string};
 use crate::core::mcp::jsonrpc::Progress;
 use crate::core::mcp::session::{TransportMode, DEFAULT_CALL_TIMEOUT_MS};
@@ -21,8 +24,10 @@ export interface McpClientOptions {
   headers?: Record<string, string> | undefined;
   transport?: "auto" | "streamable-http" | "sse" | undefined;
   allowInsecureLocalUrls?: boolean | undefined;
-  /** Accept form elicitations with the schema's defaults instead of refusing them. */
+  /** Accept form elicitations with the schema's defaults instead of refusing them (unattended use). */
   acceptElicitationDefaults?: boolean | undefined;
+  /** Answers the server's elicitations, form and URL mode (declares both); not with `acceptElicitationDefaults`. */
+  onElicitation?: OnElicitation | undefined;
   /** The bearer token of each session, and a new one after a 401 (or a 403 insufficient_scope). */
   getAccessToken?: GetAccessToken | undefined;
 }
@@ -76,8 +81,9 @@ const CLIENT_OPTIONS: &[&str] = &[
     "transport",
     "allowInsecureLocalUrls",
     "acceptElicitationDefaults",
-    // A function, which JSON leaves out: read from the JS object by the constructor.
+    // Functions, which JSON leaves out: read from the JS object by the constructor.
     "getAccessToken",
+    "onElicitation",
 ];
 
 /// `new McpClient(options)` read by hand (`core::json_read`), with serde's error texts; other
@@ -95,8 +101,8 @@ fn client_options(value: Value) -> Result<McpServerConfig, serde_json::Error> {
             "transport" => transport = named(value, TransportMode::NAMES, &TransportMode::ALL)?,
             "allowInsecureLocalUrls" => allow_insecure_local_urls = boolean(value)?,
             "acceptElicitationDefaults" => accept_elicitation_defaults = boolean(value)?,
-            // Here only when it is not a function, which the constructor refuses.
-            "getAccessToken" => {}
+            // Here only when not functions, which the constructor refuses.
+            "getAccessToken" | "onElicitation" => {}
             _ => {} // refused by `known_member` above
         }
     }
@@ -106,6 +112,8 @@ fn client_options(value: Value) -> Result<McpServerConfig, serde_json::Error> {
         transport,
         allow_insecure_local_urls,
         accept_elicitation_defaults,
+        on_elicitation: None,
+        name: None,
         timeout_ms: DEFAULT_CALL_TIMEOUT_MS,
         get_access_token: None,
     })
@@ -129,12 +137,19 @@ impl JsMcpClient {
         #[wasm_bindgen(unchecked_param_type = "McpClientOptions")] options: JsValue,
     ) -> Result<JsMcpClient, JsValue> {
         let get_access_token = token_hook_of(&options).map_err(options_error)?;
+        let on_elicitation = elicitation_hook_of(&options).map_err(options_error)?;
         let options: Value = from_js(&options).map_err(options_error)?;
         let mut config = client_options(options).map_err(options_error)?;
         if get_access_token.is_some() && has_authorization_header(&config.headers) {
             return Err(options_error(HOOK_AND_HEADER));
         }
+        if on_elicitation.is_some() && config.accept_elicitation_defaults {
+            return Err(options_error(
+                "`onElicitation` and `acceptElicitationDefaults` both answer elicitations: give one",
+            ));
+        }
         config.get_access_token = get_access_token;
+        config.on_elicitation = on_elicitation;
         let client = McpClient::new(config)?;
         Ok(JsMcpClient { client })
     }

@@ -3,9 +3,11 @@
 
 mod auth;
 mod catalog;
+mod elicitation;
 mod http;
 mod js;
 
+pub use elicitation::elicitation_hook_of;
 pub use js::JsMcpClient;
 
 use std::cell::{Cell, RefCell};
@@ -27,9 +29,9 @@ use crate::core::mcp::jsonrpc::{
     cancelled_notification, progress_of, request_id_of, IncomingMessage, OutgoingRequest, Progress,
 };
 use crate::core::mcp::session::{
-    needs_ping_before_reuse, CallDeadline, FailureDecision, InitializeFailure, ResumeDecision,
-    ServerDescription, Session, SessionState, StreamResumption, Transport, TransportMode,
-    DEFAULT_CALL_TIMEOUT_MS,
+    needs_ping_before_reuse, CallDeadline, Elicitation, FailureDecision, InitializeFailure,
+    ResumeDecision, ServerDescription, Session, SessionState, StreamResumption, Transport,
+    TransportMode, DEFAULT_CALL_TIMEOUT_MS,
 };
 use crate::core::mcp::tools::{ToolCallResult, ToolListing};
 use crate::core::mcp::McpError;
@@ -56,6 +58,10 @@ pub struct McpServerConfig {
     pub allow_insecure_local_urls: bool,
     /// Unattended use: accept form elicitations with the schema's defaults instead of refusing.
     pub accept_elicitation_defaults: bool,
+    /// The page's `onElicitation`, which answers the server's elicitations (both modes).
+    pub on_elicitation: Option<js_sys::Function>,
+    /// The Agent's name for this server, which `onElicitation` is told.
+    pub name: Option<String>,
     /// The longest wait for connecting, for each request of the client's own, and for a tool
     /// call given no timeout: an Agent passes its `toolTimeoutMs`, so that a server that never
     /// answers holds a run no longer than a tool call may.
@@ -72,6 +78,8 @@ impl McpServerConfig {
             transport: TransportMode::Auto,
             allow_insecure_local_urls: false,
             accept_elicitation_defaults: false,
+            on_elicitation: None,
+            name: None,
             timeout_ms: DEFAULT_CALL_TIMEOUT_MS,
             get_access_token: None,
         }
@@ -139,6 +147,10 @@ struct ClientState {
     /// See [`McpServerConfig::timeout_ms`].
     timeout_ms: u64,
     auth: Authorization,
+    /// See [`McpServerConfig::on_elicitation`].
+    on_elicitation: Option<js_sys::Function>,
+    /// See [`McpServerConfig::name`].
+    name: Option<String>,
 }
 
 /// One MCP server's client. Cheap to clone (shared state); every method takes `&self`, so
@@ -150,8 +162,33 @@ pub struct McpClient {
 
 /// What a running request reports to, and the deadline its progress pushes back.
 struct CallContext<'a> {
-    deadline: &'a Cell<CallDeadline>,
+    deadline: Rc<Cell<CallDeadline>>,
     on_progress: Option<&'a dyn Fn(&Progress)>,
+    /// One per elicitation the request's reply stream carried; dropped with the request, which
+    /// tells the page its answer is no longer awaited.
+    elicitations: RefCell<Vec<oneshot::Sender<()>>>,
+}
+
+impl<'a> CallContext<'a> {
+    fn new(timeout_ms: u64, on_progress: Option<&'a dyn Fn(&Progress)>) -> Self {
+        CallContext {
+            deadline: Rc::new(Cell::new(CallDeadline::new(timeout_ms, now_ms()))),
+            on_progress,
+            elicitations: RefCell::default(),
+        }
+    }
+
+    /// Restarts the timeout, as progress of the request does.
+    fn restart_deadline(&self) {
+        restart(&self.deadline);
+    }
+}
+
+/// Pushes a request's deadline a whole timeout past now.
+fn restart(deadline: &Cell<CallDeadline>) {
+    let mut restarted = deadline.get();
+    restarted.on_progress(now_ms());
+    deadline.set(restarted);
 }
 
 /// What a request does when the server no longer knows its session (HTTP 404).
@@ -179,7 +216,13 @@ impl McpClient {
             return Err(McpError::InvalidHeader(problem));
         }
         let mut session = Session::new(CLIENT_NAME, env!("CARGO_PKG_VERSION"), config.transport);
-        session.set_accept_elicitation_defaults(config.accept_elicitation_defaults);
+        session.set_elicitation(if config.on_elicitation.is_some() {
+            Elicitation::ByPage
+        } else if config.accept_elicitation_defaults {
+            Elicitation::AcceptDefaults
+        } else {
+            Elicitation::Refused
+        });
         let (closing, close_notice) = oneshot::channel::<()>();
         let closed: Attempt = Box::pin(async move {
             let _ = close_notice.await;
@@ -203,6 +246,8 @@ impl McpClient {
                 tools_changed: false,
                 timeout_ms: config.timeout_ms,
                 auth,
+                on_elicitation: config.on_elicitation,
+                name: config.name,
             })),
         })
     }
@@ -211,6 +256,7 @@ impl McpClient {
     pub fn cache_key(&self) -> CacheKey {
         let state = self.state.borrow();
         CacheKey::new(&state.url.href(), &state.auth.keyed_headers(&state.headers))
+            .declaring(&state.session.capabilities())
     }
 
     pub fn transport(&self) -> Transport {
@@ -500,11 +546,8 @@ impl McpClient {
         if signal.is_some_and(AbortSignal::aborted) {
             return Err(McpError::Aborted);
         }
-        let deadline = Cell::new(CallDeadline::new(timeout_ms, now_ms()));
-        let context = CallContext {
-            deadline: &deadline,
-            on_progress,
-        };
+        let context = CallContext::new(timeout_ms, on_progress);
+        let deadline = Rc::clone(&context.deadline);
         // Progress a server sends on the standalone stream instead of the call's own (as one that
         // relates its notification to no request does) still reaches the call, as in the
         // TypeScript SDK.
@@ -612,11 +655,7 @@ impl McpClient {
 
     async fn initialize_streamable(&self) -> Result<InitializeOutcome, McpError> {
         let timeout_ms = self.state.borrow().timeout_ms;
-        let deadline = Cell::new(CallDeadline::new(timeout_ms, now_ms()));
-        let context = CallContext {
-            deadline: &deadline,
-            on_progress: None,
-        };
+        let context = CallContext::new(timeout_ms, None);
         let result = loop {
             let (request, url, headers) = {
                 let mut state = self.state.borrow_mut();
@@ -868,9 +907,7 @@ impl McpClient {
     ) -> Option<Result<Value, McpError>> {
         if let Some(progress) = progress_of(&message) {
             if request_id_of(&progress.progress_token) == Some(request_id) {
-                let mut deadline = context.deadline.get();
-                deadline.on_progress(now_ms());
-                context.deadline.set(deadline);
+                context.restart_deadline();
                 if let Some(on_progress) = context.on_progress {
                     on_progress(&progress);
                 }
@@ -882,7 +919,7 @@ impl McpClient {
                 Some(outcome)
             }
             IncomingMessage::Request { id, method, params } => {
-                self.answer_in_background(&id, &method, &params);
+                self.answer_in_background(&id, &method, &params, Some(context));
                 None
             }
             IncomingMessage::Notification { method, .. } => {
@@ -893,8 +930,19 @@ impl McpClient {
         }
     }
 
-    /// Answers a server request (see `Session::answer_server_request`) without waiting.
-    fn answer_in_background(&self, id: &Value, method: &str, params: &Value) {
+    /// Answers a server request (see `Session::answer_server_request`, and the page's
+    /// `onElicitation`) without waiting; `carrier` is the request whose reply stream brought it.
+    fn answer_in_background(
+        &self,
+        id: &Value,
+        method: &str,
+        params: &Value,
+        carrier: Option<&CallContext<'_>>,
+    ) {
+        let hook = self.state.borrow().on_elicitation.clone();
+        if let Some(hook) = hook.filter(|_| method == "elicitation/create") {
+            return self.elicit_in_background(hook, id, params, carrier);
+        }
         let answer = self
             .state
             .borrow()
@@ -975,11 +1023,7 @@ impl McpClient {
         });
         let request = self.state.borrow_mut().session.begin_initialize();
         let timeout_ms = self.state.borrow().timeout_ms;
-        let deadline = Cell::new(CallDeadline::new(timeout_ms, now_ms()));
-        let context = CallContext {
-            deadline: &deadline,
-            on_progress: None,
-        };
+        let context = CallContext::new(timeout_ms, None);
         let result = self.legacy_exchange(&request, &context).await?;
         // On failure `connect` closes the stream, which is the session, as `close` does.
         let initialized = self
@@ -1137,7 +1181,7 @@ async fn route_server_stream(
                     let Some(state) = state.upgrade() else {
                         return StreamEnd::Stopped;
                     };
-                    McpClient { state }.answer_in_background(id, method, params);
+                    McpClient { state }.answer_in_background(id, method, params, None);
                     None
                 }
             };

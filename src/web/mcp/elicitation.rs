@@ -1,0 +1,144 @@
+//! The page's `onElicitation`: a server's `elicitation/create` shown to the page, and its answer
+//! sent back. The checks of both are `core::mcp::elicitation`'s.
+//!
+//! The request that carried the elicitation (a tool call, as a rule) has its timeout restarted
+//! when the elicitation arrives and again when it is answered, as progress restarts it, so a
+//! person gets the whole timeout to answer and the server the whole timeout after. The `signal`
+//! the page gets aborts when that request ends (answered, aborted, timed out) or the client
+//! closes, so that a page can close its form.
+
+use std::pin::pin;
+use std::rc::Rc;
+
+use futures::channel::oneshot;
+use futures::future::{select, Either};
+use js_sys::Function;
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use super::{restart, CallContext, McpClient};
+use crate::core::mcp::elicitation::{elicitation_reply, elicitation_request, elicitation_result};
+use crate::core::mcp::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS};
+use crate::web::error::{js_error_message, set_property};
+use crate::web::json::{from_js, value_to_js};
+use crate::web::spawn;
+
+impl McpClient {
+    /// Shows the elicitation `id` to the page's `hook` and posts its answer, in the background;
+    /// `carrier` is the request whose reply stream brought it, if any.
+    pub(super) fn elicit_in_background(
+        &self,
+        hook: Function,
+        id: &Value,
+        params: &Value,
+        carrier: Option<&CallContext<'_>>,
+    ) {
+        let request = match elicitation_request(params) {
+            Ok(request) => request,
+            Err(problem) => {
+                return self
+                    .post_in_background(elicitation_reply(id, Err((INVALID_PARAMS, problem))))
+            }
+        };
+        let deadline = carrier.map(|carrier| {
+            carrier.restart_deadline();
+            Rc::clone(&carrier.deadline)
+        });
+        let carrier_ended = carrier.map(|carrier| {
+            let (ending, ended) = oneshot::channel::<()>();
+            carrier.elicitations.borrow_mut().push(ending);
+            ended
+        });
+        let (client, id) = (self.clone(), id.clone());
+        spawn(async move {
+            let Ok(controller) = web_sys::AbortController::new() else {
+                return;
+            };
+            let closed = client.state.borrow().closed.clone();
+            let ended = pin!(async move {
+                match carrier_ended {
+                    Some(ended) => drop(select(ended, closed).await),
+                    None => drop(closed.await),
+                }
+            });
+            let server = client.state.borrow().name.clone();
+            let signal = controller.signal();
+            let answer = pin!(ask_page(&hook, &request, server, &signal));
+            match select(answer, ended).await {
+                Either::Left((answer, _)) => {
+                    if let Some(deadline) = deadline {
+                        restart(&deadline);
+                    }
+                    let outcome = answer.and_then(|answer| elicitation_result(&request, &answer));
+                    let outcome = outcome.map_err(|problem| (INTERNAL_ERROR, problem));
+                    client.post_in_background(elicitation_reply(&id, outcome));
+                }
+                // Nobody waits for the answer any more: the page may close its form.
+                Either::Right(_) => controller.abort(),
+            }
+        });
+    }
+}
+
+/// Calls `onElicitation(request, { signal, server? })` and waits for its answer as JSON.
+async fn ask_page(
+    hook: &Function,
+    request: &Value,
+    server: Option<String>,
+    signal: &web_sys::AbortSignal,
+) -> Result<Value, String> {
+    let context = js_sys::Object::new();
+    set_property(&context, "signal", signal);
+    if let Some(server) = server {
+        set_property(&context, "server", &JsValue::from_str(&server));
+    }
+    let answer = hook
+        .call2(&JsValue::UNDEFINED, &value_to_js(request), &context)
+        .map_err(|error| format!("onElicitation threw: {}", js_error_message(&error)))?;
+    let answer = JsFuture::from(js_sys::Promise::resolve(&answer))
+        .await
+        .map_err(|error| format!("onElicitation failed: {}", js_error_message(&error)))?;
+    from_js(&answer).map_err(|problem| format!("onElicitation's answer is not JSON: {problem}"))
+}
+
+/// `onElicitation` of an options object (McpClient's, the Agent's): a function or absent.
+pub fn elicitation_hook_of(options: &JsValue) -> Result<Option<Function>, &'static str> {
+    if !options.is_object() {
+        return Ok(None);
+    }
+    match crate::web::option_member(options, "onElicitation") {
+        Ok(None) => Ok(None),
+        Ok(Some(hook)) => hook.dyn_into::<Function>().map(Some).map_err(|_| {
+            "`onElicitation` must be a function (request, { signal }) => ElicitationAnswer | Promise<ElicitationAnswer>"
+        }),
+        Err(_) => Err("`onElicitation` could not be read"),
+    }
+}
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPESCRIPT: &str = r#"
+/**
+ * A server's `elicitation/create` (MCP 2025-11-25) as `onElicitation` gets it: a form to fill
+ * (`requestedSchema`: a flat object schema of strings, numbers, booleans and enums), or a URL to
+ * open for something the client must not see (sign-in, payment). Show which server asks; for a
+ * URL, show its host and ask before opening it.
+ */
+export type ElicitationRequest =
+  | { mode: "form"; message: string; requestedSchema: JsonObject; _meta?: JsonObject }
+  | { mode: "url"; message: string; url: string; elicitationId: string; _meta?: JsonObject };
+/** The user's answer: `accept` (with the form's values), `decline`, or `cancel` (dismissed). */
+export interface ElicitationAnswer {
+  action: "accept" | "decline" | "cancel";
+  /** An accepted form's values, checked against `requestedSchema` before they are sent. */
+  content?: Record<string, string | number | boolean | string[]>;
+}
+export interface ElicitationContext {
+  /** Aborted when the answer is no longer awaited: the request that asked ended, or the client closed. */
+  signal: AbortSignal;
+  /** The Agent's name for the server that asks (Agent only). */
+  server?: string;
+}
+export type OnElicitation = (request: ElicitationRequest, context: ElicitationContext) => ElicitationAnswer | Promise<ElicitationAnswer>;
+"#;
