@@ -67,6 +67,11 @@ const RULES = [
     },
   },
   {
+    // The server asks the person through the page (MCP elicitation) before it answers.
+    tool: "trigger-elicitation-request",
+    find: (words) => (/\b(form|survey)\b/i.test(words) ? [{}] : []),
+  },
+  {
     tool: "get-tiny-image",
     find: (words) => (/\b(image|picture|logo)\b/i.test(words) ? [{}] : []),
   },
@@ -88,6 +93,7 @@ const HELP = [
   "- `run a long operation` (optionally `5 seconds`, `10 steps`) → `trigger-long-running-operation`",
   "- `show the image` → `get-tiny-image`",
   "- `weather in Chicago` → `get-structured-content`",
+  "- `fill in a form` → `trigger-elicitation-request` (the server asks you a few questions)",
   "",
   "Ask for several at once (`add 2 and 3 and echo hi`) and I call them in parallel.",
 ].join("\n");

@@ -137,13 +137,148 @@ function listingProvider() {
   return { id: "openai_compatible", baseUrl: state.modelUrl ?? "http://127.0.0.1", model: "listing" };
 }
 
-function newAgent(provider, servers, approveToolCall) {
+/**
+ * An Agent over `servers`. Listing Agents get an `onElicitation` too (they never call a tool, so
+ * it is never asked): a server may offer tools only to clients that declare elicitation, and the
+ * tool list must show what a run offers.
+ */
+function newAgent(provider, servers, { approveToolCall, onElicitation = () => ({ action: "decline" }) } = {}) {
   return new wasm.Agent({
     provider,
     mcpServers: serverConfigs(servers),
     allowInsecureLocalUrls: $("allow-local").checked,
     approveToolCall,
+    onElicitation,
   });
+}
+
+/**
+ * `onElicitation` for a run: the server's question in the current turn, as a form drawn from
+ * `requestedSchema`, or as a URL to open (its host shown first). The promise settles on Submit
+ * (or Open), Decline or Cancel, and with a cancel when the library stops waiting (the call
+ * ended or the run was stopped), which also removes the question.
+ */
+function askTheUser(view) {
+  return (request, { signal, server }) =>
+    new Promise((resolve) => {
+      const form = element("form", { className: "elicitation", "data-mode": request.mode });
+      const finish = (answer) => {
+        signal.removeEventListener("abort", onAbort);
+        form.remove();
+        resolve(answer);
+      };
+      const onAbort = () => finish({ action: "cancel" });
+      signal.addEventListener("abort", onAbort);
+      form.append(element("p", { className: "small muted", text: `${server} asks:` }), element("p", { text: request.message }));
+      let content = () => undefined;
+      let target = null;
+      if (request.mode === "url") {
+        try {
+          target = new URL(request.url);
+        } catch {
+          target = null;
+        }
+        const web = target && (target.protocol === "https:" || target.protocol === "http:");
+        form.append(element("p", { className: "small", text: web ? `Open a page on ${target.host}?` : "The server sent no web address to open." }));
+        if (!web) target = null;
+      } else {
+        content = formFields(form, request.requestedSchema);
+      }
+      const submit = element("button", { type: "submit", text: request.mode === "url" ? "Open" : "Submit" });
+      if (request.mode === "url" && !target) submit.disabled = true;
+      const decline = element("button", { type: "button", className: "secondary", text: "Decline" });
+      const cancel = element("button", { type: "button", className: "secondary", text: "Cancel" });
+      decline.addEventListener("click", () => finish({ action: "decline" }));
+      cancel.addEventListener("click", () => finish({ action: "cancel" }));
+      form.addEventListener("submit", (event) => {
+        event.preventDefault();
+        if (target) window.open(target.href, "_blank", "noopener,noreferrer");
+        finish({ action: "accept", content: content() });
+      });
+      form.append(element("div", { className: "elicitation-actions" }, submit, decline, cancel));
+      view.body.append(form);
+      view.answer = null;
+    });
+}
+
+/** A form mode elicitation's choices, from `enum` (with `enumNames`) or `oneOf`/`anyOf` consts. */
+function choicesOf(schema) {
+  if (Array.isArray(schema?.enum)) {
+    return schema.enum.map((value, index) => ({ value: String(value), label: String(schema.enumNames?.[index] ?? value) }));
+  }
+  const options = schema?.oneOf ?? schema?.anyOf;
+  if (Array.isArray(options)) {
+    return options.filter((option) => "const" in option).map((option) => ({ value: String(option.const), label: String(option.title ?? option.const) }));
+  }
+  return null;
+}
+
+const INPUT_TYPES = { email: "email", uri: "url", date: "date", "date-time": "datetime-local" };
+
+/**
+ * One labelled field per property of a flat `requestedSchema` (strings, numbers, booleans,
+ * single and multiple choice, as the spec restricts it); the browser checks `required`, bounds
+ * and formats before Submit. Returns a reader of the filled-in values, leaving empty optional
+ * fields out.
+ */
+function formFields(form, schema) {
+  const required = new Set(Array.isArray(schema?.required) ? schema.required : []);
+  const readers = [];
+  for (const [name, property] of Object.entries(schema?.properties ?? {})) {
+    const choices = property.type === "array" ? choicesOf(property.items) : choicesOf(property);
+    // Several checkboxes are a group with a legend; any other field is one labelled control.
+    const several = property.type === "array" && choices;
+    const title = `${property.title ?? name}${required.has(name) ? " *" : ""}`;
+    const label = element(several ? "fieldset" : "label", { className: "field", "data-field": name },
+      element(several ? "legend" : "span", { text: title }));
+    if (property.description) label.append(element("span", { className: "small muted", text: property.description }));
+    if (several) {
+      const boxes = choices.map((choice) => {
+        const box = element("input", { type: "checkbox", value: choice.value });
+        box.checked = Array.isArray(property.default) && property.default.map(String).includes(choice.value);
+        label.append(element("span", { className: "choice" }, box, ` ${choice.label}`));
+        return box;
+      });
+      readers.push((content) => {
+        content[name] = boxes.filter((box) => box.checked).map((box) => box.value);
+      });
+    } else if (choices) {
+      const select = element("select", { name },
+        ...(required.has(name) ? [] : [element("option", { value: "", text: "—" })]),
+        ...choices.map((choice) => element("option", { value: choice.value, text: choice.label })));
+      if (property.default !== undefined) select.value = String(property.default);
+      label.append(select);
+      readers.push((content) => {
+        if (select.value !== "") content[name] = select.value;
+      });
+    } else if (property.type === "boolean") {
+      const box = element("input", { type: "checkbox", name });
+      box.checked = property.default === true;
+      label.append(box);
+      readers.push((content) => {
+        content[name] = box.checked;
+      });
+    } else {
+      const numeric = property.type === "number" || property.type === "integer";
+      const input = element("input", { name, type: numeric ? "number" : INPUT_TYPES[property.format] ?? "text" });
+      if (numeric) input.step = property.type === "integer" ? "1" : "any";
+      for (const [keyword, attribute] of [["minimum", "min"], ["maximum", "max"], ["minLength", "minlength"], ["maxLength", "maxlength"]]) {
+        if (typeof property[keyword] === "number") input.setAttribute(attribute, String(property[keyword]));
+      }
+      if (required.has(name)) input.required = true;
+      if (property.default !== undefined) input.value = String(property.default);
+      label.append(input);
+      readers.push((content) => {
+        if (input.value !== "") content[name] = numeric ? Number(input.value) : input.value;
+      });
+    }
+    form.append(label);
+  }
+  return () => {
+    const content = {};
+    for (const read of readers) read(content);
+    return content;
+  };
 }
 
 /**
@@ -526,7 +661,10 @@ async function send(text) {
   let agent;
   try {
     const servers = state.servers.filter((server) => server.status !== "error");
-    agent = newAgent(providerConfig(), servers, $("ask-tools").checked ? askBeforeEachCall(view) : undefined);
+    agent = newAgent(providerConfig(), servers, {
+      approveToolCall: $("ask-tools").checked ? askBeforeEachCall(view) : undefined,
+      onElicitation: askTheUser(view),
+    });
     for await (const event of eventsOf(agent.run(messages, { signal: controller.signal }))) {
       handleEvent(view, event);
       view.turn.scrollIntoView({ block: "end" });

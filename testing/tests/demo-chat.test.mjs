@@ -196,6 +196,42 @@ test("asking before each tool call: an allowed call runs, a denied one never doe
   }
 });
 
+test("a server's question (MCP elicitation) is a form in the chat; the answer reaches the tool, Stop takes the form away", async () => {
+  const { page, problems } = await openDemo();
+  try {
+    await page.waitForSelector('#tools [data-tool-name="trigger-elicitation-request"]');
+    await ask(page, "fill in a form");
+    const form = page.locator("form.elicitation");
+    await form.waitFor({ timeout: 20000 });
+    assert.match(await form.textContent(), /everything asks:\s*Please provide inputs for the following fields:/);
+    assert.equal(await form.locator('[data-field="integer"] input').inputValue(), "42", "the schema's default");
+    assert.equal(await form.locator('[data-field="untitledMultipleSelectEnum"] input:checked').count(), 1);
+    await form.locator('[data-field="name"] input').fill("Ada Lovelace");
+    await form.locator('[data-field="check"] input').check();
+    await form.locator('[data-field="titledSingleSelectEnum"] select').selectOption("hero-3");
+    await page.screenshot({ path: `${artifacts}demo-elicitation.png`, fullPage: true });
+    await form.locator('button[type="submit"]').click();
+    const turn = await waitForEnd(page);
+    assert.equal(await turn.getAttribute("data-state"), "completed");
+    const result = await page.locator('.tool-card[data-tool="trigger-elicitation-request"] .tool-result').textContent();
+    // The tool's markdown list, as rendered text.
+    assert.match(result, /Name: Ada Lovelace/);
+    assert.match(result, /Agreed to terms: true/);
+    assert.match(result, /"titledSingleSelectEnum": "hero-3"/);
+    assert.equal(await page.locator("form.elicitation").count(), 0, "answered: the form is gone");
+
+    await ask(page, "fill in a form again");
+    await page.locator("form.elicitation").waitFor({ timeout: 20000 });
+    await page.click("#stop");
+    const stopped = await waitForEnd(page);
+    assert.equal(await stopped.getAttribute("data-state"), "aborted");
+    await page.waitForFunction(() => !document.querySelector("form.elicitation"));
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
 test("adding a second MCP server lists its tools under their collision-free names", async () => {
   const { page, problems } = await openDemo();
   try {
