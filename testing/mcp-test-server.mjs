@@ -10,7 +10,8 @@
 // reads only its own traffic from `GET /__log?path=<prefix>` (each entry keeps a few named headers
 // and `allHeaders`, every header as received):
 //   /json/...        Streamable HTTP, JSON replies, sessions, 3 pages of tools
-//   /sse/...         the same with SSE replies
+//   /sse/...         the same with SSE replies; and, not listed, `elicit-late` (works `delayMs`,
+//                    asks an elicitation on the call's stream, works `afterMs` after the answer)
 //   /expire/...      404 to the second request of the first session on each path ("expired")
 //   /restart/...     JSON replies; tool `restart` forgets every session of its path once answered
 //                    (a server restart: each request then gets 404), initialize takes 300 ms
@@ -230,6 +231,22 @@ async function callTool(id, params, context, send) {
       });
       const answers = await Promise.race([Promise.all(waiting), sleep(5000).then(() => "no answers within 5 s")]);
       return send(result(id, { content: [{ type: "text", text: JSON.stringify(answers) }] }));
+    }
+    case "elicit-late": {
+      // Unlisted (listings elsewhere count the tools): works `delayMs`, asks the client a
+      // question, waits for the answer, works `afterMs` more, then reports the answer. A client
+      // whose timeout does not restart on the question and on its answer times out first.
+      await sleep(args.delayMs ?? 0);
+      const answered = new Promise((resolve) => context.session.waiters.set("srv-late", resolve));
+      send({
+        jsonrpc: "2.0",
+        id: "srv-late",
+        method: "elicitation/create",
+        params: { message: "Still there?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } },
+      });
+      const answer = await Promise.race([answered, sleep(5000).then(() => "no answer within 5 s")]);
+      await sleep(args.afterMs ?? 0);
+      return send(result(id, { content: [{ type: "text", text: JSON.stringify(answer) }] }));
     }
     case "detached-progress": {
       const steps = args.steps ?? 3;

@@ -269,6 +269,37 @@ async fn elicitations_get_the_schema_defaults_when_opted_in() {
     );
 }
 
+/// A person answering a server's question takes time the call's timeout must not count: it
+/// restarts when the question arrives and again when it is answered, as progress restarts it.
+/// Here the server works 600 ms, asks, the page answers after 700 ms and the server works 700 ms
+/// more, each under the 1000 ms timeout; without either restart the call times out.
+#[wasm_bindgen_test]
+async fn the_timeout_restarts_when_a_question_arrives_and_when_it_is_answered() {
+    let mut config = McpServerConfig::new(&format!("{}{}", test_server(), run_path("/sse/late")));
+    config.allow_insecure_local_urls = true;
+    config.on_elicitation = Some(js_sys::Function::new_with_args(
+        "request",
+        "return new Promise((resolve) => setTimeout(() => resolve({ action: 'accept', content: { name: 'Ada' } }), 700));",
+    ));
+    let client = McpClient::new(config).expect("loopback with the opt-in");
+    let answer = client
+        .call_tool(
+            "elicit-late",
+            json!({"delayMs": 600, "afterMs": 700}),
+            None,
+            None,
+            Some(1000),
+        )
+        .await
+        .expect("no timeout: each wait was under 1000 ms");
+    let answer: Value = serde_json::from_str(&answer.model_text).expect("the answer as JSON");
+    assert_eq!(
+        answer["result"],
+        json!({"action": "accept", "content": {"name": "Ada"}})
+    );
+    client.close().await;
+}
+
 #[wasm_bindgen_test]
 async fn requests_on_the_standalone_stream_are_answered() {
     let client = test_client("/standalone/mcp", TransportMode::Auto);
