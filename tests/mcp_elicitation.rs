@@ -6,7 +6,9 @@
 use mcp_agent_wasm::core::mcp::elicitation::{
     elicitation_reply, elicitation_request, elicitation_result,
 };
-use mcp_agent_wasm::core::mcp::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS};
+use mcp_agent_wasm::core::mcp::jsonrpc::{
+    parse_incoming, IncomingMessage, INTERNAL_ERROR, INVALID_PARAMS, URL_ELICITATION_REQUIRED,
+};
 use mcp_agent_wasm::core::mcp::session::{Elicitation, Session, TransportMode};
 use serde_json::{json, Value};
 
@@ -184,4 +186,45 @@ fn a_page_that_answers_declares_form_and_url_modes() {
         initialize.body["params"]["capabilities"],
         json!({"elicitation": {"form": {}, "url": {}}})
     );
+}
+
+/// MCP 2025-11-25's error path of URL mode: a request refused with -32042 names the URLs the user
+/// must open first in `data.elicitations`; they go into the error's message, which the model
+/// reads, so it can tell the user where to go. Shape of server-everything's
+/// `trigger-url-elicitation` with `errorPath: true`.
+#[test]
+fn a_url_elicitation_required_error_names_its_urls() {
+    let reply = json!({"jsonrpc": "2.0", "id": 3, "error": {
+        "code": URL_ELICITATION_REQUIRED,
+        "message": "This request requires browser-based authorization.",
+        "data": {"elicitations": [
+            {"mode": "url", "url": "https://auth.example.com/start", "message": "Sign in", "elicitationId": "e1"},
+            {"mode": "url", "url": "https://pay.example.com/", "elicitationId": "e2"},
+            {"mode": "url", "message": "no url"}
+        ]}
+    }});
+    let messages = parse_incoming(&reply.to_string()).expect("a response");
+    let IncomingMessage::Response {
+        outcome: Err(error),
+        ..
+    } = &messages[0]
+    else {
+        panic!("an error response: {messages:?}");
+    };
+    assert_eq!(
+        error.to_string(),
+        "server error -32042: This request requires browser-based authorization. (the user must \
+         first open https://auth.example.com/start: Sign in, then https://pay.example.com/; then \
+         ask again)"
+    );
+    let plain = json!({"jsonrpc": "2.0", "id": 4, "error": {"code": URL_ELICITATION_REQUIRED, "message": "m", "data": {}}});
+    let messages = parse_incoming(&plain.to_string()).expect("a response");
+    let IncomingMessage::Response {
+        outcome: Err(error),
+        ..
+    } = &messages[0]
+    else {
+        panic!("an error response");
+    };
+    assert_eq!(error.to_string(), "server error -32042: m");
 }

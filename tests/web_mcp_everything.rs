@@ -291,6 +291,23 @@ async fn on_elicitation_declines_opens_urls_and_wrong_answers_are_refused() {
     assert!(!url.is_error, "{}", url.model_text);
     assert!(url.model_text.contains("accept"), "{}", url.model_text);
 
+    // The error path of URL mode (-32042): the URL the user must open is in the error's text.
+    let required = client
+        .call_tool(
+            "trigger-url-elicitation",
+            json!({"url": "https://example.com/pay", "errorPath": true}),
+            None,
+            None,
+            None,
+        )
+        .await
+        .expect_err("the server requires a URL elicitation first");
+    let text = required.to_string();
+    assert!(
+        text.contains("-32042") && text.contains("the user must first open https://"),
+        "{text}"
+    );
+
     set_answer(r#"{"action": "accept", "content": {"name": "Ada", "integer": 500}}"#);
     let refused = client
         .call_tool("trigger-elicitation-request", json!({}), None, None, None)

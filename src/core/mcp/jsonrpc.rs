@@ -132,19 +132,59 @@ fn classify(value: Value) -> Result<IncomingMessage, McpError> {
 
 fn response_outcome(mut object: Map<String, Value>) -> Result<Value, McpError> {
     if let Some(error) = object.remove("error") {
+        let code = error.get("code").and_then(Value::as_i64).unwrap_or(0);
+        let mut message = error
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or("(no message)")
+            .to_owned();
+        if code == URL_ELICITATION_REQUIRED {
+            name_required_urls(&mut message, error.get("data"));
+        }
         return Err(McpError::JsonRpc {
-            code: error.get("code").and_then(Value::as_i64).unwrap_or(0),
-            message: error
-                .get("message")
-                .and_then(Value::as_str)
-                .unwrap_or("(no message)")
-                .to_owned(),
+            code,
+            message,
             data: error.get("data").cloned(),
         });
     }
     object
         .remove("result")
         .ok_or_else(|| McpError::InvalidMessage("a response without result or error".to_owned()))
+}
+
+/// MCP 2025-11-25's "URL elicitation required": the request needs the user to open the URLs of
+/// the error's `data.elicitations` first, then to send it again.
+pub const URL_ELICITATION_REQUIRED: i64 = -32042;
+
+/// Adds the URLs a "URL elicitation required" error names to its message, which is what the
+/// model and the page read of it: the model can then tell the user where to go, and the user
+/// ask again once done there.
+fn name_required_urls(message: &mut String, data: Option<&Value>) {
+    let elicitations = data.and_then(|data| data.get("elicitations"));
+    let mut named = 0;
+    for elicitation in elicitations
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+    {
+        let Some(url) = elicitation.get("url").and_then(Value::as_str) else {
+            continue;
+        };
+        message.push_str(if named == 0 {
+            " (the user must first open "
+        } else {
+            ", then "
+        });
+        message.push_str(url);
+        if let Some(why) = elicitation.get("message").and_then(Value::as_str) {
+            message.push_str(": ");
+            message.push_str(why);
+        }
+        named += 1;
+    }
+    if named > 0 {
+        message.push_str("; then ask again)");
+    }
 }
 
 /// The client's answer to a server request: `ping` gets an empty result; sampling, elicitation,
