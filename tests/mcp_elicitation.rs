@@ -3,11 +3,10 @@
 //! declares. Shapes from the MCP specification 2025-11-25, "Client Features: Elicitation", and
 //! the form `@modelcontextprotocol/server-everything` 2026.8.31 sends (`trigger-elicitation-request`).
 
-use mcp_agent_wasm::core::mcp::elicitation::{
-    elicitation_reply, elicitation_request, elicitation_result,
-};
+use mcp_agent_wasm::core::mcp::elicitation::{elicitation_request, elicitation_result};
 use mcp_agent_wasm::core::mcp::jsonrpc::{
-    parse_incoming, IncomingMessage, INTERNAL_ERROR, INVALID_PARAMS, URL_ELICITATION_REQUIRED,
+    parse_incoming, reply_to, IncomingMessage, INTERNAL_ERROR, INVALID_PARAMS,
+    URL_ELICITATION_REQUIRED,
 };
 use mcp_agent_wasm::core::mcp::session::{Elicitation, Session, TransportMode};
 use serde_json::{json, Value};
@@ -167,11 +166,11 @@ fn wrong_answers_are_refused_with_the_reason() {
 #[test]
 fn replies_are_json_rpc_results_or_errors() {
     assert_eq!(
-        elicitation_reply(&json!("srv-1"), Ok(json!({"action": "cancel"}))),
+        reply_to(&json!("srv-1"), Ok(json!({"action": "cancel"}))),
         json!({"jsonrpc": "2.0", "id": "srv-1", "result": {"action": "cancel"}})
     );
     assert_eq!(
-        elicitation_reply(&json!(4), Err((INVALID_PARAMS, "bad".to_owned()))),
+        reply_to(&json!(4), Err((INVALID_PARAMS, "bad".to_owned()))),
         json!({"jsonrpc": "2.0", "id": 4, "error": {"code": -32602, "message": "bad"}})
     );
     assert_eq!(INTERNAL_ERROR, -32603);

@@ -5,11 +5,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mcp_agent_wasm::core::mcp::elicitation::{
-    elicitation_reply, elicitation_request, elicitation_result,
-};
+use mcp_agent_wasm::core::mcp::elicitation::{elicitation_request, elicitation_result};
 use mcp_agent_wasm::core::mcp::jsonrpc::{
-    accept_elicitation_defaults, answer_server_request, parse_incoming, progress_of,
+    accept_elicitation_defaults, answer_server_request, parse_incoming, progress_of, reply_to,
     IncomingMessage,
 };
 use mcp_agent_wasm::core::mcp::tools::{ToolCallResult, ToolListing};
@@ -39,7 +37,7 @@ fuzz_target!(|data: &[u8]| {
                 for answer in [
                     answer_server_request(id, method),
                     accept_elicitation_defaults(id, params),
-                    elicitation_reply(id, elicited),
+                    reply_to(id, elicited),
                 ] {
                     assert_eq!(answer.get("id"), Some(id), "an answer to another request");
                 }

@@ -115,6 +115,16 @@ export interface AgentConfig {
    */
   onElicitation?: OnElicitation | undefined;
   /**
+   * Lets the MCP servers sample this Agent's model (MCP sampling: a server's tool asks the
+   * client's model for a completion): every server is told the client takes sampling requests,
+   * each is put to this function first (`request` as the server sent it: `messages`,
+   * `systemPrompt`, `maxTokens`, …; `server` names the server), and only `true` has the
+   * Agent's provider and model answer it, without tools, within `maxTokens`. Any other answer,
+   * a throw or a rejection refuses it (the server gets the spec's "user rejected" error, -1).
+   * Default: sampling requests are refused, and servers offer no tools that need them.
+   */
+  approveSampling?: ((request: JsonObject, context: { signal: AbortSignal; server: string }) => boolean | Promise<boolean>) | undefined;
+  /**
    * Tools the page implements (read the page, the selection, app state, navigate…), keyed by
    * name as the AI SDK's `tools` are, offered beside the MCP servers' tools and treated alike:
    * listed after them with `server: "page"` (a name a server's tool already has gets the suffix

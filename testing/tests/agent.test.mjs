@@ -211,6 +211,63 @@ test("onElicitation: server-everything's form tool is offered, asks the page mid
   assert.equal(run.events.at(-1).reason, "completed");
 });
 
+/** A run whose page answers `approveSampling` with `answer`, recording what it was asked. */
+async function runWithSampling(answer) {
+  return page.evaluate(async ({ config, messages, answer }) => {
+    const asked = [];
+    config.approveSampling = (request, { signal, server }) => {
+      asked.push({ request, server, aborted: signal.aborted });
+      return answer;
+    };
+    return { ...(await window.collect(window.agentWasm, config, messages)), asked };
+  }, { config: agentConfig(), messages: question, answer });
+}
+
+test("approveSampling: server-everything's sampling tool gets the Agent's model's answer, without tools", async () => {
+  await scriptProvider([
+    { toolCalls: [{ id: "call_sample", name: "trigger-sampling-request", arguments: { prompt: "Say hi", maxTokens: 20 } }] },
+    { text: "Hi from the Agent's model." },
+    { text: "The server's tool got its answer." },
+  ]);
+  const run = await runWithSampling(true);
+  assert.equal(run.error, undefined, JSON.stringify(run.error));
+  assert.equal(run.asked.length, 1);
+  assert.equal(run.asked[0].server, "everything");
+  assert.equal(run.asked[0].request.maxTokens, 20);
+  assert.equal(run.asked[0].request.systemPrompt, "You are a helpful test server.");
+  const [result] = eventsOf(run, "toolResult");
+  assert.equal(result.id, "call_sample");
+  assert.match(result.text, /Hi from the Agent's model\./);
+  assert.match(result.text, /"model": "scripted"/);
+  assert.match(result.text, /"stopReason": "endTurn"/);
+  const requests = await providerRequests();
+  assert.equal(requests.length, 3);
+  const sampled = requests[1].json;
+  assert.equal(sampled.stream, false);
+  assert.equal(sampled.tools, undefined, "a sampling request offers no tools");
+  assert.equal(sampled.temperature, 0.7);
+  assert.equal(sampled.max_tokens ?? sampled.max_completion_tokens, 20);
+  assert.deepEqual(sampled.messages, [
+    { role: "system", content: "You are a helpful test server." },
+    { role: "user", content: "Resource trigger-sampling-request context: Say hi" },
+  ]);
+  assert.ok(requests[0].json.tools.some((tool) => tool.function.name === "trigger-sampling-request"), "offered once the client declares sampling");
+  assert.equal(run.events.at(-1).reason, "completed");
+});
+
+test("approveSampling: a refusal reaches the server as the spec's user-rejected error, and the model is not called", async () => {
+  await scriptProvider([
+    { toolCalls: [{ id: "call_sample", name: "trigger-sampling-request", arguments: { prompt: "Say hi" } }] },
+    { text: "The server could not sample." },
+  ]);
+  const run = await runWithSampling(false);
+  assert.equal(run.error, undefined, JSON.stringify(run.error));
+  assert.equal(run.asked.length, 1);
+  const outcome = [...eventsOf(run, "toolResult"), ...eventsOf(run, "toolError")].find((event) => event.id === "call_sample");
+  assert.match(JSON.stringify(outcome), /the user rejected the sampling request/);
+  assert.equal((await providerRequests()).length, 2, "no model call for the refused sampling");
+});
+
 test("onElicitation: not a function is refused as the Agent is made", async () => {
   const error = await page.evaluate((config) => {
     try {

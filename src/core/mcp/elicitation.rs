@@ -96,17 +96,3 @@ pub fn elicitation_result(request: &Value, answer: &Value) -> Result<Value, Stri
     }
     Ok(json!({ "action": action, "content": content }))
 }
-
-/// The JSON-RPC reply to the elicitation `id`: the checked result, or an error saying why there
-/// is none (`invalid params` for a request the page was never shown, `internal error` for an
-/// answer the page failed to give).
-pub fn elicitation_reply(id: &Value, outcome: Result<Value, (i64, String)>) -> Value {
-    match outcome {
-        Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
-        Err((code, message)) => json!({
-            "jsonrpc": "2.0",
-            "id": id,
-            "error": {"code": code, "message": message},
-        }),
-    }
-}

@@ -152,6 +152,19 @@ fn response_outcome(mut object: Map<String, Value>) -> Result<Value, McpError> {
         .ok_or_else(|| McpError::InvalidMessage("a response without result or error".to_owned()))
 }
 
+/// The client's reply to the server request `id` it answered later (an elicitation, a sampling
+/// request): the result, or an error saying why there is none.
+pub fn reply_to(id: &Value, outcome: Result<Value, (i64, String)>) -> Value {
+    match outcome {
+        Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
+        Err((code, message)) => json!({
+            "jsonrpc": "2.0",
+            "id": id,
+            "error": {"code": code, "message": message},
+        }),
+    }
+}
+
 /// MCP 2025-11-25's "URL elicitation required": the request needs the user to open the URLs of
 /// the error's `data.elicitations` first, then to send it again.
 pub const URL_ELICITATION_REQUIRED: i64 = -32042;

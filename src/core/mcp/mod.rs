@@ -6,6 +6,7 @@ pub mod cache;
 pub mod catalog;
 pub mod elicitation;
 pub mod jsonrpc;
+pub mod sampling;
 pub mod server_options;
 pub mod session;
 pub mod tools;

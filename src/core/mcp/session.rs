@@ -133,6 +133,8 @@ pub struct Session {
     server: Option<ServerDescription>,
     next_request_id: u64,
     elicitation: Elicitation,
+    /// Whether `sampling/createMessage` is answered (by an Agent's model), and so declared.
+    sampling: bool,
     /// Whether messages carry `MCP-Protocol-Version` once initialized; off for a session whose
     /// server's CORS refuses it (see
     /// [`Session::retry_initialized_without_protocol_version_header`]).
@@ -158,6 +160,7 @@ impl Session {
             server: None,
             next_request_id: 1,
             elicitation: Elicitation::Refused,
+            sampling: false,
             sends_protocol_version_header: true,
             offered_version: LATEST_PROTOCOL_VERSION,
         }
@@ -178,13 +181,22 @@ impl Session {
         }
     }
 
+    /// Whether the client answers `sampling/createMessage`, and so declares `sampling`.
+    pub fn set_sampling(&mut self, answered: bool) {
+        self.sampling = answered;
+    }
+
     /// What `initialize` declares the client can do.
     pub fn capabilities(&self) -> Value {
-        match self.elicitation {
+        let mut capabilities = match self.elicitation {
             Elicitation::Refused => json!({}),
             Elicitation::AcceptDefaults => json!({"elicitation": {"form": {}}}),
             Elicitation::ByPage => json!({"elicitation": {"form": {}, "url": {}}}),
+        };
+        if self.sampling {
+            capabilities["sampling"] = json!({});
         }
+        capabilities
     }
 
     pub fn state(&self) -> SessionState {

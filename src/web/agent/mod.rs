@@ -8,6 +8,7 @@
 mod driver;
 mod options;
 mod page_tools;
+mod sampling;
 mod stream;
 
 use std::cell::{Cell, OnceCell, RefCell};
@@ -43,6 +44,7 @@ use crate::web::{is_options_object, option_member, promise_of};
 use driver::{list_all_tools, Input};
 use options::AgentOptions;
 use page_tools::{PageTools, PAGE_SERVER};
+use sampling::model_sampler;
 
 /// Settings and connections shared by every run of one Agent.
 pub(crate) struct AgentShared {
@@ -275,8 +277,18 @@ impl Agent {
                 &format!("invalid Agent config: {problem}"),
             )
         })?;
+        let approve_sampling = option_member(&config, "approveSampling")?
+            .map(JsCast::dyn_into::<js_sys::Function>)
+            .transpose()
+            .map_err(|_| {
+                js_error(
+                    "invalid_config",
+                    "invalid Agent config: approveSampling must be a function (request, { signal, server }) => boolean | Promise<boolean>",
+                )
+            })?;
         let page_tools = PageTools::from_config(&config)?;
         let provider = options.provider.resolve()?;
+        let sampling_provider = Rc::new(provider.clone());
         let mut servers: Vec<(String, McpClient)> = Vec::new();
         let mut allowed_tools = Vec::new();
         for (index, entry) in options.mcp_servers.into_iter().enumerate() {
@@ -320,6 +332,15 @@ impl Agent {
                 allow_insecure_local_urls: options.allow_insecure_local_urls,
                 accept_elicitation_defaults: false,
                 on_elicitation: on_elicitation.clone(),
+                sampler: approve_sampling.clone().map(|approve| {
+                    let provider = Rc::clone(&sampling_provider);
+                    model_sampler(
+                        provider,
+                        approve,
+                        server.name.clone(),
+                        options.idle_timeout_ms,
+                    )
+                }),
                 name: Some(server.name.clone()),
                 timeout_ms: options.tool_timeout_ms,
                 get_access_token,

@@ -69,6 +69,7 @@ const AGENT_OPTIONS: &[&str] = &[
     "missingIdStrategy",
     // Functions, which `JSON.stringify` leaves out: read from the JS object by `Agent::new`.
     "approveToolCall",
+    "approveSampling",
     "onElicitation",
     // Functions within: read from the JS object by `Agent::new` too.
     "tools",
@@ -124,7 +125,7 @@ fn agent_options<E: Error>(value: Value) -> Result<AgentOptions, E> {
                     named(value, MissingIdStrategy::NAMES, &MissingIdStrategy::ALL)?;
             }
             // Read from the JS object by `Agent::new`, with its own messages: JSON loses functions.
-            "approveToolCall" | "onElicitation" | "tools" => {}
+            "approveToolCall" | "approveSampling" | "onElicitation" | "tools" => {}
             _ => {} // refused by `known_member` above
         }
     }

@@ -113,6 +113,7 @@ fn client_options(value: Value) -> Result<McpServerConfig, serde_json::Error> {
         allow_insecure_local_urls,
         accept_elicitation_defaults,
         on_elicitation: None,
+        sampler: None,
         name: None,
         timeout_ms: DEFAULT_CALL_TIMEOUT_MS,
         get_access_token: None,

@@ -3,12 +3,12 @@
 
 mod auth;
 mod catalog;
-mod elicitation;
 mod http;
 mod js;
+mod server_requests;
 
-pub use elicitation::elicitation_hook_of;
 pub use js::JsMcpClient;
+pub use server_requests::{elicitation_hook_of, Answer, Sampler};
 
 use std::cell::{Cell, RefCell};
 use std::future::Future;
@@ -60,6 +60,8 @@ pub struct McpServerConfig {
     pub accept_elicitation_defaults: bool,
     /// The page's `onElicitation`, which answers the server's elicitations (both modes).
     pub on_elicitation: Option<js_sys::Function>,
+    /// Answers the server's sampling requests (an Agent's model), declaring `sampling`.
+    pub sampler: Option<Sampler>,
     /// The Agent's name for this server, which `onElicitation` is told.
     pub name: Option<String>,
     /// The longest wait for connecting, for each request of the client's own, and for a tool
@@ -79,6 +81,7 @@ impl McpServerConfig {
             allow_insecure_local_urls: false,
             accept_elicitation_defaults: false,
             on_elicitation: None,
+            sampler: None,
             name: None,
             timeout_ms: DEFAULT_CALL_TIMEOUT_MS,
             get_access_token: None,
@@ -149,6 +152,8 @@ struct ClientState {
     auth: Authorization,
     /// See [`McpServerConfig::on_elicitation`].
     on_elicitation: Option<js_sys::Function>,
+    /// See [`McpServerConfig::sampler`].
+    sampler: Option<Sampler>,
     /// See [`McpServerConfig::name`].
     name: Option<String>,
 }
@@ -164,9 +169,9 @@ pub struct McpClient {
 struct CallContext<'a> {
     deadline: Rc<Cell<CallDeadline>>,
     on_progress: Option<&'a dyn Fn(&Progress)>,
-    /// One per elicitation the request's reply stream carried; dropped with the request, which
-    /// tells the page its answer is no longer awaited.
-    elicitations: RefCell<Vec<oneshot::Sender<()>>>,
+    /// One per server request (elicitation, sampling) the request's reply stream carried, to be
+    /// answered later; dropped with the request, which tells the answerer it is not awaited.
+    answers_awaited: RefCell<Vec<oneshot::Sender<()>>>,
 }
 
 impl<'a> CallContext<'a> {
@@ -174,7 +179,7 @@ impl<'a> CallContext<'a> {
         CallContext {
             deadline: Rc::new(Cell::new(CallDeadline::new(timeout_ms, now_ms()))),
             on_progress,
-            elicitations: RefCell::default(),
+            answers_awaited: RefCell::default(),
         }
     }
 
@@ -223,6 +228,7 @@ impl McpClient {
         } else {
             Elicitation::Refused
         });
+        session.set_sampling(config.sampler.is_some());
         let (closing, close_notice) = oneshot::channel::<()>();
         let closed: Attempt = Box::pin(async move {
             let _ = close_notice.await;
@@ -247,6 +253,7 @@ impl McpClient {
                 timeout_ms: config.timeout_ms,
                 auth,
                 on_elicitation: config.on_elicitation,
+                sampler: config.sampler,
                 name: config.name,
             })),
         })
@@ -930,8 +937,8 @@ impl McpClient {
         }
     }
 
-    /// Answers a server request (see `Session::answer_server_request`, and the page's
-    /// `onElicitation`) without waiting; `carrier` is the request whose reply stream brought it.
+    /// Answers a server request (see `Session::answer_server_request`, the page's
+    /// `onElicitation` and the Agent's sampler) without waiting; `carrier` is the request whose reply stream brought it.
     fn answer_in_background(
         &self,
         id: &Value,
@@ -939,9 +946,15 @@ impl McpClient {
         params: &Value,
         carrier: Option<&CallContext<'_>>,
     ) {
-        let hook = self.state.borrow().on_elicitation.clone();
+        let (hook, sampler) = {
+            let state = self.state.borrow();
+            (state.on_elicitation.clone(), state.sampler.clone())
+        };
         if let Some(hook) = hook.filter(|_| method == "elicitation/create") {
             return self.elicit_in_background(hook, id, params, carrier);
+        }
+        if let Some(sampler) = sampler.filter(|_| method == "sampling/createMessage") {
+            return self.sample_in_background(sampler, id, params, carrier);
         }
         let answer = self
             .state

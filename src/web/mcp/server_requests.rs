@@ -1,29 +1,50 @@
-//! The page's `onElicitation`: a server's `elicitation/create` shown to the page, and its answer
-//! sent back. The checks of both are `core::mcp::elicitation`'s.
+//! Server requests answered later, in the background: an elicitation by the page's
+//! `onElicitation`, a sampling request by a [`Sampler`] (an Agent's model). The checks of both
+//! are `core::mcp::elicitation`'s and `core::mcp::sampling`'s.
 //!
-//! The request that carried the elicitation (a tool call, as a rule) has its timeout restarted
-//! when the elicitation arrives and again when it is answered, as progress restarts it, so a
-//! person gets the whole timeout to answer and the server the whole timeout after. The `signal`
-//! the page gets aborts when that request ends (answered, aborted, timed out) or the client
-//! closes, so that a page can close its form.
+//! The request that carried one (a tool call, as a rule) has its timeout restarted when it
+//! arrives and again when it is answered, as progress restarts it, so that a person (or a model)
+//! gets the whole timeout to answer and the server the whole timeout after. The `signal` the
+//! answer is given aborts when that request ends (answered, aborted, timed out) or the client
+//! closes, so that a page can close its form and a model call stops.
 
 use std::pin::pin;
 use std::rc::Rc;
 
 use futures::channel::oneshot;
-use futures::future::{select, Either};
+use futures::future::{select, Either, LocalBoxFuture};
 use js_sys::Function;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
+use web_sys::AbortSignal;
 
 use super::{restart, CallContext, McpClient};
-use crate::core::mcp::elicitation::{elicitation_reply, elicitation_request, elicitation_result};
-use crate::core::mcp::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS};
+use crate::core::mcp::elicitation::{elicitation_request, elicitation_result};
+use crate::core::mcp::jsonrpc::{reply_to, INTERNAL_ERROR, INVALID_PARAMS};
 use crate::web::error::{js_error_message, set_property};
 use crate::web::json::{from_js, value_to_js};
 use crate::web::spawn;
+
+/// A server request's answer, or the JSON-RPC error code and message of its failure.
+pub type Answer = Result<Value, (i64, String)>;
+
+/// Answers `sampling/createMessage` params within the signal: an Agent's model.
+#[derive(Clone)]
+pub struct Sampler(pub Rc<dyn Fn(Value, AbortSignal) -> LocalBoxFuture<'static, Answer>>);
+
+impl std::fmt::Debug for Sampler {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("Sampler")
+    }
+}
+
+impl PartialEq for Sampler {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
 
 impl McpClient {
     /// Shows the elicitation `id` to the page's `hook` and posts its answer, in the background;
@@ -38,17 +59,47 @@ impl McpClient {
         let request = match elicitation_request(params) {
             Ok(request) => request,
             Err(problem) => {
-                return self
-                    .post_in_background(elicitation_reply(id, Err((INVALID_PARAMS, problem))))
+                return self.post_in_background(reply_to(id, Err((INVALID_PARAMS, problem))))
             }
         };
+        let server = self.state.borrow().name.clone();
+        self.answer_later(id, carrier, move |signal| {
+            Box::pin(async move {
+                let answer = ask_page(&hook, &request, server, &signal).await;
+                answer
+                    .and_then(|answer| elicitation_result(&request, &answer))
+                    .map_err(|problem| (INTERNAL_ERROR, problem))
+            })
+        });
+    }
+
+    /// Has `sampler` answer the sampling request `id`, in the background.
+    pub(super) fn sample_in_background(
+        &self,
+        sampler: Sampler,
+        id: &Value,
+        params: &Value,
+        carrier: Option<&CallContext<'_>>,
+    ) {
+        let params = params.clone();
+        self.answer_later(id, carrier, move |signal| (sampler.0)(params, signal));
+    }
+
+    /// Posts the answer `answer` gives to the server request `id`, unless the request that
+    /// carried it (`carrier`) ends or the client closes first, which aborts `answer`'s signal.
+    fn answer_later(
+        &self,
+        id: &Value,
+        carrier: Option<&CallContext<'_>>,
+        answer: impl FnOnce(AbortSignal) -> LocalBoxFuture<'static, Answer> + 'static,
+    ) {
         let deadline = carrier.map(|carrier| {
             carrier.restart_deadline();
             Rc::clone(&carrier.deadline)
         });
         let carrier_ended = carrier.map(|carrier| {
             let (ending, ended) = oneshot::channel::<()>();
-            carrier.elicitations.borrow_mut().push(ending);
+            carrier.answers_awaited.borrow_mut().push(ending);
             ended
         });
         let (client, id) = (self.clone(), id.clone());
@@ -63,17 +114,12 @@ impl McpClient {
                     None => drop(closed.await),
                 }
             });
-            let server = client.state.borrow().name.clone();
-            let signal = controller.signal();
-            let answer = pin!(ask_page(&hook, &request, server, &signal));
-            match select(answer, ended).await {
-                Either::Left((answer, _)) => {
+            match select(answer(controller.signal()), ended).await {
+                Either::Left((outcome, _)) => {
                     if let Some(deadline) = deadline {
                         restart(&deadline);
                     }
-                    let outcome = answer.and_then(|answer| elicitation_result(&request, &answer));
-                    let outcome = outcome.map_err(|problem| (INTERNAL_ERROR, problem));
-                    client.post_in_background(elicitation_reply(&id, outcome));
+                    client.post_in_background(reply_to(&id, outcome));
                 }
                 // Nobody waits for the answer any more: the page may close its form.
                 Either::Right(_) => controller.abort(),
@@ -87,7 +133,7 @@ async fn ask_page(
     hook: &Function,
     request: &Value,
     server: Option<String>,
-    signal: &web_sys::AbortSignal,
+    signal: &AbortSignal,
 ) -> Result<Value, String> {
     let context = js_sys::Object::new();
     set_property(&context, "signal", signal);

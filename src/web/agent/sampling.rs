@@ -1,0 +1,87 @@
+//! The Agent's answer to a server's `sampling/createMessage`: once the page's `approveSampling`
+//! agreed (MCP: the user should see and approve a sampling request), the Agent's own provider
+//! and model write the completion, without tools, so that a server's tool can use a model
+//! without keys of its own. The reading of the request and of the answer is
+//! `core::mcp::sampling`'s.
+
+use std::pin::pin;
+use std::rc::Rc;
+
+use futures::future::{select, Either};
+use js_sys::Function;
+use serde_json::Value;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::AbortSignal;
+
+use crate::core::mcp::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS};
+use crate::core::mcp::sampling::{sampling_request, sampling_result, USER_REJECTED};
+use crate::core::provider::{ProviderTools, ResolvedProvider, RetryPolicy};
+use crate::web::error::{js_error_message, set_property};
+use crate::web::json::value_to_js;
+use crate::web::mcp::{Answer, Sampler};
+use crate::web::provider::{whole_model_call, IdleLimit};
+use crate::web::timer::aborted;
+
+/// A sampler for the server `server` that asks `approve`, then calls `provider`.
+pub fn model_sampler(
+    provider: Rc<ResolvedProvider>,
+    approve: Function,
+    server: String,
+    idle_timeout_ms: u64,
+) -> Sampler {
+    Sampler(Rc::new(move |params: Value, signal: AbortSignal| {
+        let (provider, approve, server) = (provider.clone(), approve.clone(), server.clone());
+        Box::pin(async move {
+            let request = sampling_request(&params).map_err(|problem| (INVALID_PARAMS, problem))?;
+            approval(&approve, &params, &server, &signal).await?;
+            let mut provider = (*provider).clone();
+            provider.max_tokens = Some(request.max_tokens);
+            provider.temperature = request.temperature.or(provider.temperature);
+            let (events, _warnings) = whole_model_call(
+                &provider,
+                &request.messages,
+                &ProviderTools::default(),
+                &RetryPolicy::default(),
+                Some(&signal),
+                IdleLimit(Some(idle_timeout_ms)),
+            )
+            .await
+            .map_err(|error| (INTERNAL_ERROR, format!("the model failed: {error}")))?;
+            sampling_result(&events, &provider.model).map_err(|problem| (INTERNAL_ERROR, problem))
+        })
+    }))
+}
+
+/// Asks `approveSampling(request, { signal, server })`; only `true`, or a promise of it, lets
+/// the model answer. Anything else is the user's refusal, which the server gets as the spec's
+/// "user rejected" error with the reason.
+async fn approval(
+    approve: &Function,
+    params: &Value,
+    server: &str,
+    signal: &AbortSignal,
+) -> Answer {
+    let context = js_sys::Object::new();
+    set_property(&context, "signal", signal);
+    set_property(&context, "server", &JsValue::from_str(server));
+    let rejected = |why: String| Err((USER_REJECTED, why));
+    let answer = match approve.call2(&JsValue::UNDEFINED, &value_to_js(params), &context) {
+        Ok(answer) => JsFuture::from(js_sys::Promise::resolve(&answer)),
+        Err(error) => {
+            return rejected(format!(
+                "approveSampling threw: {}",
+                js_error_message(&error)
+            ))
+        }
+    };
+    match select(answer, pin!(aborted(signal))).await {
+        Either::Left((Ok(answer), _)) if answer == JsValue::TRUE => Ok(Value::Null),
+        Either::Left((Ok(_), _)) => rejected("the user rejected the sampling request".to_owned()),
+        Either::Left((Err(error), _)) => rejected(format!(
+            "approveSampling failed: {}",
+            js_error_message(&error)
+        )),
+        Either::Right(_) => rejected("no longer awaited".to_owned()),
+    }
+}
