@@ -160,6 +160,12 @@ export interface PageToolContext {
   /** The same signal, under the AI SDK's name. */
   abortSignal: AbortSignal;
   toolCallId: string;
+  /**
+   * What the model was sent to make this call, as the AI SDK's `messages`: the run's messages and
+   * what earlier rounds added, without the system prompt or the assistant message that made the
+   * call. A copy, shared by the round's page tool calls: changing it changes nothing in the run.
+   */
+  messages: ChatMessage[];
   /** A `toolProgress` event; also restarts `toolTimeoutMs`. */
   onProgress(update: { progress: number; total?: number; message?: string }): void;
 }

@@ -677,3 +677,57 @@ async fn a_page_tools_data_with_a_content_array_is_json_not_an_mcp_result() {
     let read: Value = serde_json::from_str(&messages[0].1).expect("JSON");
     assert_eq!(read, data);
 }
+
+/// `execute` gets `messages` as the AI SDK's does (ai@6 `ToolExecutionOptions.messages`, "the
+/// messages that were sent to the language model to initiate the response that contained the
+/// tool call", without the system prompt or that response): here the run's messages as the
+/// `final` event shows them, without the composed system prompt or the round's assistant
+/// message. They are a copy: a tool that changes them changes neither what the next model call
+/// is sent nor the run's messages.
+#[wasm_bindgen_test]
+async fn a_page_tool_gets_the_messages_that_led_to_its_call_as_a_copy() {
+    let tag = &run_tag("page-messages");
+    node_common::script_provider(&json!({"rounds": [
+        {"toolCalls": [{"id": "call_first", "name": "note", "arguments": {}}]},
+        {"toolCalls": [{"id": "call_second", "name": "note", "arguments": {}}]},
+        {"text": "Noted twice."},
+    ]}))
+    .await;
+    Reflect::set(
+        &js_sys::global(),
+        &"pageMessagesSeen".into(),
+        &js_sys::Array::new(),
+    )
+    .unwrap();
+    let execute = js_function(
+        "input, { messages }",
+        "globalThis.pageMessagesSeen.push(JSON.parse(JSON.stringify(messages)));
+         messages[0].content = 'changed by the tool';
+         messages.push({ role: 'user', content: 'added by the tool' });
+         return 'noted';",
+    );
+    let agent = agent(
+        tag,
+        json!({"systemPrompt": "Be brief."}),
+        &tools(&[("note", None, execute)]),
+    )
+    .expect("a valid config");
+    let events = run_events(&agent, None, |_| {})
+        .await
+        .expect("the run ends");
+    let final_event = events.last().expect("events");
+    assert_eq!(final_event["reason"], "completed");
+    let conversation = final_event["messages"].as_array().expect("messages");
+    assert_eq!(conversation.len(), 6, "{conversation:?}");
+    assert_eq!(conversation[0], json!({"role": "user", "content": "go"}));
+    let seen = global("pageMessagesSeen");
+    assert_eq!(
+        seen,
+        json!([conversation[..1].to_vec(), conversation[..3].to_vec()])
+    );
+    for request in recorded(tag).await {
+        let sent = request["messages"].to_string();
+        assert!(!sent.contains("by the tool"), "{sent}");
+    }
+    assert!(!final_event.to_string().contains("by the tool"));
+}

@@ -220,6 +220,13 @@ impl AgentLoop {
         self.argument_keys = argument_keys;
     }
 
+    /// The caller's messages and every complete message the run added so far. While a round's
+    /// tools run, the assistant message that called them is not in it yet: it is what the
+    /// model was sent to make those calls, without the system prompt.
+    pub fn conversation(&self) -> &[ChatMessage] {
+        &self.conversation
+    }
+
     /// The next thing to do, if any.
     #[must_use]
     pub fn poll(&mut self) -> Option<Action> {

@@ -311,6 +311,7 @@ pub async fn drive(
         queued_tools: VecDeque::new(),
         running_tools: 0,
         model_error: None,
+        round_messages: None,
     };
     if aborted {
         run.agent.handle_abort();
@@ -345,6 +346,9 @@ struct Run<'a> {
     running_tools: usize,
     /// The JS error of the model call that failed, for the run's error.
     model_error: Option<JsValue>,
+    /// The round's conversation as JS for the page tools' `execute`, made by the round's first
+    /// page tool call and shared by the others, as the AI SDK's calls of one step share theirs.
+    round_messages: Option<JsValue>,
 }
 
 impl Run<'_> {
@@ -420,6 +424,7 @@ impl Run<'_> {
             Action::CallModel(request) => self.call_model(request),
             Action::CancelModel => self.model_abort = None,
             Action::CallTools(invocations) => {
+                self.round_messages = None;
                 self.queued_tools.extend(invocations);
                 self.start_queued_tools();
             }
@@ -438,7 +443,7 @@ impl Run<'_> {
                             .model_error
                             .take()
                             .unwrap_or_else(|| js_error(&code, &message).into());
-                        if let Ok(messages) = to_js(&outcome.messages) {
+                        if let Ok(messages) = to_js(outcome.messages.as_slice()) {
                             set_property(&error, "messages", &messages);
                         }
                         RunEnd::Failed(error)
@@ -499,6 +504,14 @@ impl Run<'_> {
         });
     }
 
+    /// What the model was sent for this round's calls (the conversation so far: the system
+    /// prompt and the calling assistant message are not in it), as a JS copy a tool may change.
+    fn round_messages(&mut self) -> JsValue {
+        self.round_messages
+            .get_or_insert_with(|| to_js(self.agent.conversation()).unwrap_or_default())
+            .clone()
+    }
+
     fn start_queued_tools(&mut self) {
         let limit = self.shared.max_concurrent_tools.unwrap_or(usize::MAX);
         while self.running_tools < limit {
@@ -531,6 +544,8 @@ impl Run<'_> {
                 eta_ms,
             });
         }
+        let page_messages = (self.shared.page_tools.is_some() && invocation.server == PAGE_SERVER)
+            .then(|| self.round_messages());
         let shared = self.shared.clone();
         let inputs = self.inputs.clone();
         spawn(async move {
@@ -551,7 +566,7 @@ impl Run<'_> {
                 }
             }
             let started = js_sys::Date::now();
-            let outcome = tool_call(&shared, &invocation, &signal, &inputs).await;
+            let outcome = tool_call(&shared, &invocation, page_messages, &signal, &inputs).await;
             if outcome.is_ok() {
                 shared.record_duration(
                     &invocation.server,
@@ -656,20 +671,19 @@ async fn streamed_call(
     Ok(())
 }
 
+/// Calls `invocation`'s tool: a page tool when `page_messages` (its `execute`'s `messages`)
+/// is given, an MCP server's otherwise.
 async fn tool_call(
     shared: &AgentShared,
     invocation: &ToolInvocation,
+    page_messages: Option<JsValue>,
     signal: &AbortSignal,
     inputs: &UnboundedSender<Input>,
 ) -> ToolOutcome {
-    if let Some(page_tools) = shared
-        .page_tools
-        .as_ref()
-        .filter(|_| invocation.server == PAGE_SERVER)
-    {
+    if let (Some(page_tools), Some(messages)) = (shared.page_tools.as_ref(), page_messages) {
         let (timeout_ms, max_chars) = (shared.tool_timeout_ms, shared.max_tool_result_chars);
         return call_page_tool(
-            page_tools, invocation, signal, timeout_ms, max_chars, inputs,
+            page_tools, invocation, &messages, signal, timeout_ms, max_chars, inputs,
         )
         .await;
     }

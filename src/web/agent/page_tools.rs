@@ -177,12 +177,15 @@ fn page_tool(name: &str, entry: &JsValue) -> Result<(McpTool, Function), JsValue
 }
 
 /// Calls the page's `execute` for `invocation` (already approved, its arguments checked):
-/// `{ signal, abortSignal, toolCallId, onProgress }` as its second argument. The signal aborts
+/// `{ signal, abortSignal, toolCallId, messages, onProgress }` as its second argument, as the
+/// AI SDK's `execute` gets them (`messages`: what the model was sent to make this call, without
+/// the system prompt or the calling assistant message). The signal aborts
 /// when the run's call does (an abort, the run's end) and when `toolTimeoutMs` passes without an
 /// answer or a progress report, which fails the call.
 pub(crate) async fn call_page_tool(
     page_tools: &PageTools,
     invocation: &ToolInvocation,
+    messages: &JsValue,
     call_signal: &AbortSignal,
     timeout_ms: u64,
     max_result_chars: usize,
@@ -204,6 +207,7 @@ pub(crate) async fn call_page_tool(
         "toolCallId",
         &JsValue::from_str(&invocation.call_id),
     );
+    set_property(&context, "messages", messages);
     set_property(
         &context,
         "onProgress",
