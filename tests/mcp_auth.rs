@@ -3,7 +3,7 @@
 //! 2025-11-25: `resource_metadata` of RFC 9728 §5.1, `scope` and `error="insufficient_scope"` of
 //! RFC 6750 §3), with the grammar of RFC 9110 §11.6.1.
 
-use mcp_agent_wasm::core::mcp::auth::{bearer_challenge, BearerChallenge};
+use mcp_agent_wasm::core::mcp::auth::{bearer_challenge, AuthFailure, BearerChallenge, Challenge};
 
 fn challenge(
     resource_metadata: Option<&str>,
@@ -122,6 +122,34 @@ fn a_token68_bearer_has_no_parameters() {
         bearer_challenge("Bearer abc-._~+/=="),
         Some(BearerChallenge::default())
     );
+}
+
+/// An empty or all-space `scope` names no scope (RFC 6750 §3: `scope` is one or more
+/// scope-tokens separated by spaces, each of at least one character), so it is read as absent:
+/// no `scope` on the error, none in its message.
+#[test]
+fn an_empty_scope_is_no_scope() {
+    for header in [
+        r#"Bearer error="insufficient_scope", scope="""#,
+        "Bearer error=\"insufficient_scope\", scope=\" \t \"",
+    ] {
+        let found = bearer_challenge(header).expect(header);
+        assert_eq!(
+            found,
+            challenge(None, None, Some("insufficient_scope"), None),
+            "{header}"
+        );
+        let failure = AuthFailure {
+            server: "http://127.0.0.1:9/mcp".to_owned(),
+            status: Some(403),
+            challenge: Challenge::of_header(Some(header)),
+            token_note: "no getAccessToken".to_owned(),
+        };
+        assert_eq!(
+            failure.to_string(),
+            "http://127.0.0.1:9/mcp answered HTTP 403 (error `insufficient_scope`): no getAccessToken"
+        );
+    }
 }
 
 #[test]

@@ -15,7 +15,7 @@ pub struct BearerChallenge {
     /// Where the server's OAuth protected resource metadata is (RFC 9728), which names its
     /// authorization servers: where a page starts its OAuth flow.
     pub resource_metadata: Option<String>,
-    /// The scopes the request needs, space-separated.
+    /// The scopes the request needs, space-separated; never empty.
     pub scope: Option<String>,
     /// `invalid_token`, `insufficient_scope`, …
     pub error: Option<String>,
@@ -71,7 +71,10 @@ impl BearerChallenge {
     fn set(&mut self, name: &str, value: String) {
         let slot = if name.eq_ignore_ascii_case("resource_metadata") {
             &mut self.resource_metadata
-        } else if name.eq_ignore_ascii_case("scope") {
+        } else if name.eq_ignore_ascii_case("scope") && !value.trim().is_empty() {
+            // RFC 6750 §3: one or more scope-tokens, each at least a character; an empty or
+            // all-space value names no scope (it is ignored), and reporting it would show
+            // `scope ""`.
             &mut self.scope
         } else if name.eq_ignore_ascii_case("error") {
             &mut self.error
