@@ -13,6 +13,10 @@
 //   /sse/...         the same with SSE replies; and, not listed, `elicit-late` (works `delayMs`,
 //                    asks an elicitation on the call's stream, works `afterMs` after the answer)
 //   /expire/...      404 to the second request of the first session on each path ("expired")
+//   /expire-paging/... JSON replies; declares resources and prompts too; tools/list and
+//                    resources/list page by 3 with cursors only the session that gave them knows
+//                    (another session's gets -32602 "invalid cursor"), and the first request on
+//                    each path carrying a cursor gets 404 (the session expired between pages)
 //   /restart/...     JSON replies; tool `restart` forgets every session of its path once answered
 //                    (a server restart: each request then gets 404), initialize takes 300 ms
 //   /refuse-initialized/... JSON replies; the first notifications/initialized on each path gets
@@ -143,6 +147,19 @@ function pageOf(all, cursor, member) {
   return { [member]: all.slice(start, start + PAGE_SIZE), ...next };
 }
 
+/// The reply to request `id` for the page of `all` at `cursor` (/expire-paging/): its cursors
+/// name `session`, and another session's is refused with -32602, as the spec asks of an invalid
+/// cursor (2025-11-25, "Pagination": cursors are opaque and belong to the session that gave them).
+function sessionPage(id, session, all, cursor, member) {
+  const prefix = `${session.id}:`;
+  if (cursor !== undefined && !cursor.startsWith(prefix)) {
+    return { jsonrpc: "2.0", id, error: { code: -32602, message: `invalid cursor ${cursor}` } };
+  }
+  const page = pageOf(all, cursor?.slice(prefix.length), member);
+  if (page.nextCursor) page.nextCursor = prefix + page.nextCursor;
+  return result(id, page);
+}
+
 /// The tools of `/many/N/...`: `tool-1` to `tool-N`.
 function manyTools(path) {
   const count = Number(path.split("/")[2]) || 0;
@@ -174,7 +191,7 @@ async function answer(message, context, send) {
       }
       return send(result(id, {
         protocolVersion: context.session.mode.endsWith("future-version") ? "2099-01-01" : params.protocolVersion === "2024-11-05" ? "2024-11-05" : "2025-06-18",
-        capabilities: context.session.mode === "catalog" ? { tools: {}, resources: {}, prompts: {} } : { tools: {} },
+        capabilities: ["catalog", "expire-paging"].includes(context.session.mode) ? { tools: {}, resources: {}, prompts: {} } : { tools: {} },
         serverInfo: { name: "mcp-test-server", version: "1.0.0" },
       }));
     case "ping":
@@ -187,10 +204,12 @@ async function answer(message, context, send) {
       }
       if (context.session.mode === "changing") return send(result(id, { tools: [TOOLS[0], ADD_TOOL, ...context.session.addedTools] }));
       if (context.session.mode === "many") return send(result(id, { tools: manyTools(context.session.path) }));
+      if (context.session.mode === "expire-paging") return send(sessionPage(id, context.session, TOOLS, params.cursor, "tools"));
       return send(result(id, toolsPage(params.cursor, context.session.mode)));
     case "tools/call":
       return callTool(id, params, context, send);
     case "resources/list":
+      if (context.session.mode === "expire-paging") return send(sessionPage(id, context.session, CATALOG_RESOURCES, params.cursor, "resources"));
       return send(result(id, pageOf(CATALOG_RESOURCES, params.cursor, "resources")));
     case "prompts/list":
       return send(result(id, { prompts: [{ name: "again" }], nextCursor: "again" }));
@@ -394,7 +413,8 @@ async function handleStreamable(request, response, mode, body) {
       response.writeHead(400, cors).end("Received request before initialization was complete");
       return;
     }
-    if (mode === "expire" && session.requests === 2 && !expiredPaths.has(session.path)) {
+    const expiresNow = mode === "expire" ? session.requests === 2 : mode === "expire-paging" && message.params?.cursor !== undefined;
+    if (expiresNow && !expiredPaths.has(session.path)) {
       expiredPaths.add(session.path);
       sessions.delete(session.id);
       response.writeHead(404, cors).end("session expired");
@@ -439,7 +459,7 @@ async function handleStreamable(request, response, mode, body) {
     response.end(JSON.stringify(result(message.id, { content: [{ type: "text", text: "restarted" }] })));
     return;
   }
-  if (["auth", "auth-scope", "json", "catalog", "many", "keys", "bulk", "restart", "refuse-initialized", "stuck", "future-version", "stall-initialized", "ping-fails", "ping-unknown", "no-version-cors", "string-ids", "strict-version"].includes(mode)) {
+  if (["auth", "auth-scope", "json", "catalog", "expire-paging", "many", "keys", "bulk", "restart", "refuse-initialized", "stuck", "future-version", "stall-initialized", "ping-fails", "ping-unknown", "no-version-cors", "string-ids", "strict-version"].includes(mode)) {
     await answer(message, { session }, (reply) => {
       if (reply.id !== message.id) return;
       if (mode === "string-ids") reply.id = String(reply.id);
@@ -610,7 +630,7 @@ const server = http.createServer(async (request, response) => {
     handleLegacy(request, response, mode, url, body);
   } else if (mode === "stall") {
     // Never answered; the client's abort or timeout closes the connection.
-  } else if (["auth", "auth-scope", "json", "catalog", "many", "keys", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "bulk-sse", "stuck", "future-version", "stall-initialized", "stall-initialize", "resume-initialize", "ping-fails", "ping-unknown", "no-version-cors", "string-ids", "strict-version"].includes(mode)) {
+  } else if (["auth", "auth-scope", "json", "catalog", "expire-paging", "many", "keys", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "bulk-sse", "stuck", "future-version", "stall-initialized", "stall-initialize", "resume-initialize", "ping-fails", "ping-unknown", "no-version-cors", "string-ids", "strict-version"].includes(mode)) {
     await handleStreamable(request, response, mode, body);
   } else {
     response.writeHead(404, corsHeaders(true)).end("unknown route");

@@ -440,3 +440,69 @@ async fn pages_are_followed_and_a_cursor_loop_is_refused() {
     assert_eq!((count("resources/list"), count("prompts/list")), (3, 2));
     let _ = JsFuture::from(client.close()).await;
 }
+
+/// A session that expires while a listing is between pages: cursors are opaque and belong to
+/// the session that gave them (spec 2025-11-25, "Pagination"; a 404 to a request carrying
+/// `Mcp-Session-Id` means that session is gone, "Session Management"), so the listing starts
+/// again from the first page on the new session, keeping nothing of the old one's pages and
+/// sending none of its cursors there (the test server refuses them with -32602). `tools/list`
+/// and `resources/list`, each over 3 pages, each 404 on its first cursor.
+#[wasm_bindgen_test]
+async fn a_listing_whose_session_expires_between_pages_starts_again_on_the_new_one() {
+    let resources: Vec<String> = (1..=7)
+        .map(|index| format!("test://resource/{index}"))
+        .collect();
+    let tools = [
+        "add",
+        "ask-client",
+        "echo",
+        "hang",
+        "progress",
+        "structured",
+    ];
+    for (path, method) in [
+        ("/expire-paging/tools", "tools/list"),
+        ("/expire-paging/resources", "resources/list"),
+    ] {
+        let client = test_server_client(path);
+        let listed = if method == "tools/list" {
+            settle(client.list_tools()).await
+        } else {
+            settle(client.list_resources(JsValue::UNDEFINED)).await
+        };
+        let listed = listed.unwrap_or_else(|error| panic!("{method}: {error:?}"));
+        if method == "tools/list" {
+            assert_eq!(strings(&listed, "name"), tools);
+        } else {
+            assert_eq!(strings(&listed, "uri"), resources);
+        }
+        let pages: Vec<(Value, Value)> = server_log(path)
+            .await
+            .into_iter()
+            .filter(|entry| entry["body"]["method"] == method)
+            .map(|entry| {
+                let cursor = entry["body"]["params"]["cursor"].clone();
+                (entry["headers"]["sessionId"].clone(), cursor)
+            })
+            .collect();
+        let old = pages[0].0.as_str().expect("a session id").to_owned();
+        let new = pages[2].0.as_str().expect("a session id").to_owned();
+        assert_ne!(old, new, "{method}");
+        let sent = |session: &str, cursor: Option<&str>| {
+            let cursor = cursor.map_or(Value::Null, |at| json!(format!("{session}:{at}")));
+            (json!(session), cursor)
+        };
+        assert_eq!(
+            pages,
+            [
+                sent(&old, None),
+                sent(&old, Some("page-3")),
+                sent(&new, None),
+                sent(&new, Some("page-3")),
+                sent(&new, Some("page-6")),
+            ],
+            "{method}"
+        );
+        let _ = JsFuture::from(client.close()).await;
+    }
+}

@@ -142,6 +142,8 @@ pub struct Session {
     /// The version `initialize` offers: the latest, or one a server that refused it named (see
     /// [`Session::offer_a_version_the_server_supports`]).
     offered_version: &'static str,
+    /// Initializations begun, which tells a session from the ones after it.
+    sessions_begun: u32,
 }
 
 impl Session {
@@ -163,6 +165,7 @@ impl Session {
             sampling: false,
             sends_protocol_version_header: true,
             offered_version: LATEST_PROTOCOL_VERSION,
+            sessions_begun: 0,
         }
     }
 
@@ -215,8 +218,15 @@ impl Session {
         self.server.as_ref()
     }
 
+    /// Which session this is, counting every initialization begun: what a server handed out
+    /// (a listing's cursor) belongs to the session it came from, and means nothing to another.
+    pub fn sessions_begun(&self) -> u32 {
+        self.sessions_begun
+    }
+
     /// Starts (or restarts) initialization, forgetting any previous session.
     pub fn begin_initialize(&mut self) -> OutgoingRequest {
+        self.sessions_begun = self.sessions_begun.wrapping_add(1);
         self.session_id = None;
         self.server = None;
         self.sends_protocol_version_header = true;

@@ -3,6 +3,8 @@
 //! requests and their checks are `core::mcp::catalog`'s; replies reach JS built from the value
 //! the engine's `JSON.parse` gave (`value_to_js`), as tool results do.
 
+use std::cell::Cell;
+
 use js_sys::Promise;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -181,16 +183,19 @@ fn feature_promise(
 
 impl McpClient {
     /// A listing's every entry as a list (following `nextCursor` with the guards of
-    /// `tools/list`), or a `resources/read` or `prompts/get` result as sent. Each request is
-    /// sent connected, and none unless the server declared the feature's capability; abort and
-    /// timeout as for a tool call.
+    /// `tools/list`, from the first page again if the session is renewed between pages), or a
+    /// `resources/read` or `prompts/get` result as sent. Each request is sent connected, and
+    /// none unless the server declared the feature's capability; abort and timeout as for a
+    /// tool call.
     pub async fn server_feature(
         &self,
         feature: FeatureRequest,
         signal: Option<&AbortSignal>,
         timeout_ms: Option<u64>,
     ) -> Result<Value, McpError> {
-        let mut exchange = FeatureExchange::new(feature);
+        let mut exchange = FeatureExchange::new(feature.clone());
+        let page_session = Cell::new(None);
+        let mut restarts = 0;
         loop {
             self.connect_unless_aborted(signal).await?;
             let request = {
@@ -202,10 +207,15 @@ impl McpClient {
                     .next_request(exchange.method(), exchange.params())
             };
             let timeout_ms = timeout_ms.unwrap_or(self.state.borrow().timeout_ms);
-            let result = self
-                .request(request, timeout_ms, None, signal, OnExpiredSession::Renew)
-                .await?;
-            if let Some(answer) = exchange.handle_result(result)? {
+            let cursor_session = page_session.get();
+            let page = OnExpiredSession::Page(&page_session);
+            let result = self.request(request, timeout_ms, None, signal, page).await;
+            if result.is_err() && self.restart_listing(cursor_session, &mut restarts) {
+                exchange = FeatureExchange::new(feature.clone());
+                page_session.set(None);
+                continue;
+            }
+            if let Some(answer) = exchange.handle_result(result?)? {
                 return Ok(answer);
             }
         }

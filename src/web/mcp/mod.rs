@@ -197,14 +197,23 @@ fn restart(deadline: &Cell<CallDeadline>) {
 }
 
 /// What a request does when the server no longer knows its session (HTTP 404).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum OnExpiredSession {
+#[derive(Clone, Copy)]
+enum OnExpiredSession<'a> {
     /// Send it again on a new session.
     Renew,
     /// Fail: the ping before reusing an idle session, which runs inside `connect` (so it cannot
     /// wait for a connection) and whose failure makes `connect` start a new session anyway.
     Fail,
+    /// A listing's page. The cell holds the session its cursor came from
+    /// ([`Session::sessions_begun`]), `None` for the first page, which is `Renew`; a page with
+    /// a cursor is sent on that session only and fails otherwise, since a cursor means nothing
+    /// to another session (see [`McpClient::restart_listing`]). Each send records its session.
+    Page(&'a Cell<Option<u32>>),
 }
+
+/// How many times one listing starts again from its first page because its session was renewed
+/// between pages.
+const LISTING_RESTARTS: u32 = 3;
 
 enum InitializeOutcome {
     Ready,
@@ -396,24 +405,57 @@ impl McpClient {
     }
 
     async fn list_every_page(&self) -> Result<Rc<[McpTool]>, McpError> {
-        self.connect().await?;
-        let mut listing = ToolListing::new();
-        let mut cursor: Option<String> = None;
-        loop {
-            let request = self
-                .state
-                .borrow_mut()
-                .session
-                .next_request("tools/list", ToolListing::params(cursor.as_deref()));
-            let timeout_ms = self.state.borrow().timeout_ms;
-            let page = self
-                .request(request, timeout_ms, None, None, OnExpiredSession::Renew)
-                .await?;
-            cursor = listing.handle_page(&page)?;
-            if cursor.is_none() {
-                return Ok(listing.into_tools().into());
+        let mut restarts = 0;
+        'listing: loop {
+            self.connect().await?;
+            let mut listing = ToolListing::new();
+            let mut cursor: Option<String> = None;
+            let page_session = Cell::new(None);
+            loop {
+                let request = self
+                    .state
+                    .borrow_mut()
+                    .session
+                    .next_request("tools/list", ToolListing::params(cursor.as_deref()));
+                let timeout_ms = self.state.borrow().timeout_ms;
+                let cursor_session = page_session.get();
+                let page = self
+                    .request(
+                        request,
+                        timeout_ms,
+                        None,
+                        None,
+                        OnExpiredSession::Page(&page_session),
+                    )
+                    .await;
+                if page.is_err() && self.restart_listing(cursor_session, &mut restarts) {
+                    continue 'listing;
+                }
+                cursor = listing.handle_page(&page?)?;
+                if cursor.is_none() {
+                    return Ok(listing.into_tools().into());
+                }
             }
         }
+    }
+
+    /// Whether a listing whose page failed starts again from its first page: the page carried a
+    /// cursor of `cursor_session`, which has been replaced since (a 404 to the page, or another
+    /// request's renewal), and the listing has not yet started again [`LISTING_RESTARTS`] times.
+    /// Cursors are opaque and belong to their session (spec, "Pagination"): the pages gathered
+    /// so far are dropped rather than completed on another session.
+    fn restart_listing(&self, cursor_session: Option<u32>, restarts: &mut u32) -> bool {
+        let Some(cursor_session) = cursor_session else {
+            return false;
+        };
+        let session = &self.state.borrow().session;
+        let replaced =
+            session.state() != SessionState::Ready || session.sessions_begun() != cursor_session;
+        if !replaced || *restarts == LISTING_RESTARTS {
+            return false;
+        }
+        *restarts += 1;
+        true
     }
 
     /// [`McpClient::list_tools`] through `cache`; only a successful listing is stored. A
@@ -548,7 +590,7 @@ impl McpClient {
         timeout_ms: u64,
         on_progress: Option<&dyn Fn(&Progress)>,
         signal: Option<&AbortSignal>,
-        on_expired_session: OnExpiredSession,
+        on_expired_session: OnExpiredSession<'_>,
     ) -> Result<Value, McpError> {
         if signal.is_some_and(AbortSignal::aborted) {
             return Err(McpError::Aborted);
@@ -619,11 +661,22 @@ impl McpClient {
         &self,
         request: &OutgoingRequest,
         context: &CallContext<'_>,
-        on_expired_session: OnExpiredSession,
+        on_expired_session: OnExpiredSession<'_>,
     ) -> Result<Value, McpError> {
+        let cursor_session = match on_expired_session {
+            OnExpiredSession::Page(session) => session.get(),
+            OnExpiredSession::Renew | OnExpiredSession::Fail => None,
+        };
         for already_retried in [false, true] {
             if self.state.borrow().session.state() != SessionState::Ready {
                 self.connect().await?;
+            }
+            if let OnExpiredSession::Page(sent_on) = on_expired_session {
+                let current = self.state.borrow().session.sessions_begun();
+                if cursor_session.is_some_and(|cursor_session| cursor_session != current) {
+                    return Err(McpError::SessionExpired);
+                }
+                sent_on.set(Some(current));
             }
             if self.transport() == Transport::LegacySse {
                 return self.legacy_exchange(request, context).await;
@@ -645,7 +698,9 @@ impl McpClient {
             }
             let status = response.status();
             let text = response.text().await.unwrap_or_default();
-            let no_retry = already_retried || on_expired_session == OnExpiredSession::Fail;
+            let no_retry = already_retried
+                || cursor_session.is_some()
+                || matches!(on_expired_session, OnExpiredSession::Fail);
             let decision = self.state.borrow_mut().session.on_http_failure(
                 status,
                 &text,
