@@ -67,6 +67,11 @@ const RULES = [
     },
   },
   {
+    // The server asks the page's model for a completion (MCP sampling), which the page approves.
+    tool: "trigger-sampling-request",
+    find: (words) => (/\bsampl(e|ing)\b/i.test(words) ? [{ prompt: "a one-line greeting for the demo", maxTokens: 60 }] : []),
+  },
+  {
     // The server asks the person through the page (MCP elicitation) before it answers.
     tool: "trigger-elicitation-request",
     find: (words) => (/\b(form|survey)\b/i.test(words) ? [{}] : []),
@@ -94,6 +99,7 @@ const HELP = [
   "- `show the image` → `get-tiny-image`",
   "- `weather in Chicago` → `get-structured-content`",
   "- `fill in a form` → `trigger-elicitation-request` (the server asks you a few questions)",
+  "- `let the server sample` → `trigger-sampling-request` (the server asks this model, once you allow it)",
   "",
   "Ask for several at once (`add 2 and 3 and echo hi`) and I call them in parallel.",
 ].join("\n");
@@ -121,6 +127,10 @@ function decide(request) {
   const messages = Array.isArray(request.messages) ? request.messages : [];
   const lastUser = messages.findLastIndex((message) => message.role === "user");
   const words = lastUser >= 0 ? contentText(messages[lastUser].content) : "";
+  // A server's sampling request, which the page's Agent sends whole and without tools.
+  if (request.stream === false && !request.tools) {
+    return { answer: `Hello from the scripted demo model, sampled for the server (it asked: "${words}").` };
+  }
   const sinceUser = messages.slice(lastUser + 1);
   const results = sinceUser.filter((message) => message.role === "tool");
   if (results.length > 0) return { answer: summarize(sinceUser) };

@@ -138,18 +138,51 @@ function listingProvider() {
 }
 
 /**
- * An Agent over `servers`. Listing Agents get an `onElicitation` too (they never call a tool, so
- * it is never asked): a server may offer tools only to clients that declare elicitation, and the
- * tool list must show what a run offers.
+ * An Agent over `servers`. Listing Agents get `onElicitation` and `approveSampling` too (they
+ * never call a tool, so neither is asked): a server may offer tools only to clients that declare
+ * elicitation or sampling, and the tool list must show what a run offers.
  */
-function newAgent(provider, servers, { approveToolCall, onElicitation = () => ({ action: "decline" }) } = {}) {
+function newAgent(provider, servers, { approveToolCall, onElicitation = () => ({ action: "decline" }), approveSampling = () => false } = {}) {
   return new wasm.Agent({
     provider,
     mcpServers: serverConfigs(servers),
     allowInsecureLocalUrls: $("allow-local").checked,
     approveToolCall,
     onElicitation,
+    approveSampling,
   });
+}
+
+/**
+ * `approveSampling` for a run: what the server wants the model to read, in the current turn,
+ * with Allow and Deny; a denial also when the library stops waiting.
+ */
+function askBeforeSampling(view) {
+  return (request, { signal, server }) =>
+    new Promise((resolve) => {
+      const question = element("section", { className: "sampling elicitation" });
+      const finish = (allowed) => {
+        signal.removeEventListener("abort", onAbort);
+        question.remove();
+        resolve(allowed);
+      };
+      const onAbort = () => finish(false);
+      signal.addEventListener("abort", onAbort);
+      const asked = (request.messages ?? []).map((message) =>
+        `${message.role}: ${[message.content].flat().map((block) => block?.text ?? `(${block?.type})`).join(" ")}`);
+      if (request.systemPrompt) asked.unshift(`system: ${request.systemPrompt}`);
+      const allow = element("button", { type: "button", className: "allow", text: "Allow" });
+      const deny = element("button", { type: "button", className: "deny secondary", text: "Deny" });
+      allow.addEventListener("click", () => finish(true));
+      deny.addEventListener("click", () => finish(false));
+      question.append(
+        element("p", { className: "small muted", text: `${server} wants the model to answer (at most ${request.maxTokens} tokens):` }),
+        element("pre", { text: asked.join("\n") }),
+        element("div", { className: "elicitation-actions" }, allow, deny),
+      );
+      view.body.append(question);
+      view.answer = null;
+    });
 }
 
 /**
@@ -664,6 +697,7 @@ async function send(text) {
     agent = newAgent(providerConfig(), servers, {
       approveToolCall: $("ask-tools").checked ? askBeforeEachCall(view) : undefined,
       onElicitation: askTheUser(view),
+      approveSampling: askBeforeSampling(view),
     });
     for await (const event of eventsOf(agent.run(messages, { signal: controller.signal }))) {
       handleEvent(view, event);

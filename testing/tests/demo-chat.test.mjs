@@ -232,6 +232,28 @@ test("a server's question (MCP elicitation) is a form in the chat; the answer re
   }
 });
 
+test("a server's sampling request (MCP sampling) waits for Allow, then the page's model answers it", async () => {
+  const { page, problems } = await openDemo();
+  try {
+    await page.waitForSelector('#tools [data-tool-name="trigger-sampling-request"]');
+    await ask(page, "let the server sample");
+    const question = page.locator("section.sampling");
+    await question.waitFor({ timeout: 20000 });
+    assert.match(await question.textContent(), /everything wants the model to answer \(at most 60 tokens\)/);
+    assert.match(await question.locator("pre").textContent(), /system: You are a helpful test server\.\nuser: Resource trigger-sampling-request context: a one-line greeting/);
+    await question.locator("button.allow").click();
+    const turn = await waitForEnd(page);
+    assert.equal(await turn.getAttribute("data-state"), "completed");
+    const result = await page.locator('.tool-card[data-tool="trigger-sampling-request"] .tool-result').textContent();
+    assert.match(result, /Hello from the scripted demo model, sampled for the server/);
+    assert.match(result, /"model": "scripted-demo"/);
+    assert.equal(await page.locator("section.sampling").count(), 0);
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
 test("adding a second MCP server lists its tools under their collision-free names", async () => {
   const { page, problems } = await openDemo();
   try {
