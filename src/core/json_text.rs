@@ -8,7 +8,7 @@
 
 use std::borrow::Cow;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// `json` with every escaped lone surrogate replaced by `\ufffd`; borrowed when there is none.
 pub fn replace_lone_surrogate_escapes(json: &str) -> Cow<'_, str> {
@@ -58,6 +58,16 @@ fn escaped_unit(bytes: &[u8], at: usize) -> Option<u32> {
     }
     let digits = std::str::from_utf8(bytes.get(at + 2..at + 6)?).ok()?;
     u32::from_str_radix(digits, 16).ok()
+}
+
+/// A JSON object of `members`, in order, their values moved in. `json!` copies each value it is
+/// given through serde's `Value` serializer, code the wasm would carry for that alone.
+pub fn object<const N: usize>(members: [(&str, Value); N]) -> Value {
+    let mut map = Map::new();
+    for (key, value) in members {
+        map.insert(key.to_owned(), value);
+    }
+    Value::Object(map)
 }
 
 /// `value` as compact JSON text. `Value`'s `Display` would do the same, but brings a second

@@ -25,6 +25,13 @@ pub enum Role {
 const ROLE_NAMES: &[&str] = &["system", "user", "assistant", "tool"];
 const ROLES: [Role; 4] = [Role::System, Role::User, Role::Assistant, Role::Tool];
 
+impl Role {
+    /// The name the wire formats write (`Serialize` writes the same).
+    pub fn name(self) -> &'static str {
+        ROLE_NAMES[self as usize]
+    }
+}
+
 impl<'de> Deserialize<'de> for Role {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserialize_named(deserializer, ROLE_NAMES, &ROLES)

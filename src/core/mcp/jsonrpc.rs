@@ -4,6 +4,7 @@
 use serde_json::{json, Map, Value};
 
 use super::McpError;
+use crate::core::json_text::object;
 
 /// JSON-RPC "method not found": the answer to server requests this client does not support.
 pub const METHOD_NOT_FOUND: i64 = -32601;
@@ -23,9 +24,18 @@ pub struct OutgoingRequest {
 /// A request; `Value::Null` params are left out (strict servers refuse `"params": null`).
 pub fn request(id: u64, method: &str, params: Value) -> OutgoingRequest {
     let body = if params.is_null() {
-        json!({"jsonrpc": "2.0", "id": id, "method": method})
+        object([
+            ("jsonrpc", Value::from("2.0")),
+            ("id", Value::from(id)),
+            ("method", Value::from(method)),
+        ])
     } else {
-        json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+        object([
+            ("jsonrpc", Value::from("2.0")),
+            ("id", Value::from(id)),
+            ("method", Value::from(method)),
+            ("params", params),
+        ])
     };
     OutgoingRequest {
         id,
@@ -36,7 +46,11 @@ pub fn request(id: u64, method: &str, params: Value) -> OutgoingRequest {
 
 pub fn notification(method: &str, params: Option<Value>) -> Value {
     match params {
-        Some(params) => json!({"jsonrpc": "2.0", "method": method, "params": params}),
+        Some(params) => object([
+            ("jsonrpc", Value::from("2.0")),
+            ("method", Value::from(method)),
+            ("params", params),
+        ]),
         None => json!({"jsonrpc": "2.0", "method": method}),
     }
 }
@@ -205,17 +219,23 @@ fn name_required_urls(message: &mut String, data: Option<&Value>) {
 /// request is ever left hanging.
 pub fn answer_server_request(id: &Value, method: &str) -> Value {
     if method == "ping" {
-        json!({"jsonrpc": "2.0", "id": id, "result": {}})
+        answer(id, "result", json!({}))
     } else {
-        json!({
-            "jsonrpc": "2.0",
-            "id": id,
-            "error": {
-                "code": METHOD_NOT_FOUND,
-                "message": format!("this client does not support `{method}`"),
-            }
-        })
+        let error = json!({
+            "code": METHOD_NOT_FOUND,
+            "message": format!("this client does not support `{method}`"),
+        });
+        answer(id, "error", error)
     }
+}
+
+/// The answer to request `id`: its `result` or `error` (`member`).
+fn answer(id: &Value, member: &str, value: Value) -> Value {
+    object([
+        ("jsonrpc", Value::from("2.0")),
+        ("id", id.clone()),
+        (member, value),
+    ])
 }
 
 /// The answer to a form `elicitation/create` when the client accepts every field's default: the
@@ -223,7 +243,7 @@ pub fn answer_server_request(id: &Value, method: &str) -> Value {
 /// elicitation cannot be answered without a person, so it is declined.
 pub fn accept_elicitation_defaults(id: &Value, params: &Value) -> Value {
     if params.get("mode").and_then(Value::as_str) == Some("url") {
-        return json!({"jsonrpc": "2.0", "id": id, "result": {"action": "decline"}});
+        return answer(id, "result", json!({"action": "decline"}));
     }
     let content: Map<String, Value> = params
         .pointer("/requestedSchema/properties")
@@ -235,7 +255,11 @@ pub fn accept_elicitation_defaults(id: &Value, params: &Value) -> Value {
                 .collect()
         })
         .unwrap_or_default();
-    json!({"jsonrpc": "2.0", "id": id, "result": {"action": "accept", "content": content}})
+    let result = object([
+        ("action", Value::from("accept")),
+        ("content", Value::Object(content)),
+    ]);
+    answer(id, "result", result)
 }
 
 /// A `notifications/progress` for one of the client's calls.

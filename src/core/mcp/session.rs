@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 use super::jsonrpc::{self, OutgoingRequest};
 use super::McpError;
 use crate::core::json_read::deserialize_named;
+use crate::core::json_text::object;
 
 /// The version offered in `initialize`, unless the server refused it.
 pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";
@@ -233,11 +234,14 @@ impl Session {
         let capabilities = self.capabilities();
         let request = self.next_request(
             "initialize",
-            json!({
-                "protocolVersion": self.offered_version,
-                "capabilities": capabilities,
-                "clientInfo": {"name": self.client_name, "version": self.client_version},
-            }),
+            object([
+                ("protocolVersion", Value::from(self.offered_version)),
+                ("capabilities", capabilities),
+                (
+                    "clientInfo",
+                    json!({"name": self.client_name, "version": self.client_version}),
+                ),
+            ]),
         );
         self.state = SessionState::Initializing {
             request_id: request.id,
@@ -361,7 +365,11 @@ impl Session {
         let id = self.next_request_id;
         self.next_request(
             "tools/call",
-            json!({"name": name, "arguments": arguments, "_meta": {"progressToken": id}}),
+            object([
+                ("name", Value::from(name)),
+                ("arguments", arguments),
+                ("_meta", json!({"progressToken": id})),
+            ]),
         )
     }
 

@@ -12,7 +12,7 @@ use super::request::{
     arguments_object, named_tool, parse_data_url, replaced_call_ids, sanitized_schema,
     sent_call_id, ImageBudget, ResponseMode,
 };
-use crate::core::json_text::to_json_text;
+use crate::core::json_text::{object, to_json_text};
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role, ThinkingBlock};
 use crate::core::model_event::{
     ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta, Usage,
@@ -169,11 +169,14 @@ fn wire_messages(
                 let id = message.tool_call_id.as_deref().ok_or_else(|| {
                     provider.invalid_conversation("a tool message has no `tool_call_id`")
                 })?;
-                let block = json!({
-                    "type": "tool_result",
-                    "tool_use_id": sent_call_id(&replaced_ids, id),
-                    "content": tool_result_content(message, &mut tool_images_to_leave_out),
-                });
+                let block = object([
+                    ("type", Value::from("tool_result")),
+                    ("tool_use_id", sent_call_id(&replaced_ids, id)),
+                    (
+                        "content",
+                        tool_result_content(message, &mut tool_images_to_leave_out),
+                    ),
+                ]);
                 ("user", vec![block])
             }
         };
@@ -198,7 +201,12 @@ fn wire_messages(
     }
     Ok(turns
         .into_iter()
-        .map(|(role, content)| json!({"role": role, "content": content}))
+        .map(|(role, content)| {
+            object([
+                ("role", Value::from(role)),
+                ("content", Value::Array(content)),
+            ])
+        })
         .collect())
 }
 
@@ -239,7 +247,7 @@ fn image_block(url: &str) -> Option<Value> {
         None if url.starts_with("https://") => json!({"type": "url", "url": url}),
         None => return None,
     };
-    Some(json!({"type": "image", "source": source}))
+    Some(object([("type", Value::from("image")), ("source", source)]))
 }
 
 /// Anthropic takes up to 100 images in a request, but holds each to 2000 × 2000 px once there are
@@ -314,12 +322,12 @@ fn assistant_blocks(message: &ChatMessage, replaced_ids: &Map<String, Value>) ->
         .collect();
     blocks.extend(text_block(&message.text_content()));
     for call in message.tool_calls.as_deref().unwrap_or_default() {
-        blocks.push(json!({
-            "type": "tool_use",
-            "id": sent_call_id(replaced_ids, &call.id),
-            "name": call.function.name,
-            "input": arguments_object(call),
-        }));
+        blocks.push(object([
+            ("type", Value::from("tool_use")),
+            ("id", sent_call_id(replaced_ids, &call.id)),
+            ("name", Value::from(call.function.name.as_str())),
+            ("input", arguments_object(call)),
+        ]));
     }
     blocks
 }

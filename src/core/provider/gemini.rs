@@ -13,7 +13,7 @@ use super::request::{
     arguments_object, function_name_for_result, named_tool, parse_data_url, sanitized_schema,
     ImageBudget, ResponseMode,
 };
-use crate::core::json_text::to_json_text;
+use crate::core::json_text::{object, to_json_text};
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, MessageToolCall, Role};
 use crate::core::model_event::{
     ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta,
@@ -57,7 +57,10 @@ pub(super) fn body(
         }
     }
     if !system.is_empty() {
-        body.insert("systemInstruction".to_owned(), json!({"parts": system}));
+        body.insert(
+            "systemInstruction".to_owned(),
+            object([("parts", Value::Array(system))]),
+        );
     }
     let mut generation = Map::new();
     if let Some(temperature) = provider.temperature {
@@ -136,7 +139,10 @@ fn contents(
                 if !media.is_empty() {
                     response.insert("parts".to_owned(), Value::Array(media));
                 }
-                ("user", vec![json!({ "functionResponse": response })])
+                (
+                    "user",
+                    vec![object([("functionResponse", Value::Object(response))])],
+                )
             }
         };
         if parts.is_empty() {
@@ -149,7 +155,7 @@ fn contents(
     }
     Ok(turns
         .into_iter()
-        .map(|(role, parts)| json!({"role": role, "parts": parts}))
+        .map(|(role, parts)| object([("role", Value::from(role)), ("parts", Value::Array(parts))]))
         .collect())
 }
 
@@ -269,12 +275,14 @@ fn model_parts(message: &ChatMessage, echoes_ids: bool) -> Vec<Value> {
         .iter()
         .enumerate()
     {
-        let mut function_call = json!({"name": call.function.name, "args": arguments_object(call)});
+        let mut function_call = Map::new();
+        function_call.insert("name".to_owned(), Value::from(call.function.name.as_str()));
+        function_call.insert("args".to_owned(), arguments_object(call));
         if echoes_ids && !call.id.is_empty() {
-            function_call["id"] = json!(call.id);
+            function_call.insert("id".to_owned(), Value::from(call.id.as_str()));
         }
         let mut part = Map::new();
-        part.insert("functionCall".to_owned(), function_call);
+        part.insert("functionCall".to_owned(), Value::Object(function_call));
         if let Some(signature) = sent_thought_signature(call, position) {
             part.insert("thoughtSignature".to_owned(), json!(signature));
         }
@@ -387,5 +395,8 @@ pub(super) fn tools(tools: &[ToolEntry], warnings: &mut Vec<String>) -> Value {
             Value::Object(declaration)
         })
         .collect();
-    json!([{"functionDeclarations": declarations}])
+    Value::Array(vec![object([(
+        "functionDeclarations",
+        Value::Array(declarations),
+    )])])
 }

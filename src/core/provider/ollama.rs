@@ -8,6 +8,7 @@ use serde_json::{json, Map, Value};
 use super::config::ResolvedProvider;
 use super::error::ProviderError;
 use super::request::{arguments_object, function_name_for_result, parse_data_url, ResponseMode};
+use crate::core::json_text::object;
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role};
 use crate::core::model_event::{
     ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta,
@@ -58,7 +59,7 @@ fn wire_message(
     message: &ChatMessage,
 ) -> Result<Value, ProviderError> {
     let mut wire = Map::new();
-    wire.insert("role".to_owned(), json!(message.role));
+    wire.insert("role".to_owned(), Value::from(message.role.name()));
     wire.insert("content".to_owned(), json!(message.text_content()));
     // A tool message's images (a conversation begun with Anthropic) stay out, as on the other
     // wires that keep tool messages to text: this wire's runs never put them there.
@@ -91,9 +92,11 @@ fn wire_message(
                 .unwrap_or_default()
                 .iter()
                 .map(|call| {
-                    json!({
-                        "function": {"name": call.function.name, "arguments": arguments_object(call)}
-                    })
+                    let function = object([
+                        ("name", Value::from(call.function.name.as_str())),
+                        ("arguments", arguments_object(call)),
+                    ]);
+                    object([("function", function)])
                 })
                 .collect();
             if !calls.is_empty() {

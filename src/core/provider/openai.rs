@@ -8,7 +8,7 @@ use super::error::ProviderError;
 use super::gemini::sent_thought_signature;
 use super::request::{named_tool, replaced_call_ids, sent_call_id, ResponseMode};
 use super::table::{Endpoint, MaxTokensField, Reasoning, ToolCallIds, CHAT_COMPLETIONS_PATH};
-use crate::core::json_text::to_json_text;
+use crate::core::json_text::{object, to_json_text};
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role};
 use crate::core::model_event::{
     ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta,
@@ -121,7 +121,10 @@ pub(super) fn function_tools(
             if strict {
                 function.insert("strict".to_owned(), json!(true));
             }
-            json!({"type": "function", "function": function})
+            object([
+                ("type", Value::from("function")),
+                ("function", Value::Object(function)),
+            ])
         })
         .collect()
 }
@@ -154,7 +157,7 @@ pub(super) fn wire_messages(
         let mut wire = Map::new();
         match message.role {
             Role::System | Role::User => {
-                wire.insert("role".to_owned(), json!(message.role));
+                wire.insert("role".to_owned(), Value::from(message.role.name()));
                 wire.insert("content".to_owned(), user_content(provider, message)?);
             }
             Role::Assistant => {
@@ -170,23 +173,25 @@ pub(super) fn wire_messages(
                         .iter()
                         .enumerate()
                         .map(|(position, call)| {
-                            let mut wire = json!({
-                                "id": wire_id(&call.id),
-                                "type": "function",
-                                "function": {
-                                    "name": call.function.name,
-                                    "arguments": call.function.arguments,
-                                },
-                            });
+                            let function = object([
+                                ("name", Value::from(call.function.name.as_str())),
+                                ("arguments", Value::from(call.function.arguments.as_str())),
+                            ]);
+                            let mut wire = Map::new();
+                            wire.insert("id".to_owned(), wire_id(&call.id));
+                            wire.insert("type".to_owned(), Value::from("function"));
+                            wire.insert("function".to_owned(), function);
                             // Gemini's OpenAI-compatible endpoint sends a signature with
                             // each call and refuses the next request without it; a first
                             // call it did not make gets Google's stand-in.
                             let signature = sent_thought_signature(call, position);
                             if let Some(signature) = signature.filter(|_| echo_signatures) {
-                                wire["extra_content"] =
-                                    json!({"google": {"thought_signature": signature}});
+                                wire.insert(
+                                    "extra_content".to_owned(),
+                                    json!({"google": {"thought_signature": signature}}),
+                                );
                             }
-                            wire
+                            Value::Object(wire)
                         })
                         .collect();
                     wire.insert("tool_calls".to_owned(), Value::Array(calls));

@@ -21,7 +21,7 @@ use serde_json::{json, Map, Value};
 use super::property_keys::{rename_property_keys, RenamedProperty};
 use super::refs::{resolve_ref, RefTarget};
 use super::{SanitizedSchema, SchemaDialect};
-use crate::core::json_text::to_json_text;
+use crate::core::json_text::{object, to_json_text};
 
 const TYPE_NAMES: [&str; 7] = [
     "string", "number", "integer", "boolean", "object", "array", "null",
@@ -329,10 +329,11 @@ fn set_types(node: &mut Map<String, Value>, types: Vec<String>) {
             node.shift_remove("type");
         }
         1 => {
-            node.insert("type".to_owned(), json!(types[0]));
+            node.insert("type".to_owned(), Value::from(types[0].as_str()));
         }
         _ => {
-            node.insert("type".to_owned(), json!(types));
+            let types = types.into_iter().map(Value::String).collect();
+            node.insert("type".to_owned(), Value::Array(types));
         }
     }
 }
@@ -759,7 +760,7 @@ impl Sanitizer<'_> {
         }
         if !node.contains_key("enum") {
             if let Some(value) = node.shift_remove("const") {
-                node.insert("enum".to_owned(), json!([value]));
+                node.insert("enum".to_owned(), Value::Array(vec![value]));
             }
         }
         if let Some(Value::Array(values)) = node.get_mut("enum") {
@@ -1032,7 +1033,7 @@ impl Sanitizer<'_> {
         let mut node = original.clone();
         self.rewrite_one_of(&mut node, location);
         if let Some(value) = node.shift_remove("const") {
-            node.insert("enum".to_owned(), json!([value]));
+            node.insert("enum".to_owned(), Value::Array(vec![value]));
         }
         let mut node = match self.rewrite_all_of(node, location) {
             Ok(node) => node,
@@ -1199,7 +1200,7 @@ impl Sanitizer<'_> {
         };
         self.rewrite_one_of(&mut node, location);
         if let Some(value) = node.shift_remove("const") {
-            node.insert("enum".to_owned(), json!([value]));
+            node.insert("enum".to_owned(), Value::Array(vec![value]));
         }
         let mut node = match self.rewrite_all_of(node.clone(), location) {
             Ok(merged) => merged,
@@ -1396,7 +1397,7 @@ impl Sanitizer<'_> {
                 node.insert("type".to_owned(), json!("string"));
             }
             1 => {
-                node.insert("type".to_owned(), json!(non_null.remove(0)));
+                node.insert("type".to_owned(), Value::String(non_null.remove(0)));
             }
             _ if node.contains_key("anyOf") => {
                 node.shift_remove("type");
@@ -1487,7 +1488,7 @@ impl Sanitizer<'_> {
         let items = if positional.len() == 1 {
             positional.remove(0)
         } else {
-            json!({ "anyOf": positional })
+            object([("anyOf", Value::Array(positional))])
         };
         node.insert("items".to_owned(), items);
         self.warn(
@@ -1516,7 +1517,7 @@ fn merge_all_of(
             // a one-value `enum`, before merging.
             let (key, value) = match key.as_str() {
                 "oneOf" => ("anyOf".to_owned(), value),
-                "const" => ("enum".to_owned(), json!([value])),
+                "const" => ("enum".to_owned(), Value::Array(vec![value])),
                 _ => (key, value),
             };
             if !dialect_keeps(&key) {
