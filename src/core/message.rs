@@ -105,14 +105,15 @@ impl ChatMessage {
         match &self.content {
             None => String::new(),
             Some(MessageContent::Text(text)) => text.clone(),
-            Some(MessageContent::Parts(parts)) => parts
-                .iter()
-                .filter_map(|part| match part {
-                    ContentPart::Text { text } => Some(text.as_str()),
-                    ContentPart::ImageUrl { .. } => None,
-                })
-                .collect::<Vec<_>>()
-                .join(""),
+            Some(MessageContent::Parts(parts)) => {
+                let mut joined = String::new();
+                for part in parts {
+                    if let ContentPart::Text { text } = part {
+                        joined.push_str(text);
+                    }
+                }
+                joined
+            }
         }
     }
 }

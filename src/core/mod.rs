@@ -12,6 +12,7 @@ pub mod ndjson;
 pub mod provider;
 pub mod sse;
 pub mod stream;
+pub mod text;
 pub mod think_split;
 pub mod tools;
 pub mod url_policy;

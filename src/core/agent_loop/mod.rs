@@ -37,6 +37,7 @@ use crate::core::message::{
     ChatMessage, ContentPart, FunctionCall, MessageContent, MessageToolCall, Role, ThinkingBlock,
 };
 use crate::core::model_event::{FinishReason, ModelEvent, Usage};
+use crate::core::text::join;
 use crate::core::tools::{ArgumentKeys, ToolTable};
 use prompt_tools::{parse_prompt_calls, streamable_len, tool_prompt, Streamable};
 
@@ -516,7 +517,7 @@ impl AgentLoop {
         let mut messages = Vec::with_capacity(self.conversation.len() + 2);
         let mut rest = self.conversation.as_slice();
         if !composed.is_empty() {
-            let mut system_text = composed.join("\n\n");
+            let mut system_text = join(&composed, "\n\n");
             if let Some((first, after)) = rest.split_first() {
                 if first.role == Role::System {
                     system_text.push_str("\n\n");
@@ -753,7 +754,7 @@ impl AgentLoop {
             .collect();
         format!(
             "unknown tool `{name}`; the available tools are: {}",
-            available.join(", ")
+            join(&available, ", ")
         )
     }
 
@@ -774,7 +775,7 @@ impl AgentLoop {
                 })
                 .collect();
             self.conversation
-                .push(ChatMessage::text(Role::User, results.join("\n\n")));
+                .push(ChatMessage::text(Role::User, join(&results, "\n\n")));
         } else {
             for call in batch.calls {
                 self.conversation.push(ChatMessage::tool_result_with_images(

@@ -178,7 +178,7 @@ fn model_text(blocks: &[Value], structured_content: Option<&Value>) -> String {
             .enumerate()
             .map(|(index, block)| describe_block(index, block)),
     );
-    parts.join("\n")
+    crate::core::text::join(&parts, "\n")
 }
 
 /// A block as text for the model. Binary data is replaced by a reference the UI can resolve

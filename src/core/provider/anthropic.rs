@@ -18,6 +18,7 @@ use crate::core::model_event::{
     ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta, Usage,
 };
 use crate::core::stream::usage::update_anthropic_usage;
+use crate::core::text::join;
 use crate::core::tools::{
     is_name_character, with_name_characters, ArgumentKeys, SchemaDialect, ToolEntry,
 };
@@ -87,7 +88,7 @@ pub(super) fn body(
         }
     }
     if !system.is_empty() {
-        body.insert("system".to_owned(), json!(system.join("\n\n")));
+        body.insert("system".to_owned(), Value::String(join(&system, "\n\n")));
     }
     body.insert("messages".to_owned(), Value::Array(turns));
     body.insert("stream".to_owned(), json!(mode == ResponseMode::Streaming));

@@ -16,7 +16,7 @@ pub fn tool_prompt(function_names: &[&str], now_local: &str, time_zone: &str) ->
     }
     prompt.push_str(&format!(
         "\nYou can call these tools: {}.\n",
-        function_names.join(", ")
+        crate::core::text::join(function_names, ", ")
     ));
     prompt.push_str(
         "- Answer directly, without a tool, when you can: writing, translation, maths, code and \

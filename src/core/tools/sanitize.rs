@@ -22,6 +22,7 @@ use super::property_keys::{rename_property_keys, RenamedProperty};
 use super::refs::{resolve_ref, RefTarget};
 use super::{SanitizedSchema, SchemaDialect};
 use crate::core::json_text::{object, to_json_text};
+use crate::core::text::join;
 
 const TYPE_NAMES: [&str; 7] = [
     "string", "number", "integer", "boolean", "object", "array", "null",
@@ -600,7 +601,7 @@ impl Sanitizer<'_> {
                 if !dropped.is_empty() {
                     self.warn(
                         location,
-                        format!("unknown type {} removed", dropped.join(", ")),
+                        format!("unknown type {} removed", join(&dropped, ", ")),
                     );
                 }
                 set_types(node, types);
@@ -801,7 +802,7 @@ impl Sanitizer<'_> {
                     "#",
                     format!(
                         "the root schema is a {}, not an object: replaced by an empty object schema",
-                        types.join(" or ")
+                        join(&types, " or ")
                     ),
                 );
                 node = Map::new();
@@ -840,7 +841,7 @@ impl Sanitizer<'_> {
             location,
             format!(
                 "properties that accept no value removed: {}",
-                never.join(", ")
+                join(&never, ", ")
             ),
         );
     }
@@ -867,11 +868,13 @@ impl Sanitizer<'_> {
             location,
             format!(
                 "removed {} (not supported by {})",
-                removed
-                    .iter()
-                    .map(|key| format!("`{key}`"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                join(
+                    &removed
+                        .iter()
+                        .map(|key| format!("`{key}`"))
+                        .collect::<Vec<_>>(),
+                    ", "
+                ),
                 self.dialect.name()
             ),
         );
@@ -1440,11 +1443,7 @@ impl Sanitizer<'_> {
         if non_null.is_empty() {
             return;
         }
-        let listed = non_null
-            .iter()
-            .map(to_json_text)
-            .collect::<Vec<_>>()
-            .join(", ");
+        let listed = join(&non_null.iter().map(to_json_text).collect::<Vec<_>>(), ", ");
         let note = format!("Allowed values: {listed}.");
         let description = match node.get("description").and_then(Value::as_str) {
             Some(existing) if !existing.is_empty() => format!("{existing} {note}"),

@@ -24,6 +24,7 @@ use super::format::format_violation;
 use super::pattern::Pattern;
 use super::refs::{resolve_ref, RefTarget};
 use crate::core::json_text::to_json_text;
+use crate::core::text::join;
 
 /// One reason the arguments do not fit the schema.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,12 +80,12 @@ pub fn validate_arguments(schema: &Value, arguments: &Value) -> Vec<ArgumentErro
 
 /// The errors as one short text for the model, `; `-separated.
 pub fn describe_errors(errors: &[ArgumentError]) -> String {
-    let mut text = errors
+    let described = errors
         .iter()
         .take(MAX_REPORTED_ERRORS)
         .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join("; ");
+        .collect::<Vec<_>>();
+    let mut text = join(&described, "; ");
     if errors.len() > MAX_REPORTED_ERRORS {
         text.push_str(&format!(
             "; and {} more",
@@ -119,7 +120,7 @@ impl Finding {
     fn into_error(self) -> ArgumentError {
         let message = match self.issue {
             Issue::TypeMismatch { expected, got } => {
-                format!("expected {}, got {got}", expected.join(" or "))
+                format!("expected {}, got {got}", join(&expected, " or "))
             }
             Issue::Other(message) => message,
         };
@@ -176,7 +177,7 @@ fn list_values(values: &[Value]) -> String {
     if values.len() > MAX_LISTED_VALUES {
         listed.push("…".to_owned());
     }
-    listed.join(", ")
+    join(&listed, ", ")
 }
 
 /// JSON Schema equality: numbers compare by value (`1` equals `1.0`).
@@ -615,11 +616,10 @@ impl<'s> Validator<'s> {
                 Some(Value::Bool(false)) => {
                     let known = properties
                         .map(|properties| {
-                            properties
-                                .keys()
-                                .map(String::as_str)
-                                .collect::<Vec<_>>()
-                                .join(", ")
+                            join(
+                                &properties.keys().map(String::as_str).collect::<Vec<_>>(),
+                                ", ",
+                            )
                         })
                         .unwrap_or_default();
                     let message = if known.is_empty() {
@@ -685,11 +685,10 @@ impl<'s> Validator<'s> {
                     path,
                     format!(
                         "matches several alternatives of `oneOf` ({}) but must match exactly one",
-                        matched
-                            .iter()
-                            .map(ToString::to_string)
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        join(
+                            &matched.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                            ", "
+                        )
                     ),
                 )),
             }

@@ -1,0 +1,15 @@
+//! Small text helpers shared by the crate's messages and prompts.
+
+/// `parts` with `separator` between them. std's `join` is compiled again for each element type
+/// (`String`, `&str`, `Cow<str>`) with a copy loop tuned for speed, about 0.9 KB of wasm each;
+/// every list this crate writes is a few short parts.
+pub fn join<S: AsRef<str>>(parts: &[S], separator: &str) -> String {
+    let mut joined = String::new();
+    for (index, part) in parts.iter().enumerate() {
+        if index > 0 {
+            joined.push_str(separator);
+        }
+        joined.push_str(part.as_ref());
+    }
+    joined
+}
