@@ -65,9 +65,21 @@ fn escaped_unit(bytes: &[u8], at: usize) -> Option<u32> {
 pub fn object<const N: usize>(members: [(&str, Value); N]) -> Value {
     let mut map = Map::new();
     for (key, value) in members {
-        map.insert(key.to_owned(), value);
+        map.set(key, value);
     }
     Value::Object(map)
+}
+
+/// Setting a member by its name, as one call: an `insert` written out at each site also drops,
+/// there, the value it replaces.
+pub trait SetMember {
+    fn set(&mut self, key: &str, value: Value);
+}
+
+impl SetMember for Map<String, Value> {
+    fn set(&mut self, key: &str, value: Value) {
+        self.insert(key.to_owned(), value);
+    }
 }
 
 /// `value` as compact JSON text. `Value`'s `Display` would do the same, but brings a second

@@ -12,7 +12,7 @@ use super::request::{
     arguments_object, named_tool, parse_data_url, replaced_call_ids, sanitized_schema,
     sent_call_id, ImageBudget, ResponseMode,
 };
-use crate::core::json_text::{object, to_json_text};
+use crate::core::json_text::{object, to_json_text, SetMember};
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role, ThinkingBlock};
 use crate::core::model_event::{
     ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta, Usage,
@@ -50,7 +50,7 @@ pub(super) fn body(
     mode: ResponseMode,
 ) -> Result<Map<String, Value>, ProviderError> {
     let mut body = Map::new();
-    body.insert("model".to_owned(), json!(provider.model));
+    body.set("model", json!(provider.model));
     let mut turns = wire_messages(provider, messages)?;
     // `extraBody`'s `thinking` (adaptive thinking, which a budget cannot ask for) is the
     // request's thinking in place of the budget's, and is left off in the same case.
@@ -76,7 +76,7 @@ pub(super) fn body(
         Some(budget) if requested_max <= budget => budget.saturating_add(DEFAULT_MAX_TOKENS),
         _ => requested_max,
     };
-    body.insert("max_tokens".to_owned(), json!(max_tokens));
+    body.set("max_tokens", json!(max_tokens));
     let mut system: Vec<String> = Vec::new();
     for message in messages {
         let text = match message.role {
@@ -88,10 +88,10 @@ pub(super) fn body(
         }
     }
     if !system.is_empty() {
-        body.insert("system".to_owned(), Value::String(join(&system, "\n\n")));
+        body.set("system", Value::String(join(&system, "\n\n")));
     }
-    body.insert("messages".to_owned(), Value::Array(turns));
-    body.insert("stream".to_owned(), json!(mode == ResponseMode::Streaming));
+    body.set("messages", Value::Array(turns));
+    body.set("stream", json!(mode == ResponseMode::Streaming));
     let thinking = match (extra_thinking, thinking_budget) {
         (Some(thinking), _) => Some(thinking.clone()),
         (None, Some(budget)) => Some(json!({"type": "enabled", "budget_tokens": budget})),
@@ -100,11 +100,11 @@ pub(super) fn body(
     match thinking.filter(|_| thinking_on) {
         // Thinking is incompatible with a changed temperature.
         Some(thinking) => {
-            body.insert(EXTRA_THINKING.to_owned(), thinking);
+            body.set(EXTRA_THINKING, thinking);
         }
         None => {
             if let Some(temperature) = provider.temperature {
-                body.insert("temperature".to_owned(), json!(temperature));
+                body.set("temperature", json!(temperature));
             }
         }
     }
@@ -420,7 +420,7 @@ pub(super) fn tools(
             let sanitized = sanitized_schema(entry, SchemaDialect::Anthropic, warnings);
             argument_keys.insert(&entry.function_name, sanitized.renamed_properties);
             let mut tool = named_tool(entry);
-            tool.insert("input_schema".to_owned(), sanitized.schema);
+            tool.set("input_schema", sanitized.schema);
             Value::Object(tool)
         })
         .collect()

@@ -13,7 +13,7 @@ use super::request::{
     arguments_object, function_name_for_result, named_tool, parse_data_url, sanitized_schema,
     ImageBudget, ResponseMode,
 };
-use crate::core::json_text::{object, to_json_text};
+use crate::core::json_text::{object, to_json_text, SetMember};
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, MessageToolCall, Role};
 use crate::core::model_event::{
     ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta,
@@ -42,10 +42,7 @@ pub(super) fn body(
     messages: &[ChatMessage],
 ) -> Result<Map<String, Value>, ProviderError> {
     let mut body = Map::new();
-    body.insert(
-        "contents".to_owned(),
-        Value::Array(contents(provider, messages)?),
-    );
+    body.set("contents", Value::Array(contents(provider, messages)?));
     let mut system: Vec<Value> = Vec::new();
     for message in messages {
         let text = match message.role {
@@ -57,17 +54,17 @@ pub(super) fn body(
         }
     }
     if !system.is_empty() {
-        body.insert(
-            "systemInstruction".to_owned(),
+        body.set(
+            "systemInstruction",
             object([("parts", Value::Array(system))]),
         );
     }
     let mut generation = Map::new();
     if let Some(temperature) = provider.temperature {
-        generation.insert("temperature".to_owned(), json!(temperature));
+        generation.set("temperature", json!(temperature));
     }
     if let Some(max_tokens) = provider.max_tokens {
-        generation.insert("maxOutputTokens".to_owned(), json!(max_tokens));
+        generation.set("maxOutputTokens", json!(max_tokens));
     }
     // `extraBody`'s thinkingConfig (Gemini 3's `thinkingLevel`, refused beside a budget) is
     // merged into the body in place of the budget's.
@@ -79,13 +76,13 @@ pub(super) fn body(
         .thinking_budget
         .filter(|_| extra_thinking.is_none())
     {
-        generation.insert(
-            "thinkingConfig".to_owned(),
+        generation.set(
+            "thinkingConfig",
             json!({"thinkingBudget": budget, "includeThoughts": true}),
         );
     }
     if !generation.is_empty() {
-        body.insert("generationConfig".to_owned(), Value::Object(generation));
+        body.set("generationConfig", Value::Object(generation));
     }
     Ok(body)
 }
@@ -123,21 +120,18 @@ fn contents(
                     )
                     })?;
                 let mut response = Map::new();
-                response.insert("name".to_owned(), json!(name));
+                response.set("name", json!(name));
                 if let Some(id) = message
                     .tool_call_id
                     .as_deref()
                     .filter(|id| echoes_ids && !id.is_empty())
                 {
-                    response.insert("id".to_owned(), json!(id));
+                    response.set("id", json!(id));
                 }
-                response.insert(
-                    "response".to_owned(),
-                    json!({"content": message.text_content()}),
-                );
+                response.set("response", json!({"content": message.text_content()}));
                 let media = response_media(message, &mut images_to_leave_out);
                 if !media.is_empty() {
-                    response.insert("parts".to_owned(), Value::Array(media));
+                    response.set("parts", Value::Array(media));
                 }
                 (
                     "user",
@@ -276,15 +270,15 @@ fn model_parts(message: &ChatMessage, echoes_ids: bool) -> Vec<Value> {
         .enumerate()
     {
         let mut function_call = Map::new();
-        function_call.insert("name".to_owned(), Value::from(call.function.name.as_str()));
-        function_call.insert("args".to_owned(), arguments_object(call));
+        function_call.set("name", Value::from(call.function.name.as_str()));
+        function_call.set("args", arguments_object(call));
         if echoes_ids && !call.id.is_empty() {
-            function_call.insert("id".to_owned(), Value::from(call.id.as_str()));
+            function_call.set("id", Value::from(call.id.as_str()));
         }
         let mut part = Map::new();
-        part.insert("functionCall".to_owned(), Value::Object(function_call));
+        part.set("functionCall", Value::Object(function_call));
         if let Some(signature) = sent_thought_signature(call, position) {
-            part.insert("thoughtSignature".to_owned(), json!(signature));
+            part.set("thoughtSignature", json!(signature));
         }
         parts.push(Value::Object(part));
     }
@@ -390,7 +384,7 @@ pub(super) fn tools(tools: &[ToolEntry], warnings: &mut Vec<String>) -> Value {
             // Gemini rejects an OBJECT schema with no properties: a tool without
             // parameters is declared without `parameters`.
             if has_properties(&schema) {
-                declaration.insert("parameters".to_owned(), schema);
+                declaration.set("parameters", schema);
             }
             Value::Object(declaration)
         })

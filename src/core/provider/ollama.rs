@@ -8,7 +8,7 @@ use serde_json::{json, Map, Value};
 use super::config::ResolvedProvider;
 use super::error::ProviderError;
 use super::request::{arguments_object, function_name_for_result, parse_data_url, ResponseMode};
-use crate::core::json_text::object;
+use crate::core::json_text::{object, SetMember};
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role};
 use crate::core::model_event::{
     ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta,
@@ -29,25 +29,25 @@ pub(super) fn body(
     mode: ResponseMode,
 ) -> Result<Map<String, Value>, ProviderError> {
     let mut body = Map::new();
-    body.insert("model".to_owned(), json!(provider.model));
+    body.set("model", json!(provider.model));
     let mut wire_messages = Vec::with_capacity(messages.len());
     for (position, message) in messages.iter().enumerate() {
         wire_messages.push(wire_message(provider, &messages[..position], message)?);
     }
-    body.insert("messages".to_owned(), Value::Array(wire_messages));
-    body.insert("stream".to_owned(), json!(mode == ResponseMode::Streaming));
+    body.set("messages", Value::Array(wire_messages));
+    body.set("stream", json!(mode == ResponseMode::Streaming));
     if provider.thinking_budget.is_some() {
-        body.insert("think".to_owned(), json!(true));
+        body.set("think", json!(true));
     }
     let mut options = Map::new();
     if let Some(temperature) = provider.temperature {
-        options.insert("temperature".to_owned(), json!(temperature));
+        options.set("temperature", json!(temperature));
     }
     if let Some(max_tokens) = provider.max_tokens {
-        options.insert("num_predict".to_owned(), json!(max_tokens));
+        options.set("num_predict", json!(max_tokens));
     }
     if !options.is_empty() {
-        body.insert("options".to_owned(), Value::Object(options));
+        body.set("options", Value::Object(options));
     }
     Ok(body)
 }
@@ -59,8 +59,8 @@ fn wire_message(
     message: &ChatMessage,
 ) -> Result<Value, ProviderError> {
     let mut wire = Map::new();
-    wire.insert("role".to_owned(), Value::from(message.role.name()));
-    wire.insert("content".to_owned(), json!(message.text_content()));
+    wire.set("role", Value::from(message.role.name()));
+    wire.set("content", json!(message.text_content()));
     // A tool message's images (a conversation begun with Anthropic) stay out, as on the other
     // wires that keep tool messages to text: this wire's runs never put them there.
     let parts = match &message.content {
@@ -81,7 +81,7 @@ fn wire_message(
             }
         }
         if !images.is_empty() {
-            wire.insert("images".to_owned(), Value::Array(images));
+            wire.set("images", Value::Array(images));
         }
     }
     match message.role {
@@ -100,12 +100,12 @@ fn wire_message(
                 })
                 .collect();
             if !calls.is_empty() {
-                wire.insert("tool_calls".to_owned(), Value::Array(calls));
+                wire.set("tool_calls", Value::Array(calls));
             }
         }
         Role::Tool => {
             if let Some(name) = function_name_for_result(earlier, message) {
-                wire.insert("tool_name".to_owned(), json!(name));
+                wire.set("tool_name", json!(name));
             }
         }
         Role::System | Role::User => {}

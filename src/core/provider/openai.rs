@@ -8,7 +8,7 @@ use super::error::ProviderError;
 use super::gemini::sent_thought_signature;
 use super::request::{named_tool, replaced_call_ids, sent_call_id, ResponseMode};
 use super::table::{Endpoint, MaxTokensField, Reasoning, ToolCallIds, CHAT_COMPLETIONS_PATH};
-use crate::core::json_text::{object, to_json_text};
+use crate::core::json_text::{object, to_json_text, SetMember};
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role};
 use crate::core::model_event::{
     ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta,
@@ -49,25 +49,22 @@ pub(super) fn body(
     mode: ResponseMode,
 ) -> Result<Map<String, Value>, ProviderError> {
     let mut body = Map::new();
-    body.insert("model".to_owned(), json!(provider.model));
-    body.insert(
-        "messages".to_owned(),
-        Value::Array(wire_messages(provider, messages)?),
-    );
+    body.set("model", json!(provider.model));
+    body.set("messages", Value::Array(wire_messages(provider, messages)?));
     let streaming = mode == ResponseMode::Streaming;
-    body.insert("stream".to_owned(), json!(streaming));
+    body.set("stream", json!(streaming));
     if streaming && provider.spec.stream_usage_option {
-        body.insert("stream_options".to_owned(), json!({"include_usage": true}));
+        body.set("stream_options", json!({"include_usage": true}));
     }
     if let Some(temperature) = provider.temperature {
-        body.insert("temperature".to_owned(), json!(temperature));
+        body.set("temperature", json!(temperature));
     }
     if let Some(max_tokens) = provider.max_tokens {
         let field = match provider.spec.max_tokens_field {
             MaxTokensField::MaxTokens => "max_tokens",
             MaxTokensField::MaxCompletionTokens => "max_completion_tokens",
         };
-        body.insert(field.to_owned(), json!(max_tokens));
+        body.set(field, json!(max_tokens));
     }
     Ok(body)
 }
@@ -117,9 +114,9 @@ pub(super) fn function_tools(
                     ));
                 }
             }
-            function.insert("parameters".to_owned(), parameters);
+            function.set("parameters", parameters);
             if strict {
-                function.insert("strict".to_owned(), json!(true));
+                function.set("strict", json!(true));
             }
             object([
                 ("type", Value::from("function")),
@@ -157,16 +154,16 @@ pub(super) fn wire_messages(
         let mut wire = Map::new();
         match message.role {
             Role::System | Role::User => {
-                wire.insert("role".to_owned(), Value::from(message.role.name()));
-                wire.insert("content".to_owned(), user_content(provider, message)?);
+                wire.set("role", Value::from(message.role.name()));
+                wire.set("content", user_content(provider, message)?);
             }
             Role::Assistant => {
-                wire.insert("role".to_owned(), json!("assistant"));
+                wire.set("role", json!("assistant"));
                 let text = message.text_content();
                 let calls = message.tool_calls.as_deref().unwrap_or_default();
                 // Some backends reject `content: ""` next to tool calls.
                 if !text.is_empty() || calls.is_empty() {
-                    wire.insert("content".to_owned(), json!(text));
+                    wire.set("content", json!(text));
                 }
                 if !calls.is_empty() {
                     let calls: Vec<Value> = calls
@@ -178,39 +175,39 @@ pub(super) fn wire_messages(
                                 ("arguments", Value::from(call.function.arguments.as_str())),
                             ]);
                             let mut wire = Map::new();
-                            wire.insert("id".to_owned(), wire_id(&call.id));
-                            wire.insert("type".to_owned(), Value::from("function"));
-                            wire.insert("function".to_owned(), function);
+                            wire.set("id", wire_id(&call.id));
+                            wire.set("type", Value::from("function"));
+                            wire.set("function", function);
                             // Gemini's OpenAI-compatible endpoint sends a signature with
                             // each call and refuses the next request without it; a first
                             // call it did not make gets Google's stand-in.
                             let signature = sent_thought_signature(call, position);
                             if let Some(signature) = signature.filter(|_| echo_signatures) {
-                                wire.insert(
-                                    "extra_content".to_owned(),
+                                wire.set(
+                                    "extra_content",
                                     json!({"google": {"thought_signature": signature}}),
                                 );
                             }
                             Value::Object(wire)
                         })
                         .collect();
-                    wire.insert("tool_calls".to_owned(), Value::Array(calls));
+                    wire.set("tool_calls", Value::Array(calls));
                 }
                 if let Some(reasoning) = message
                     .reasoning_content
                     .as_ref()
                     .filter(|_| echo_reasoning)
                 {
-                    wire.insert("reasoning_content".to_owned(), json!(reasoning));
+                    wire.set("reasoning_content", json!(reasoning));
                 }
             }
             Role::Tool => {
                 let id = message.tool_call_id.as_deref().ok_or_else(|| {
                     provider.invalid_conversation("a tool message has no `tool_call_id`")
                 })?;
-                wire.insert("role".to_owned(), json!("tool"));
-                wire.insert("tool_call_id".to_owned(), wire_id(id));
-                wire.insert("content".to_owned(), json!(message.text_content()));
+                wire.set("role", json!("tool"));
+                wire.set("tool_call_id", wire_id(id));
+                wire.set("content", json!(message.text_content()));
             }
         }
         wire_messages.push(Value::Object(wire));
@@ -282,17 +279,17 @@ fn part_value(part: &ContentPart) -> Value {
     let mut object = Map::new();
     match part {
         ContentPart::Text { text } => {
-            object.insert("type".to_owned(), Value::from("text"));
-            object.insert("text".to_owned(), Value::from(text.as_str()));
+            object.set("type", Value::from("text"));
+            object.set("text", Value::from(text.as_str()));
         }
         ContentPart::ImageUrl { image_url } => {
             let mut url = Map::new();
-            url.insert("url".to_owned(), Value::from(image_url.url.as_str()));
+            url.set("url", Value::from(image_url.url.as_str()));
             if let Some(detail) = &image_url.detail {
-                url.insert("detail".to_owned(), Value::from(detail.as_str()));
+                url.set("detail", Value::from(detail.as_str()));
             }
-            object.insert("type".to_owned(), Value::from("image_url"));
-            object.insert("image_url".to_owned(), Value::Object(url));
+            object.set("type", Value::from("image_url"));
+            object.set("image_url", Value::Object(url));
         }
     }
     Value::Object(object)

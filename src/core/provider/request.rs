@@ -10,7 +10,7 @@ use super::config::ResolvedProvider;
 use super::error::ProviderError;
 use super::table::{Endpoint, ANTHROPIC_MESSAGES_PATH, OLLAMA_CHAT_PATH};
 use super::{anthropic, gemini, ollama, openai, watsonx};
-use crate::core::json_text::to_json_text;
+use crate::core::json_text::{to_json_text, SetMember};
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, MessageToolCall, Role};
 use crate::core::stream::WireFormat;
 use crate::core::tools::{
@@ -115,9 +115,9 @@ pub(super) fn sanitized_schema(
 /// it has one.
 pub(super) fn named_tool(entry: &ToolEntry) -> Map<String, Value> {
     let mut tool = Map::new();
-    tool.insert("name".to_owned(), Value::from(entry.function_name.as_str()));
+    tool.set("name", Value::from(entry.function_name.as_str()));
     if let Some(description) = &entry.description {
-        tool.insert("description".to_owned(), Value::from(description.as_str()));
+        tool.set("description", Value::from(description.as_str()));
     }
     tool
 }
@@ -219,9 +219,9 @@ impl ResolvedProvider {
                 None,
             ),
         };
-        members.insert("tools".to_owned(), wire_tools);
+        members.set("tools", wire_tools);
         if let Some(choice) = tool_choice {
-            members.insert("tool_choice".to_owned(), choice);
+            members.set("tool_choice", choice);
         }
         let text = to_json_text(&Value::Object(members));
         ProviderTools {
@@ -446,7 +446,7 @@ pub(super) fn replaced_call_ids(
     let mut taken = Map::new();
     for &id in &ids {
         if accepted(id) {
-            taken.insert(id.to_owned(), Value::Null);
+            taken.set(id, Value::Null);
         }
     }
     let mut replaced = Map::new();
@@ -461,7 +461,7 @@ pub(super) fn replaced_call_ids(
             fresh = derive(id, attempt);
         }
         taken.insert(fresh.clone(), Value::Null);
-        replaced.insert(id.to_owned(), Value::String(fresh));
+        replaced.set(id, Value::String(fresh));
     }
     replaced
 }

@@ -6,6 +6,7 @@ use serde_json::{json, Map, Value};
 use super::config::ResolvedProvider;
 use super::error::ProviderError;
 use super::request::{form_encode, HttpRequest, ResponseMode};
+use crate::core::json_text::SetMember;
 use crate::core::message::ChatMessage;
 
 /// The `version` query value when the caller gives none.
@@ -48,17 +49,17 @@ pub(super) fn body(
     messages: &[ChatMessage],
 ) -> Result<Map<String, Value>, ProviderError> {
     let mut body = Map::new();
-    body.insert("model_id".to_owned(), json!(provider.model));
-    body.insert("project_id".to_owned(), json!(provider.project_id));
-    body.insert(
-        "messages".to_owned(),
+    body.set("model_id", json!(provider.model));
+    body.set("project_id", json!(provider.project_id));
+    body.set(
+        "messages",
         Value::Array(super::openai::wire_messages(provider, messages)?),
     );
     if let Some(temperature) = provider.temperature {
-        body.insert("temperature".to_owned(), json!(temperature));
+        body.set("temperature", json!(temperature));
     }
     if let Some(max_tokens) = provider.max_tokens {
-        body.insert("max_tokens".to_owned(), json!(max_tokens));
+        body.set("max_tokens", json!(max_tokens));
     }
     Ok(body)
 }

@@ -21,7 +21,7 @@ use serde_json::{json, Map, Value};
 use super::property_keys::{rename_property_keys, RenamedProperty};
 use super::refs::{resolve_ref, RefTarget};
 use super::{SanitizedSchema, SchemaDialect};
-use crate::core::json_text::{object, to_json_text};
+use crate::core::json_text::{object, to_json_text, SetMember};
 use crate::core::text::join;
 
 const TYPE_NAMES: [&str; 7] = [
@@ -321,7 +321,7 @@ fn infer_type(node: &mut Map<String, Value>) {
     } else {
         "string"
     };
-    node.insert("type".to_owned(), json!(inferred));
+    node.set("type", json!(inferred));
 }
 
 fn set_types(node: &mut Map<String, Value>, types: Vec<String>) {
@@ -330,11 +330,11 @@ fn set_types(node: &mut Map<String, Value>, types: Vec<String>) {
             node.shift_remove("type");
         }
         1 => {
-            node.insert("type".to_owned(), Value::from(types[0].as_str()));
+            node.set("type", Value::from(types[0].as_str()));
         }
         _ => {
             let types = types.into_iter().map(Value::String).collect();
-            node.insert("type".to_owned(), Value::Array(types));
+            node.set("type", Value::Array(types));
         }
     }
 }
@@ -613,7 +613,7 @@ impl Sanitizer<'_> {
             match node.get(exclusive) {
                 Some(Value::Bool(true)) if node.get(inclusive).is_some_and(Value::is_number) => {
                     let bound = node.shift_remove(inclusive).unwrap_or_default();
-                    node.insert(exclusive.to_owned(), bound);
+                    node.set(exclusive, bound);
                 }
                 Some(Value::Bool(_)) => {
                     node.shift_remove(exclusive);
@@ -630,7 +630,7 @@ impl Sanitizer<'_> {
             SchemaDialect::OpenAi | SchemaDialect::OpenAiStrict
         );
         if openai && has_type(node, "array") && !node.contains_key("items") {
-            node.insert("items".to_owned(), json!({}));
+            node.set("items", json!({}));
         }
         if let Some(nullable) = node.shift_remove("nullable") {
             if nullable == Value::Bool(true) {
@@ -650,7 +650,7 @@ impl Sanitizer<'_> {
                     }
                 }
                 if unique.len() != names.len() {
-                    node.insert("required".to_owned(), Value::Array(unique));
+                    node.set("required", Value::Array(unique));
                 }
             }
             Some(_) => {
@@ -711,7 +711,7 @@ impl Sanitizer<'_> {
                 "`items` as a list next to `prefixItems` removed".to_owned(),
             );
         } else if positional.as_array().is_some_and(|items| !items.is_empty()) {
-            node.insert("prefixItems".to_owned(), positional);
+            node.set("prefixItems", positional);
         }
         let rest = match node.shift_remove("additionalItems") {
             None => return,
@@ -719,7 +719,7 @@ impl Sanitizer<'_> {
             Some(Value::Bool(false)) => never_schema(),
             Some(schema) => schema,
         };
-        node.insert("items".to_owned(), rest);
+        node.set("items", rest);
     }
 
     /// Lets `null` through a node, the way OpenAPI's `nullable: true` did: every keyword that
@@ -761,7 +761,7 @@ impl Sanitizer<'_> {
         }
         if !node.contains_key("enum") {
             if let Some(value) = node.shift_remove("const") {
-                node.insert("enum".to_owned(), Value::Array(vec![value]));
+                node.set("enum", Value::Array(vec![value]));
             }
         }
         if let Some(Value::Array(values)) = node.get_mut("enum") {
@@ -790,12 +790,12 @@ impl Sanitizer<'_> {
                         "the root schema has no `type`: set to `object`".to_owned(),
                     );
                 }
-                node.insert("type".to_owned(), json!("object"));
+                node.set("type", json!("object"));
             }
             Some(types) if types == ["object"] => {}
             Some(types) if types.iter().any(|name| name == "object") => {
                 self.warn("#", "the root type is narrowed to `object`".to_owned());
-                node.insert("type".to_owned(), json!("object"));
+                node.set("type", json!("object"));
             }
             Some(types) => {
                 self.warn(
@@ -806,7 +806,7 @@ impl Sanitizer<'_> {
                     ),
                 );
                 node = Map::new();
-                node.insert("type".to_owned(), json!("object"));
+                node.set("type", json!("object"));
             }
         }
         if node.get("default") == Some(&Value::Null) {
@@ -887,7 +887,7 @@ impl Sanitizer<'_> {
         if node.contains_key("anyOf") {
             self.warn(location, "`oneOf` next to `anyOf` removed".to_owned());
         } else {
-            node.insert("anyOf".to_owned(), one_of);
+            node.set("anyOf", one_of);
             self.warn(
                 location,
                 "`oneOf` rewritten as `anyOf` (exclusivity not enforced)".to_owned(),
@@ -1036,7 +1036,7 @@ impl Sanitizer<'_> {
         let mut node = original.clone();
         self.rewrite_one_of(&mut node, location);
         if let Some(value) = node.shift_remove("const") {
-            node.insert("enum".to_owned(), Value::Array(vec![value]));
+            node.set("enum", Value::Array(vec![value]));
         }
         let mut node = match self.rewrite_all_of(node, location) {
             Ok(node) => node,
@@ -1128,7 +1128,7 @@ impl Sanitizer<'_> {
             if !tuple {
                 self.not_strict(location, "an array without `items`");
             }
-            node.insert("items".to_owned(), json!({}));
+            node.set("items", json!({}));
         }
         if node.is_empty() {
             self.not_strict(location, "a schema without `type` (any value)");
@@ -1185,8 +1185,8 @@ impl Sanitizer<'_> {
         self.strict_property_count += properties.len();
         let too_many = self.strict_property_count > STRICT_MAX_PROPERTIES
             && self.strict_property_count - properties.len() <= STRICT_MAX_PROPERTIES;
-        node.insert("required".to_owned(), Value::Array(required));
-        node.insert("additionalProperties".to_owned(), json!(false));
+        node.set("required", Value::Array(required));
+        node.set("additionalProperties", json!(false));
         if too_many {
             self.not_strict(
                 location,
@@ -1203,7 +1203,7 @@ impl Sanitizer<'_> {
         };
         self.rewrite_one_of(&mut node, location);
         if let Some(value) = node.shift_remove("const") {
-            node.insert("enum".to_owned(), Value::Array(vec![value]));
+            node.set("enum", Value::Array(vec![value]));
         }
         let mut node = match self.rewrite_all_of(node.clone(), location) {
             Ok(merged) => merged,
@@ -1227,7 +1227,7 @@ impl Sanitizer<'_> {
             // whole request. Strings are an item type every Gemini version accepts, and the
             // model can write any value as one; the validator checks the original schema, which
             // takes any item, so no call is refused for it.
-            node.insert("items".to_owned(), json!({"type": "string"}));
+            node.set("items", json!({"type": "string"}));
             self.warn(
                 location,
                 "an array without `items` is offered as an array of strings".to_owned(),
@@ -1315,7 +1315,7 @@ impl Sanitizer<'_> {
         for (exclusive, inclusive) in EXCLUSIVE_BOUNDS {
             if node.get(exclusive).is_some_and(Value::is_number) && !node.contains_key(inclusive) {
                 let bound = node.shift_remove(exclusive).unwrap_or_default();
-                node.insert(inclusive.to_owned(), bound);
+                node.set(inclusive, bound);
                 self.warn(
                     location,
                     format!("`{exclusive}` loosened to `{inclusive}` (not supported by gemini)"),
@@ -1334,7 +1334,7 @@ impl Sanitizer<'_> {
         branches.retain(|branch| *branch != json!({"type": "null"}));
         let remaining = branches.len();
         if remaining != before {
-            node.insert("nullable".to_owned(), json!(true));
+            node.set("nullable", json!(true));
         }
         if remaining == 0 {
             node.shift_remove("anyOf");
@@ -1389,7 +1389,7 @@ impl Sanitizer<'_> {
             .cloned()
             .collect();
         if non_null.len() != types.len() {
-            node.insert("nullable".to_owned(), json!(true));
+            node.set("nullable", json!(true));
         }
         match non_null.len() {
             0 => {
@@ -1397,10 +1397,10 @@ impl Sanitizer<'_> {
                     location,
                     "a `null`-only type becomes a nullable string".to_owned(),
                 );
-                node.insert("type".to_owned(), json!("string"));
+                node.set("type", json!("string"));
             }
             1 => {
-                node.insert("type".to_owned(), Value::String(non_null.remove(0)));
+                node.set("type", Value::String(non_null.remove(0)));
             }
             _ if node.contains_key("anyOf") => {
                 node.shift_remove("type");
@@ -1410,7 +1410,7 @@ impl Sanitizer<'_> {
                 node.shift_remove("type");
                 let branches: Vec<Value> =
                     non_null.iter().map(|name| json!({"type": name})).collect();
-                node.insert("anyOf".to_owned(), Value::Array(branches));
+                node.set("anyOf", Value::Array(branches));
                 self.warn(location, "a type list becomes an `anyOf`".to_owned());
             }
         }
@@ -1428,12 +1428,12 @@ impl Sanitizer<'_> {
             .cloned()
             .collect();
         if non_null.len() != values.len() {
-            node.insert("nullable".to_owned(), json!(true));
+            node.set("nullable", json!(true));
         }
         if !non_null.is_empty() && non_null.iter().all(Value::is_string) {
-            node.insert("enum".to_owned(), Value::Array(non_null.clone()));
+            node.set("enum", Value::Array(non_null.clone()));
             if !node.contains_key("type") {
-                node.insert("type".to_owned(), json!("string"));
+                node.set("type", json!("string"));
             }
             if node.get("type") == Some(&json!("string")) {
                 return;
@@ -1449,7 +1449,7 @@ impl Sanitizer<'_> {
             Some(existing) if !existing.is_empty() => format!("{existing} {note}"),
             _ => note,
         };
-        node.insert("description".to_owned(), json!(description));
+        node.set("description", json!(description));
         if !node.contains_key("type") {
             let kind = if non_null
                 .iter()
@@ -1464,7 +1464,7 @@ impl Sanitizer<'_> {
                 None
             };
             if let Some(kind) = kind {
-                node.insert("type".to_owned(), json!(kind));
+                node.set("type", json!(kind));
             }
         }
         self.warn(
@@ -1489,7 +1489,7 @@ impl Sanitizer<'_> {
         } else {
             object([("anyOf", Value::Array(positional))])
         };
-        node.insert("items".to_owned(), items);
+        node.set("items", items);
         self.warn(
             location,
             "positional items merged into one `items` schema".to_owned(),
