@@ -1,7 +1,7 @@
 //! JSON-RPC 2.0 messages as MCP uses them: building what the client sends, classifying what the
 //! server sends, and the client's answers to server requests.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::McpError;
 use crate::core::json_text::object;
@@ -51,7 +51,10 @@ pub fn notification(method: &str, params: Option<Value>) -> Value {
             ("method", Value::from(method)),
             ("params", params),
         ]),
-        None => json!({"jsonrpc": "2.0", "method": method}),
+        None => object([
+            ("jsonrpc", Value::from("2.0")),
+            ("method", Value::from(method)),
+        ]),
     }
 }
 
@@ -59,7 +62,10 @@ pub fn notification(method: &str, params: Option<Value>) -> Value {
 pub fn cancelled_notification(request_id: u64, reason: &str) -> Value {
     notification(
         "notifications/cancelled",
-        Some(json!({"requestId": request_id, "reason": reason})),
+        Some(object([
+            ("requestId", Value::from(request_id)),
+            ("reason", Value::from(reason)),
+        ])),
     )
 }
 
@@ -170,12 +176,14 @@ fn response_outcome(mut object: Map<String, Value>) -> Result<Value, McpError> {
 /// request): the result, or an error saying why there is none.
 pub fn reply_to(id: &Value, outcome: Result<Value, (i64, String)>) -> Value {
     match outcome {
-        Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
-        Err((code, message)) => json!({
-            "jsonrpc": "2.0",
-            "id": id,
-            "error": {"code": code, "message": message},
-        }),
+        Ok(result) => answer(id, "result", result),
+        Err((code, message)) => {
+            let error = object([
+                ("code", Value::from(code)),
+                ("message", Value::String(message)),
+            ]);
+            answer(id, "error", error)
+        }
     }
 }
 
@@ -219,12 +227,15 @@ fn name_required_urls(message: &mut String, data: Option<&Value>) {
 /// request is ever left hanging.
 pub fn answer_server_request(id: &Value, method: &str) -> Value {
     if method == "ping" {
-        answer(id, "result", json!({}))
+        answer(id, "result", Value::Object(Map::new()))
     } else {
-        let error = json!({
-            "code": METHOD_NOT_FOUND,
-            "message": format!("this client does not support `{method}`"),
-        });
+        let error = object([
+            ("code", Value::from(METHOD_NOT_FOUND)),
+            (
+                "message",
+                Value::String(format!("this client does not support `{method}`")),
+            ),
+        ]);
         answer(id, "error", error)
     }
 }
@@ -243,7 +254,7 @@ fn answer(id: &Value, member: &str, value: Value) -> Value {
 /// elicitation cannot be answered without a person, so it is declined.
 pub fn accept_elicitation_defaults(id: &Value, params: &Value) -> Value {
     if params.get("mode").and_then(Value::as_str) == Some("url") {
-        return answer(id, "result", json!({"action": "decline"}));
+        return answer(id, "result", object([("action", Value::from("decline"))]));
     }
     let content: Map<String, Value> = params
         .pointer("/requestedSchema/properties")

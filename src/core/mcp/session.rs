@@ -3,12 +3,12 @@
 //! resumption, per-call deadlines and idle pings. Time comes in as milliseconds.
 
 use serde::{Deserialize, Deserializer, Serialize};
-use serde_json::{json, Value};
+use serde_json::{Map, Value};
 
 use super::jsonrpc::{self, OutgoingRequest};
 use super::McpError;
 use crate::core::json_read::deserialize_named;
-use crate::core::json_text::object;
+use crate::core::json_text::{object, SetMember};
 
 /// The version offered in `initialize`, unless the server refused it.
 pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";
@@ -192,15 +192,22 @@ impl Session {
 
     /// What `initialize` declares the client can do.
     pub fn capabilities(&self) -> Value {
-        let mut capabilities = match self.elicitation {
-            Elicitation::Refused => json!({}),
-            Elicitation::AcceptDefaults => json!({"elicitation": {"form": {}}}),
-            Elicitation::ByPage => json!({"elicitation": {"form": {}, "url": {}}}),
-        };
-        if self.sampling {
-            capabilities["sampling"] = json!({});
+        let empty = || Value::Object(Map::new());
+        let mut capabilities = Map::new();
+        match self.elicitation {
+            Elicitation::Refused => {}
+            Elicitation::AcceptDefaults => {
+                capabilities.set("elicitation", object([("form", empty())]));
+            }
+            Elicitation::ByPage => {
+                let modes = object([("form", empty()), ("url", empty())]);
+                capabilities.set("elicitation", modes);
+            }
         }
-        capabilities
+        if self.sampling {
+            capabilities.set("sampling", empty());
+        }
+        Value::Object(capabilities)
     }
 
     pub fn state(&self) -> SessionState {
@@ -239,7 +246,10 @@ impl Session {
                 ("capabilities", capabilities),
                 (
                     "clientInfo",
-                    json!({"name": self.client_name, "version": self.client_version}),
+                    object([
+                        ("name", Value::from(self.client_name.as_str())),
+                        ("version", Value::from(self.client_version.as_str())),
+                    ]),
                 ),
             ]),
         );
@@ -368,7 +378,7 @@ impl Session {
             object([
                 ("name", Value::from(name)),
                 ("arguments", arguments),
-                ("_meta", json!({"progressToken": id})),
+                ("_meta", object([("progressToken", Value::from(id))])),
             ]),
         )
     }

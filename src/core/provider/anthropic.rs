@@ -50,7 +50,7 @@ pub(super) fn body(
     mode: ResponseMode,
 ) -> Result<Map<String, Value>, ProviderError> {
     let mut body = Map::new();
-    body.set("model", json!(provider.model));
+    body.set("model", Value::from(provider.model.as_str()));
     let mut turns = wire_messages(provider, messages)?;
     // `extraBody`'s `thinking` (adaptive thinking, which a budget cannot ask for) is the
     // request's thinking in place of the budget's, and is left off in the same case.
@@ -76,7 +76,7 @@ pub(super) fn body(
         Some(budget) if requested_max <= budget => budget.saturating_add(DEFAULT_MAX_TOKENS),
         _ => requested_max,
     };
-    body.set("max_tokens", json!(max_tokens));
+    body.set("max_tokens", Value::from(max_tokens));
     let mut system: Vec<String> = Vec::new();
     for message in messages {
         let text = match message.role {
@@ -91,10 +91,13 @@ pub(super) fn body(
         body.set("system", Value::String(join(&system, "\n\n")));
     }
     body.set("messages", Value::Array(turns));
-    body.set("stream", json!(mode == ResponseMode::Streaming));
+    body.set("stream", Value::Bool(mode == ResponseMode::Streaming));
     let thinking = match (extra_thinking, thinking_budget) {
         (Some(thinking), _) => Some(thinking.clone()),
-        (None, Some(budget)) => Some(json!({"type": "enabled", "budget_tokens": budget})),
+        (None, Some(budget)) => Some(object([
+            ("type", Value::from("enabled")),
+            ("budget_tokens", Value::from(budget)),
+        ])),
         (None, None) => None,
     };
     match thinking.filter(|_| thinking_on) {
@@ -104,7 +107,7 @@ pub(super) fn body(
         }
         None => {
             if let Some(temperature) = provider.temperature {
-                body.set("temperature", json!(temperature));
+                body.set("temperature", Value::from(temperature));
             }
         }
     }
@@ -240,12 +243,14 @@ fn user_blocks(
 
 fn image_block(url: &str) -> Option<Value> {
     let source = match parse_data_url(url) {
-        Some(image) => json!({
-            "type": "base64",
-            "media_type": image.media_type,
-            "data": image.base64,
-        }),
-        None if url.starts_with("https://") => json!({"type": "url", "url": url}),
+        Some(image) => object([
+            ("type", Value::from("base64")),
+            ("media_type", Value::from(image.media_type)),
+            ("data", Value::from(image.base64)),
+        ]),
+        None if url.starts_with("https://") => {
+            object([("type", Value::from("url")), ("url", Value::from(url))])
+        }
         None => return None,
     };
     Some(object([("type", Value::from("image")), ("source", source)]))
@@ -265,7 +270,7 @@ const TOOL_IMAGE_BUDGET: ImageBudget = ImageBudget {
 /// `*left_out` of them skipped (and counted off).
 fn tool_result_content(message: &ChatMessage, left_out: &mut usize) -> Value {
     let Some(MessageContent::Parts(parts)) = &message.content else {
-        return json!(message.text_content());
+        return Value::String(message.text_content());
     };
     let mut blocks = Vec::new();
     for part in parts {
@@ -276,7 +281,7 @@ fn tool_result_content(message: &ChatMessage, left_out: &mut usize) -> Value {
         }
     }
     if blocks.is_empty() {
-        return json!(message.text_content());
+        return Value::String(message.text_content());
     }
     Value::Array(blocks)
 }
@@ -284,7 +289,8 @@ fn tool_result_content(message: &ChatMessage, left_out: &mut usize) -> Value {
 /// Text blocks that are empty or only whitespace (Claude may write "\n\n" before a tool call) are
 /// rejected by the API ("text content blocks must contain non-whitespace text"): left out.
 fn text_block(text: &str) -> Option<Value> {
-    (!text.trim().is_empty()).then(|| json!({"type": "text", "text": text}))
+    (!text.trim().is_empty())
+        .then(|| object([("type", Value::from("text")), ("text", Value::from(text))]))
 }
 
 /// Anthropic's pattern for `tool_use` ids, `^[a-zA-Z0-9_-]+$`: a request with another id is a 400.
@@ -315,10 +321,15 @@ fn assistant_blocks(message: &ChatMessage, replaced_ids: &Map<String, Value>) ->
             ThinkingBlock::Thinking {
                 thinking,
                 signature,
-            } => json!({"type": "thinking", "thinking": thinking, "signature": signature}),
-            ThinkingBlock::RedactedThinking { data } => {
-                json!({"type": "redacted_thinking", "data": data})
-            }
+            } => object([
+                ("type", Value::from("thinking")),
+                ("thinking", Value::from(thinking.as_str())),
+                ("signature", Value::from(signature.as_str())),
+            ]),
+            ThinkingBlock::RedactedThinking { data } => object([
+                ("type", Value::from("redacted_thinking")),
+                ("data", Value::from(data.as_str())),
+            ]),
         })
         .collect();
     blocks.extend(text_block(&message.text_content()));

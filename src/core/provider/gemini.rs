@@ -11,7 +11,7 @@ use super::config::ResolvedProvider;
 use super::error::ProviderError;
 use super::request::{
     arguments_object, function_name_for_result, named_tool, parse_data_url, sanitized_schema,
-    ImageBudget, ResponseMode,
+    ImageBudget, InlineImage, ResponseMode,
 };
 use crate::core::json_text::{object, to_json_text, SetMember};
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, MessageToolCall, Role};
@@ -50,7 +50,7 @@ pub(super) fn body(
             _ => continue,
         };
         if !text.is_empty() {
-            system.push(json!({"text": text}));
+            system.push(object([("text", Value::String(text))]));
         }
     }
     if !system.is_empty() {
@@ -61,10 +61,10 @@ pub(super) fn body(
     }
     let mut generation = Map::new();
     if let Some(temperature) = provider.temperature {
-        generation.set("temperature", json!(temperature));
+        generation.set("temperature", Value::from(temperature));
     }
     if let Some(max_tokens) = provider.max_tokens {
-        generation.set("maxOutputTokens", json!(max_tokens));
+        generation.set("maxOutputTokens", Value::from(max_tokens));
     }
     // `extraBody`'s thinkingConfig (Gemini 3's `thinkingLevel`, refused beside a budget) is
     // merged into the body in place of the budget's.
@@ -78,7 +78,10 @@ pub(super) fn body(
     {
         generation.set(
             "thinkingConfig",
-            json!({"thinkingBudget": budget, "includeThoughts": true}),
+            object([
+                ("thinkingBudget", Value::from(budget)),
+                ("includeThoughts", Value::Bool(true)),
+            ]),
         );
     }
     if !generation.is_empty() {
@@ -120,15 +123,18 @@ fn contents(
                     )
                     })?;
                 let mut response = Map::new();
-                response.set("name", json!(name));
+                response.set("name", Value::from(name));
                 if let Some(id) = message
                     .tool_call_id
                     .as_deref()
                     .filter(|id| echoes_ids && !id.is_empty())
                 {
-                    response.set("id", json!(id));
+                    response.set("id", Value::from(id));
                 }
-                response.set("response", json!({"content": message.text_content()}));
+                response.set(
+                    "response",
+                    object([("content", Value::String(message.text_content()))]),
+                );
                 let media = response_media(message, &mut images_to_leave_out);
                 if !media.is_empty() {
                     response.set("parts", Value::Array(media));
@@ -172,9 +178,7 @@ fn user_parts(
                                 "Gemini takes inline images only: give a base64 data URL",
                             )
                         })?;
-                        wire_parts.push(json!({
-                            "inlineData": {"mimeType": image.media_type, "data": image.base64}
-                        }));
+                        wire_parts.push(inline_data(&image));
                     }
                 }
             }
@@ -237,15 +241,22 @@ fn response_media(message: &ChatMessage, left_out: &mut usize) -> Vec<Value> {
             *left_out -= 1;
             continue;
         }
-        media.push(json!({
-            "inlineData": {"mimeType": image.media_type, "data": image.base64}
-        }));
+        media.push(inline_data(&image));
     }
     media
 }
 
+/// An image as a part: `{inlineData: {mimeType, data}}`.
+fn inline_data(image: &InlineImage<'_>) -> Value {
+    let data = object([
+        ("mimeType", Value::from(image.media_type)),
+        ("data", Value::from(image.base64)),
+    ]);
+    object([("inlineData", data)])
+}
+
 fn text_part(text: &str) -> Option<Value> {
-    (!text.is_empty()).then(|| json!({"text": text}))
+    (!text.is_empty()).then(|| object([("text", Value::from(text))]))
 }
 
 /// Google's documented thought signature for function calls Gemini did not make (another
@@ -278,7 +289,7 @@ fn model_parts(message: &ChatMessage, echoes_ids: bool) -> Vec<Value> {
         let mut part = Map::new();
         part.set("functionCall", Value::Object(function_call));
         if let Some(signature) = sent_thought_signature(call, position) {
-            part.set("thoughtSignature", json!(signature));
+            part.set("thoughtSignature", Value::from(signature));
         }
         parts.push(Value::Object(part));
     }

@@ -3,7 +3,7 @@
 //! Tool-call `arguments` go back as JSON objects (a string is an HTTP 400), images as bare base64
 //! strings in `images`, and tool results name their function in `tool_name`.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::config::ResolvedProvider;
 use super::error::ProviderError;
@@ -29,22 +29,22 @@ pub(super) fn body(
     mode: ResponseMode,
 ) -> Result<Map<String, Value>, ProviderError> {
     let mut body = Map::new();
-    body.set("model", json!(provider.model));
+    body.set("model", Value::from(provider.model.as_str()));
     let mut wire_messages = Vec::with_capacity(messages.len());
     for (position, message) in messages.iter().enumerate() {
         wire_messages.push(wire_message(provider, &messages[..position], message)?);
     }
     body.set("messages", Value::Array(wire_messages));
-    body.set("stream", json!(mode == ResponseMode::Streaming));
+    body.set("stream", Value::Bool(mode == ResponseMode::Streaming));
     if provider.thinking_budget.is_some() {
-        body.set("think", json!(true));
+        body.set("think", Value::Bool(true));
     }
     let mut options = Map::new();
     if let Some(temperature) = provider.temperature {
-        options.set("temperature", json!(temperature));
+        options.set("temperature", Value::from(temperature));
     }
     if let Some(max_tokens) = provider.max_tokens {
-        options.set("num_predict", json!(max_tokens));
+        options.set("num_predict", Value::from(max_tokens));
     }
     if !options.is_empty() {
         body.set("options", Value::Object(options));
@@ -60,7 +60,7 @@ fn wire_message(
 ) -> Result<Value, ProviderError> {
     let mut wire = Map::new();
     wire.set("role", Value::from(message.role.name()));
-    wire.set("content", json!(message.text_content()));
+    wire.set("content", Value::String(message.text_content()));
     // A tool message's images (a conversation begun with Anthropic) stay out, as on the other
     // wires that keep tool messages to text: this wire's runs never put them there.
     let parts = match &message.content {
@@ -77,7 +77,7 @@ fn wire_message(
                         "Ollama takes inline images only: give a base64 data URL",
                     )
                 })?;
-                images.push(json!(image.base64));
+                images.push(Value::from(image.base64));
             }
         }
         if !images.is_empty() {
@@ -105,7 +105,7 @@ fn wire_message(
         }
         Role::Tool => {
             if let Some(name) = function_name_for_result(earlier, message) {
-                wire.set("tool_name", json!(name));
+                wire.set("tool_name", Value::from(name));
             }
         }
         Role::System | Role::User => {}

@@ -1,7 +1,7 @@
 //! OpenAI Chat Completions and every compatible API (and Azure's URL scheme): request bodies and
 //! whole-response parsing. watsonx chat reuses the message and tool shapes.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::config::ResolvedProvider;
 use super::error::ProviderError;
@@ -49,22 +49,25 @@ pub(super) fn body(
     mode: ResponseMode,
 ) -> Result<Map<String, Value>, ProviderError> {
     let mut body = Map::new();
-    body.set("model", json!(provider.model));
+    body.set("model", Value::from(provider.model.as_str()));
     body.set("messages", Value::Array(wire_messages(provider, messages)?));
     let streaming = mode == ResponseMode::Streaming;
-    body.set("stream", json!(streaming));
+    body.set("stream", Value::Bool(streaming));
     if streaming && provider.spec.stream_usage_option {
-        body.set("stream_options", json!({"include_usage": true}));
+        body.set(
+            "stream_options",
+            object([("include_usage", Value::Bool(true))]),
+        );
     }
     if let Some(temperature) = provider.temperature {
-        body.set("temperature", json!(temperature));
+        body.set("temperature", Value::from(temperature));
     }
     if let Some(max_tokens) = provider.max_tokens {
         let field = match provider.spec.max_tokens_field {
             MaxTokensField::MaxTokens => "max_tokens",
             MaxTokensField::MaxCompletionTokens => "max_completion_tokens",
         };
-        body.set(field, json!(max_tokens));
+        body.set(field, Value::from(max_tokens));
     }
     Ok(body)
 }
@@ -116,7 +119,7 @@ pub(super) fn function_tools(
             }
             function.set("parameters", parameters);
             if strict {
-                function.set("strict", json!(true));
+                function.set("strict", Value::Bool(true));
             }
             object([
                 ("type", Value::from("function")),
@@ -158,12 +161,12 @@ pub(super) fn wire_messages(
                 wire.set("content", user_content(provider, message)?);
             }
             Role::Assistant => {
-                wire.set("role", json!("assistant"));
+                wire.set("role", Value::from("assistant"));
                 let text = message.text_content();
                 let calls = message.tool_calls.as_deref().unwrap_or_default();
                 // Some backends reject `content: ""` next to tool calls.
                 if !text.is_empty() || calls.is_empty() {
-                    wire.set("content", json!(text));
+                    wire.set("content", Value::String(text));
                 }
                 if !calls.is_empty() {
                     let calls: Vec<Value> = calls
@@ -185,7 +188,10 @@ pub(super) fn wire_messages(
                             if let Some(signature) = signature.filter(|_| echo_signatures) {
                                 wire.set(
                                     "extra_content",
-                                    json!({"google": {"thought_signature": signature}}),
+                                    object([(
+                                        "google",
+                                        object([("thought_signature", Value::from(signature))]),
+                                    )]),
                                 );
                             }
                             Value::Object(wire)
@@ -198,16 +204,16 @@ pub(super) fn wire_messages(
                     .as_ref()
                     .filter(|_| echo_reasoning)
                 {
-                    wire.set("reasoning_content", json!(reasoning));
+                    wire.set("reasoning_content", Value::from(reasoning.as_str()));
                 }
             }
             Role::Tool => {
                 let id = message.tool_call_id.as_deref().ok_or_else(|| {
                     provider.invalid_conversation("a tool message has no `tool_call_id`")
                 })?;
-                wire.set("role", json!("tool"));
+                wire.set("role", Value::from("tool"));
                 wire.set("tool_call_id", wire_id(id));
-                wire.set("content", json!(message.text_content()));
+                wire.set("content", Value::String(message.text_content()));
             }
         }
         wire_messages.push(Value::Object(wire));
@@ -259,8 +265,8 @@ fn user_content(
     message: &ChatMessage,
 ) -> Result<Value, ProviderError> {
     match &message.content {
-        None => Ok(json!("")),
-        Some(MessageContent::Text(text)) => Ok(json!(text)),
+        None => Ok(Value::from("")),
+        Some(MessageContent::Text(text)) => Ok(Value::from(text.as_str())),
         Some(MessageContent::Parts(parts)) => {
             if parts
                 .iter()

@@ -10,7 +10,7 @@ use super::config::ResolvedProvider;
 use super::error::ProviderError;
 use super::table::{Endpoint, ANTHROPIC_MESSAGES_PATH, OLLAMA_CHAT_PATH};
 use super::{anthropic, gemini, ollama, openai, watsonx};
-use crate::core::json_text::{to_json_text, SetMember};
+use crate::core::json_text::{object, to_json_text, SetMember};
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, MessageToolCall, Role};
 use crate::core::stream::WireFormat;
 use crate::core::tools::{
@@ -211,7 +211,7 @@ impl ResolvedProvider {
             ),
             Endpoint::AnthropicMessages => (
                 anthropic::tools(tools, &mut warnings, &mut argument_keys),
-                Some(serde_json::json!({"type": "auto"})),
+                Some(object([("type", Value::from("auto"))])),
             ),
             Endpoint::GeminiModels => (gemini::tools(tools, &mut warnings), None),
             Endpoint::OllamaChat | Endpoint::WatsonxChat => (

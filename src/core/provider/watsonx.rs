@@ -1,7 +1,7 @@
 //! IBM watsonx.ai chat. The API key is not sent to the chat endpoint: it is first exchanged at
 //! IBM IAM for a bearer token (a separate request), and every call names its project.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::config::ResolvedProvider;
 use super::error::ProviderError;
@@ -49,17 +49,23 @@ pub(super) fn body(
     messages: &[ChatMessage],
 ) -> Result<Map<String, Value>, ProviderError> {
     let mut body = Map::new();
-    body.set("model_id", json!(provider.model));
-    body.set("project_id", json!(provider.project_id));
+    body.set("model_id", Value::from(provider.model.as_str()));
+    body.set(
+        "project_id",
+        provider
+            .project_id
+            .clone()
+            .map_or(Value::Null, Value::String),
+    );
     body.set(
         "messages",
         Value::Array(super::openai::wire_messages(provider, messages)?),
     );
     if let Some(temperature) = provider.temperature {
-        body.set("temperature", json!(temperature));
+        body.set("temperature", Value::from(temperature));
     }
     if let Some(max_tokens) = provider.max_tokens {
-        body.set("max_tokens", json!(max_tokens));
+        body.set("max_tokens", Value::from(max_tokens));
     }
     Ok(body)
 }

@@ -298,7 +298,7 @@ fn accepts_null(node: &Map<String, Value>) -> bool {
 
 /// The schema `false` becomes: valid JSON Schema that no value matches.
 fn never_schema() -> Value {
-    json!({"not": {}})
+    object([("not", Value::Object(Map::new()))])
 }
 
 fn is_never(schema: &Value) -> bool {
@@ -321,7 +321,7 @@ fn infer_type(node: &mut Map<String, Value>) {
     } else {
         "string"
     };
-    node.set("type", json!(inferred));
+    node.set("type", Value::from(inferred));
 }
 
 fn set_types(node: &mut Map<String, Value>, types: Vec<String>) {
@@ -742,7 +742,7 @@ impl Sanitizer<'_> {
             }
             set_types(node, types);
         }
-        let null_branch = json!({"type": "null"});
+        let null_branch = object([("type", Value::from("null"))]);
         if let Some(Value::Array(branches)) = node.get_mut("anyOf") {
             // Even when another branch takes `null`: Gemini's rewrite turns this branch back into
             // `nullable`, so that a sanitized schema sanitized again stays the same.
@@ -790,12 +790,12 @@ impl Sanitizer<'_> {
                         "the root schema has no `type`: set to `object`".to_owned(),
                     );
                 }
-                node.set("type", json!("object"));
+                node.set("type", Value::from("object"));
             }
             Some(types) if types == ["object"] => {}
             Some(types) if types.iter().any(|name| name == "object") => {
                 self.warn("#", "the root type is narrowed to `object`".to_owned());
-                node.set("type", json!("object"));
+                node.set("type", Value::from("object"));
             }
             Some(types) => {
                 self.warn(
@@ -806,7 +806,7 @@ impl Sanitizer<'_> {
                     ),
                 );
                 node = Map::new();
-                node.set("type", json!("object"));
+                node.set("type", Value::from("object"));
             }
         }
         if node.get("default") == Some(&Value::Null) {
@@ -1003,7 +1003,7 @@ impl Sanitizer<'_> {
                             }
                         }
                         properties.insert(name.clone(), schema);
-                        added.push(json!(name));
+                        added.push(Value::String(name.clone()));
                     }
                 }
             }
@@ -1012,9 +1012,10 @@ impl Sanitizer<'_> {
             // Strict mode requires every property; listed in the properties' order, as a second
             // pass over the flattened root lists them, so that sanitizing is a fixed point.
             let all_names: Vec<Value> = match root.get("properties") {
-                Some(Value::Object(properties)) => {
-                    properties.keys().map(|name| json!(name)).collect()
-                }
+                Some(Value::Object(properties)) => properties
+                    .keys()
+                    .map(|name| Value::String(name.clone()))
+                    .collect(),
                 _ => added,
             };
             if let Some(Value::Array(required)) = root.get_mut("required") {
@@ -1175,18 +1176,18 @@ impl Sanitizer<'_> {
         };
         let mut required = Vec::with_capacity(properties.len());
         for (name, schema) in properties.iter_mut() {
-            if !originally_required.contains(&json!(name)) {
+            if !originally_required.contains(&Value::String(name.clone())) {
                 if let Value::Object(schema) = schema {
                     self.add_null(schema);
                 }
             }
-            required.push(json!(name));
+            required.push(Value::String(name.clone()));
         }
         self.strict_property_count += properties.len();
         let too_many = self.strict_property_count > STRICT_MAX_PROPERTIES
             && self.strict_property_count - properties.len() <= STRICT_MAX_PROPERTIES;
         node.set("required", Value::Array(required));
-        node.set("additionalProperties", json!(false));
+        node.set("additionalProperties", Value::Bool(false));
         if too_many {
             self.not_strict(
                 location,
@@ -1227,7 +1228,7 @@ impl Sanitizer<'_> {
             // whole request. Strings are an item type every Gemini version accepts, and the
             // model can write any value as one; the validator checks the original schema, which
             // takes any item, so no call is refused for it.
-            node.set("items", json!({"type": "string"}));
+            node.set("items", object([("type", Value::from("string"))]));
             self.warn(
                 location,
                 "an array without `items` is offered as an array of strings".to_owned(),
@@ -1274,7 +1275,7 @@ impl Sanitizer<'_> {
             let mut names: Vec<Value> = Vec::new();
             if let Some(properties) = node.get("properties").and_then(Value::as_object) {
                 for name in properties.keys() {
-                    names.push(json!(name));
+                    names.push(Value::String(name.clone()));
                 }
             }
             if let Some(Value::Array(required)) = node.get_mut("required") {
@@ -1331,10 +1332,10 @@ impl Sanitizer<'_> {
             return;
         };
         let before = branches.len();
-        branches.retain(|branch| *branch != json!({"type": "null"}));
+        branches.retain(|branch| *branch != object([("type", Value::from("null"))]));
         let remaining = branches.len();
         if remaining != before {
-            node.set("nullable", json!(true));
+            node.set("nullable", Value::Bool(true));
         }
         if remaining == 0 {
             node.shift_remove("anyOf");
@@ -1389,7 +1390,7 @@ impl Sanitizer<'_> {
             .cloned()
             .collect();
         if non_null.len() != types.len() {
-            node.set("nullable", json!(true));
+            node.set("nullable", Value::Bool(true));
         }
         match non_null.len() {
             0 => {
@@ -1397,7 +1398,7 @@ impl Sanitizer<'_> {
                     location,
                     "a `null`-only type becomes a nullable string".to_owned(),
                 );
-                node.set("type", json!("string"));
+                node.set("type", Value::from("string"));
             }
             1 => {
                 node.set("type", Value::String(non_null.remove(0)));
@@ -1408,8 +1409,10 @@ impl Sanitizer<'_> {
             }
             _ => {
                 node.shift_remove("type");
-                let branches: Vec<Value> =
-                    non_null.iter().map(|name| json!({"type": name})).collect();
+                let branches: Vec<Value> = non_null
+                    .iter()
+                    .map(|name| object([("type", Value::String(name.clone()))]))
+                    .collect();
                 node.set("anyOf", Value::Array(branches));
                 self.warn(location, "a type list becomes an `anyOf`".to_owned());
             }
@@ -1428,14 +1431,14 @@ impl Sanitizer<'_> {
             .cloned()
             .collect();
         if non_null.len() != values.len() {
-            node.set("nullable", json!(true));
+            node.set("nullable", Value::Bool(true));
         }
         if !non_null.is_empty() && non_null.iter().all(Value::is_string) {
             node.set("enum", Value::Array(non_null.clone()));
             if !node.contains_key("type") {
-                node.set("type", json!("string"));
+                node.set("type", Value::from("string"));
             }
-            if node.get("type") == Some(&json!("string")) {
+            if node.get("type").and_then(Value::as_str) == Some("string") {
                 return;
             }
         }
@@ -1449,7 +1452,7 @@ impl Sanitizer<'_> {
             Some(existing) if !existing.is_empty() => format!("{existing} {note}"),
             _ => note,
         };
-        node.set("description", json!(description));
+        node.set("description", Value::String(description));
         if !node.contains_key("type") {
             let kind = if non_null
                 .iter()
@@ -1464,7 +1467,7 @@ impl Sanitizer<'_> {
                 None
             };
             if let Some(kind) = kind {
-                node.set("type", json!(kind));
+                node.set("type", Value::from(kind));
             }
         }
         self.warn(
