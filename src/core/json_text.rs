@@ -62,10 +62,15 @@ fn escaped_unit(bytes: &[u8], at: usize) -> Option<u32> {
 
 /// A JSON object of `members`, in order, their values moved in. `json!` copies each value it is
 /// given through serde's `Value` serializer, code the wasm would carry for that alone.
-pub fn object<const N: usize>(members: [(&str, Value); N]) -> Value {
+pub fn object<const N: usize>(mut members: [(&str, Value); N]) -> Value {
+    object_of(&mut members)
+}
+
+/// [`object`] for any number of members: compiled once.
+fn object_of(members: &mut [(&str, Value)]) -> Value {
     let mut map = Map::new();
     for (key, value) in members {
-        map.set(key, value);
+        map.set(key, std::mem::take(value));
     }
     Value::Object(map)
 }
