@@ -4,8 +4,9 @@
 //! before the page sees it and the page's answer before the server does, so that neither side
 //! gets a malformed message from the other.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
+use crate::core::json_text::object;
 use crate::core::tools::validate_arguments;
 
 /// The request as the page gets it: the server's `params` with `mode` always written (`form`
@@ -63,7 +64,7 @@ pub fn elicitation_result(request: &Value, answer: &Value) -> Result<Value, Stri
         }
     };
     if action != "accept" || request["mode"] != "form" {
-        return Ok(json!({ "action": action }));
+        return Ok(object([("action", Value::String(action.clone()))]));
     }
     let content = match answer.get("content") {
         None | Some(Value::Null) => Value::Object(Map::new()),
@@ -94,5 +95,8 @@ pub fn elicitation_result(request: &Value, answer: &Value) -> Result<Value, Stri
             first.message
         ));
     }
-    Ok(json!({ "action": action, "content": content }))
+    Ok(object([
+        ("action", Value::String(action.clone())),
+        ("content", content),
+    ]))
 }

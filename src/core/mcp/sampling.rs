@@ -4,8 +4,9 @@
 //! server's `sampling/createMessage` into a conversation and the model's answer into the
 //! `CreateMessageResult` the server gets.
 
-use serde_json::{json, Value};
+use serde_json::{Map, Value};
 
+use crate::core::json_text::{object, SetMember};
 use crate::core::message::{ChatMessage, ContentPart, ImageUrl, MessageContent, Role};
 use crate::core::model_event::{FinishReason, ModelEvent};
 
@@ -129,13 +130,13 @@ pub fn sampling_result(events: &[ModelEvent], model: &str) -> Result<Value, Stri
             _ => {}
         }
     }
-    let mut result = json!({
-        "role": "assistant",
-        "content": {"type": "text", "text": text},
-        "model": model,
-    });
+    let mut result = Map::new();
+    result.set("role", Value::from("assistant"));
+    let content = object([("type", Value::from("text")), ("text", Value::String(text))]);
+    result.set("content", content);
+    result.set("model", Value::from(model));
     if let Some(reason) = stop_reason {
-        result["stopReason"] = Value::String(reason);
+        result.set("stopReason", Value::String(reason));
     }
-    Ok(result)
+    Ok(Value::Object(result))
 }
