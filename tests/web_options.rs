@@ -50,6 +50,11 @@ struct AgentOptions {
     /// A function in JS, which JSON leaves out; only its place in the list of members matters.
     #[serde(default)]
     approve_tool_call: Option<serde::de::IgnoredAny>,
+    /// Functions in JS too (tests/web_mcp_everything.rs, testing/tests/agent.test.mjs).
+    #[serde(default)]
+    approve_sampling: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    on_elicitation: Option<serde::de::IgnoredAny>,
     /// Functions in JS too: read by `new Agent` from the JS object (tests/web_page_tools.rs).
     #[serde(default)]
     tools: Option<serde::de::IgnoredAny>,
