@@ -1,6 +1,7 @@
 //! MCP message parsing on arbitrary bodies: `parse_incoming`, then what the client does with each
 //! message (answers, progress, tool listings and `tools/call` results, answers to server
-//! requests, an elicitation checked and answered with its own params as the page's answer).
+//! requests, an elicitation checked and answered with its own params as the page's answer, a
+//! sampling request read into a conversation).
 //! Checked: no panic, and every answer to a server request echoes its id.
 #![no_main]
 
@@ -10,6 +11,7 @@ use mcp_agent_wasm::core::mcp::jsonrpc::{
     accept_elicitation_defaults, answer_server_request, parse_incoming, progress_of, reply_to,
     IncomingMessage,
 };
+use mcp_agent_wasm::core::mcp::sampling::sampling_request;
 use mcp_agent_wasm::core::mcp::tools::{ToolCallResult, ToolListing};
 
 fuzz_target!(|data: &[u8]| {
@@ -31,6 +33,9 @@ fuzz_target!(|data: &[u8]| {
                 let _ = ToolListing::new().handle_page(result);
             }
             IncomingMessage::Request { id, method, params } => {
+                if let Ok(sampled) = sampling_request(params) {
+                    assert!(sampled.max_tokens > 0 && !sampled.messages.is_empty());
+                }
                 let elicited = elicitation_request(params)
                     .and_then(|request| elicitation_result(&request, params))
                     .map_err(|problem| (-32603, problem));
