@@ -402,6 +402,22 @@ fn watsonx_needs_the_token_exchange_first() {
     assert_eq!(others_exchanging, ["ibm"]);
 }
 
+/// The token exchange's form body writes each byte outside `A-Za-z0-9-_.~` as `%XX` in uppercase
+/// hex (RFC 3986 §2.1, the WHATWG form encoding apart from spaces), a multi-byte character byte
+/// by byte: the percent-encoding is written by hand.
+#[test]
+fn the_token_exchange_form_encodes_each_byte_of_the_key() {
+    let row = rows().into_iter().find(|row| row.id == "ibm").unwrap();
+    let mut settings = config(&row);
+    settings.api_key = Some("a b+\u{e9}/~-_.Z9\u{7f}".to_owned());
+    let exchange = settings.resolve().unwrap().token_request().unwrap();
+    assert!(
+        exchange.body.ends_with("&apikey=a%20b%2B%C3%A9%2F~-_.Z9%7F"),
+        "{}",
+        exchange.body
+    );
+}
+
 #[test]
 fn the_listing_is_what_js_gets_from_list_providers() {
     let listing: Vec<serde_json::Value> = PROVIDERS

@@ -9,8 +9,8 @@ use serde_json::{json, Map, Value};
 use super::config::ResolvedProvider;
 use super::error::ProviderError;
 use super::request::{
-    arguments_object, named_tool, parse_data_url, replaced_call_ids, sanitized_schema,
-    sent_call_id, ImageBudget, ResponseMode,
+    arguments_object, named_tool, parse_data_url, push_turn, replaced_call_ids, sanitized_schema,
+    sent_call_id, turn_values, ImageBudget, ResponseMode, Turns,
 };
 use crate::core::json_text::{object, to_json_text, SetMember};
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role, ThinkingBlock};
@@ -162,7 +162,7 @@ fn wire_messages(
     messages: &[ChatMessage],
 ) -> Result<Vec<Value>, ProviderError> {
     let replaced_ids = replaced_call_ids(messages, is_tool_use_id, tool_use_id);
-    let mut turns: Vec<(&'static str, Vec<Value>)> = Vec::new();
+    let mut turns = Turns::new();
     let mut tool_images_to_leave_out = TOOL_IMAGE_BUDGET.tool_images_left_out(messages);
     for message in messages {
         let (role, blocks) = match message.role {
@@ -184,16 +184,8 @@ fn wire_messages(
                 ("user", vec![block])
             }
         };
-        if blocks.is_empty() {
-            continue;
-        }
-        match turns.last_mut() {
-            Some((last_role, last_blocks)) if *last_role == role => {
-                // tool_result blocks must lead a user turn; a user text after them follows.
-                last_blocks.extend(blocks);
-            }
-            _ => turns.push((role, blocks)),
-        }
+        // tool_result blocks must lead a user turn; a user text after them follows.
+        push_turn(&mut turns, role, blocks);
     }
     // A conversation ending with the assistant's text (an aborted run's, sent back as it is) asks
     // the model to go on from it, and the API refuses such a prefill ending with whitespace.
@@ -203,15 +195,7 @@ fn wire_messages(
             text.truncate(text.trim_end().len());
         }
     }
-    Ok(turns
-        .into_iter()
-        .map(|(role, content)| {
-            object([
-                ("role", Value::from(role)),
-                ("content", Value::Array(content)),
-            ])
-        })
-        .collect())
+    Ok(turn_values(turns, "content"))
 }
 
 fn user_blocks(

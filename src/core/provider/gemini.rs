@@ -10,8 +10,8 @@ use serde_json::{json, Map, Value};
 use super::config::ResolvedProvider;
 use super::error::ProviderError;
 use super::request::{
-    arguments_object, function_name_for_result, named_tool, parse_data_url, sanitized_schema,
-    ImageBudget, InlineImage, ResponseMode,
+    arguments_object, function_name_for_result, named_tool, parse_data_url, push_turn,
+    sanitized_schema, turn_values, ImageBudget, InlineImage, ResponseMode, Turns,
 };
 use crate::core::json_text::{object, to_json_text, SetMember};
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, MessageToolCall, Role};
@@ -109,7 +109,7 @@ fn contents(
     } else {
         usize::MAX
     };
-    let mut turns: Vec<(&'static str, Vec<Value>)> = Vec::new();
+    let mut turns = Turns::new();
     for (position, message) in messages.iter().enumerate() {
         let (role, parts) = match message.role {
             Role::System => continue,
@@ -145,18 +145,9 @@ fn contents(
                 )
             }
         };
-        if parts.is_empty() {
-            continue;
-        }
-        match turns.last_mut() {
-            Some((last_role, last_parts)) if *last_role == role => last_parts.extend(parts),
-            _ => turns.push((role, parts)),
-        }
+        push_turn(&mut turns, role, parts);
     }
-    Ok(turns
-        .into_iter()
-        .map(|(role, parts)| object([("role", Value::from(role)), ("parts", Value::Array(parts))]))
-        .collect())
+    Ok(turn_values(turns, "parts"))
 }
 
 fn user_parts(

@@ -349,6 +349,35 @@ fn apply_extra_headers(headers: &mut Vec<(String, String)>, extra: &[(String, St
     }
 }
 
+/// The turns of a conversation for a wire that wants roles to alternate (Anthropic, Gemini): each
+/// role's blocks or parts, a piece of the same role as the turn before joining that turn (so that
+/// a user text after tool results follows them in their turn). Shared, so that the wasm holds
+/// its code once.
+pub(super) type Turns = Vec<(&'static str, Vec<Value>)>;
+
+/// Adds `pieces` of `role` to `turns`; none adds nothing.
+pub(super) fn push_turn(turns: &mut Turns, role: &'static str, pieces: Vec<Value>) {
+    if pieces.is_empty() {
+        return;
+    }
+    match turns.last_mut() {
+        Some((last_role, last_pieces)) if *last_role == role => last_pieces.extend(pieces),
+        _ => turns.push((role, pieces)),
+    }
+}
+
+/// `turns` as wire objects: `{role, <pieces_key>: [...]}`.
+pub(super) fn turn_values(turns: Turns, pieces_key: &str) -> Vec<Value> {
+    let mut values = Vec::with_capacity(turns.len());
+    for (role, pieces) in turns {
+        values.push(object([
+            ("role", Value::from(role)),
+            (pieces_key, Value::Array(pieces)),
+        ]));
+    }
+    values
+}
+
 /// An image given as a `data:` URL, split into its media type and base64 payload.
 pub(super) struct InlineImage<'a> {
     pub media_type: &'a str,
@@ -503,6 +532,8 @@ pub(super) fn function_name_for_result<'a>(
     result.name.as_deref()
 }
 
+const HEX_DIGITS: &[u8; 16] = b"0123456789ABCDEF";
+
 /// Percent-encodes `value` for an `application/x-www-form-urlencoded` body.
 pub(super) fn form_encode(value: &str) -> String {
     let mut encoded = String::with_capacity(value.len());
@@ -511,7 +542,11 @@ pub(super) fn form_encode(value: &str) -> String {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
                 encoded.push(byte as char)
             }
-            _ => encoded.push_str(&format!("%{byte:02X}")),
+            _ => {
+                encoded.push('%');
+                encoded.push(char::from(HEX_DIGITS[usize::from(byte >> 4)]));
+                encoded.push(char::from(HEX_DIGITS[usize::from(byte & 0xf)]));
+            }
         }
     }
     encoded
