@@ -57,7 +57,7 @@ fn escaped_unit(bytes: &[u8], at: usize) -> Option<u32> {
         return None;
     }
     let digits = std::str::from_utf8(bytes.get(at + 2..at + 6)?).ok()?;
-    u32::from_str_radix(digits, 16).ok()
+    crate::core::text::parse_unsigned(digits, 16)
 }
 
 /// A JSON object of `members`, in order, their values moved in. `json!` copies each value it is

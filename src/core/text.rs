@@ -13,3 +13,12 @@ pub fn join<S: AsRef<str>>(parts: &[S], separator: &str) -> String {
     }
     joined
 }
+
+/// `digits` as a number in `radix`, by std's rules (an optional `+`, no other sign), when it fits
+/// a `T`. Every integer is read as a `u64` first: std's parser is compiled per integer type, about
+/// 0.3 KB of wasm each.
+pub fn parse_unsigned<T: TryFrom<u64>>(digits: &str, radix: u32) -> Option<T> {
+    u64::from_str_radix(digits, radix)
+        .ok()
+        .and_then(|number| T::try_from(number).ok())
+}

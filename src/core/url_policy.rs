@@ -7,6 +7,7 @@
 
 use ::core::net::{Ipv4Addr, Ipv6Addr};
 
+use crate::core::text::parse_unsigned;
 use thiserror::Error;
 
 /// Why a server URL is refused.
@@ -200,7 +201,7 @@ fn parse_http_url(url: &str) -> Result<CheckedUrl, UrlPolicyError> {
     let port = match port_text {
         None | Some("") => None,
         Some(digits) if digits.bytes().all(|b| b.is_ascii_digit()) => {
-            let port: u16 = digits.parse().map_err(|_| invalid())?;
+            let port: u16 = parse_unsigned(digits, 10).ok_or_else(invalid)?;
             let default_port = if scheme == "https" { 443 } else { 80 };
             (port != default_port).then_some(port)
         }
@@ -303,13 +304,13 @@ fn percent_decode(text: &str) -> Option<String> {
     while index < bytes.len() {
         if bytes[index] == b'%' && index + 2 < bytes.len() {
             let hex = std::str::from_utf8(&bytes[index + 1..index + 3]).ok()?;
-            match u8::from_str_radix(hex, 16) {
-                Ok(byte) => {
+            match parse_unsigned(hex, 16) {
+                Some(byte) => {
                     decoded.push(byte);
                     index += 3;
                     continue;
                 }
-                Err(_) => decoded.push(b'%'),
+                None => decoded.push(b'%'),
             }
         } else {
             decoded.push(bytes[index]);

@@ -19,6 +19,7 @@ use crate::core::model_event::{
     ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta,
 };
 use crate::core::stream::usage::gemini_usage;
+use crate::core::text::parse_unsigned;
 use crate::core::tools::{SchemaDialect, ToolEntry};
 
 pub(super) fn url(provider: &ResolvedProvider, mode: ResponseMode) -> String {
@@ -191,9 +192,9 @@ pub(super) fn is_gemini_3_or_later(model: &str) -> bool {
         return false;
     };
     let digits = version.bytes().take_while(u8::is_ascii_digit).count();
-    match version[..digits].parse::<u32>() {
-        Ok(major) => major >= 3,
-        Err(_) => version.ends_with("-latest"),
+    match parse_unsigned::<u32>(&version[..digits], 10) {
+        Some(major) => major >= 3,
+        None => version.ends_with("-latest"),
     }
 }
 

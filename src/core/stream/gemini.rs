@@ -16,6 +16,7 @@ use serde_json::{Map, Value};
 use super::usage::gemini_usage;
 use super::{invalid_payload, non_empty_str, normalise_finish, parse_object, provider_error};
 use crate::core::model_event::{ArgumentsDelta, FinishReason, ModelEvent, ToolCallDelta, Usage};
+use crate::core::text::parse_unsigned;
 
 /// Far beyond any real argument array; stops a hostile path from allocating a huge one.
 const MAX_ARRAY_INDEX: usize = 4096;
@@ -250,7 +251,7 @@ fn parse_json_path(path: &str) -> Option<Vec<PathSegment>> {
                 rest = quoted[end + 1..].strip_prefix(']')?;
             } else {
                 let end = inside.find(']')?;
-                let index: usize = inside[..end].parse().ok()?;
+                let index: usize = parse_unsigned(&inside[..end], 10)?;
                 if index > MAX_ARRAY_INDEX {
                     return None;
                 }

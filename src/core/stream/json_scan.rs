@@ -4,6 +4,7 @@
 //! (exponents, very long numbers, bad escapes, lone surrogates, nesting deeper than serde_json's
 //! limit), so a caller can always fall back to `serde_json::Value` and get the reference reading.
 
+use crate::core::text::parse_unsigned;
 use std::borrow::Cow;
 
 /// serde_json's recursion limit: a payload nested deeper is one it refuses.
@@ -223,7 +224,7 @@ impl<'a> JsonScanner<'a> {
             return None;
         }
         self.at += 4;
-        u32::from_str_radix(digits, 16).ok()
+        parse_unsigned(digits, 16)
     }
 
     /// A non-negative integer without fraction or exponent.

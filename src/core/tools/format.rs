@@ -27,7 +27,7 @@ pub fn format_violation(format: &str, value: &str) -> Option<&'static str> {
 
 fn digits(text: &str, count: usize) -> Option<u32> {
     (text.len() == count && text.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| text.parse().ok())
+        .then(|| crate::core::text::parse_unsigned(text, 10))
         .flatten()
 }
 

@@ -10,6 +10,7 @@
 //! spends steps from a budget the caller owns, so a pathological pattern gives up ("not checked")
 //! instead of hanging the page, however many strings one call checks.
 
+use crate::core::text::parse_unsigned;
 use std::cell::Cell;
 
 /// A construct outside the supported subset, or a syntax error; the pattern is then not checked.
@@ -249,7 +250,7 @@ impl Parser {
                 return None;
             }
             let digits: String = self.chars[begin..*index].iter().collect();
-            Some(digits.parse::<u32>().unwrap_or(u32::MAX))
+            Some(parse_unsigned(&digits, 10).unwrap_or(u32::MAX))
         };
         let min = read_number(&mut index)?;
         let max = if self.chars.get(index) == Some(&',') {
@@ -361,8 +362,7 @@ impl Parser {
                 if !self.eat('}') {
                     return Err(Unsupported("invalid `\\u{...}` escape"));
                 }
-                u32::from_str_radix(&digits, 16)
-                    .ok()
+                parse_unsigned(&digits, 16)
                     .and_then(char::from_u32)
                     .map(Escaped::Char)
                     .ok_or(Unsupported("invalid `\\u{...}` escape"))?
@@ -384,7 +384,7 @@ impl Parser {
             .ok_or(Unsupported("truncated hex escape"))?
             .iter()
             .collect();
-        let code = u32::from_str_radix(&digits, 16).map_err(|_| Unsupported("bad hex escape"))?;
+        let code = parse_unsigned(&digits, 16).ok_or(Unsupported("bad hex escape"))?;
         self.position = end;
         char::from_u32(code).ok_or(Unsupported("escape is not a character (surrogate)"))
     }

@@ -1,5 +1,6 @@
 //! Local `$ref` lookup. Only references into the same document are followed; nothing is fetched.
 
+use crate::core::text::parse_unsigned;
 use serde_json::Value;
 
 /// Where a `$ref` points, as far as this crate is concerned.
@@ -39,7 +40,7 @@ fn percent_decode(text: &str) -> Option<String> {
     while index < bytes.len() {
         if bytes[index] == b'%' {
             let hex = std::str::from_utf8(bytes.get(index + 1..index + 3)?).ok()?;
-            decoded.push(u8::from_str_radix(hex, 16).ok()?);
+            decoded.push(parse_unsigned(hex, 16)?);
             index += 3;
         } else {
             decoded.push(bytes[index]);
