@@ -32,7 +32,9 @@ impl CacheKey {
             .iter()
             .map(|(name, value)| (name.to_ascii_lowercase(), value.clone()))
             .collect();
-        headers.sort();
+        // Whole pairs compare: equal ones are alike, so the order is the one a stable sort
+        // gives, without the merge sort std compiles for it (0.2 KB of gzipped wasm).
+        headers.sort_unstable();
         CacheKey {
             url: url.to_owned(),
             headers,
