@@ -80,53 +80,59 @@ pub(super) fn function_tools(
     tools: &[ToolEntry],
     warnings: &mut Vec<String>,
 ) -> Vec<Value> {
-    tools
-        .iter()
-        .map(|entry| {
-            let mut note = |warning: &String| {
-                warnings.push(format!("{}: {warning}", entry.function_name));
-            };
-            let strict = provider
-                .spec
-                .strict_tools
-                .then(|| sanitize_schema(&entry.input_schema, SchemaDialect::OpenAiStrict));
-            let (parameters, strict) = match strict {
-                Some(sanitized) if sanitized.strict => {
-                    sanitized.warnings.iter().for_each(&mut note);
-                    (sanitized.schema, true)
+    // A plain loop: the map and flat_map adapters took their own code in the wasm.
+    let mut wire_tools = Vec::with_capacity(tools.len());
+    for entry in tools {
+        let mut note = |warning: &String| {
+            warnings.push(format!("{}: {warning}", entry.function_name));
+        };
+        let strict = provider
+            .spec
+            .strict_tools
+            .then(|| sanitize_schema(&entry.input_schema, SchemaDialect::OpenAiStrict));
+        let (parameters, strict) = match strict {
+            Some(sanitized) if sanitized.strict => {
+                for warning in &sanitized.warnings {
+                    note(warning);
                 }
-                attempt => {
-                    for warning in attempt.iter().flat_map(|attempt| &attempt.warnings) {
+                (sanitized.schema, true)
+            }
+            attempt => {
+                if let Some(attempt) = &attempt {
+                    for warning in &attempt.warnings {
                         note(&format!("not strict: {warning}"));
                     }
-                    let sanitized = sanitize_schema(&entry.input_schema, SchemaDialect::OpenAi);
-                    sanitized.warnings.iter().for_each(&mut note);
-                    (sanitized.schema, false)
                 }
-            };
-            let mut function = named_tool(entry);
-            let description = function.get_mut("description");
-            if let (Some(Value::String(description)), Some(limit)) =
-                (description, provider.spec.max_description_chars)
-            {
-                if let Some((cut_at, _)) = description.char_indices().nth(limit) {
-                    description.truncate(cut_at);
-                    note(&format!(
-                        "the description is cut to the {limit} characters {} takes",
-                        provider.spec.display_name
-                    ));
+                let sanitized = sanitize_schema(&entry.input_schema, SchemaDialect::OpenAi);
+                for warning in &sanitized.warnings {
+                    note(warning);
                 }
+                (sanitized.schema, false)
             }
-            function.set("parameters", parameters);
-            if strict {
-                function.set("strict", Value::Bool(true));
+        };
+        let mut function = named_tool(entry);
+        let description = function.get_mut("description");
+        if let (Some(Value::String(description)), Some(limit)) =
+            (description, provider.spec.max_description_chars)
+        {
+            if let Some((cut_at, _)) = description.char_indices().nth(limit) {
+                description.truncate(cut_at);
+                note(&format!(
+                    "the description is cut to the {limit} characters {} takes",
+                    provider.spec.display_name
+                ));
             }
-            object([
-                ("type", Value::from("function")),
-                ("function", Value::Object(function)),
-            ])
-        })
-        .collect()
+        }
+        function.set("parameters", parameters);
+        if strict {
+            function.set("strict", Value::Bool(true));
+        }
+        wire_tools.push(object([
+            ("type", Value::from("function")),
+            ("function", Value::Object(function)),
+        ]));
+    }
+    wire_tools
 }
 
 /// The conversation in OpenAI message shape, without the fields only other wires use.
