@@ -412,7 +412,9 @@ fn the_token_exchange_form_encodes_each_byte_of_the_key() {
     settings.api_key = Some("a b+\u{e9}/~-_.Z9\u{7f}".to_owned());
     let exchange = settings.resolve().unwrap().token_request().unwrap();
     assert!(
-        exchange.body.ends_with("&apikey=a%20b%2B%C3%A9%2F~-_.Z9%7F"),
+        exchange
+            .body
+            .ends_with("&apikey=a%20b%2B%C3%A9%2F~-_.Z9%7F"),
         "{}",
         exchange.body
     );
