@@ -172,12 +172,9 @@ fn model_text(blocks: &[Value], structured_content: Option<&Value>) -> String {
     if let (false, Some(structured)) = (has_text, structured_content) {
         parts.push(Cow::Owned(to_json_text(structured)));
     }
-    parts.extend(
-        blocks
-            .iter()
-            .enumerate()
-            .map(|(index, block)| describe_block(index, block)),
-    );
+    for (index, block) in blocks.iter().enumerate() {
+        parts.push(describe_block(index, block));
+    }
     crate::core::text::join(&parts, "\n")
 }
 

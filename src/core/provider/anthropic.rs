@@ -296,12 +296,9 @@ fn tool_use_id(id: &str, attempt: u8) -> String {
 }
 
 fn assistant_blocks(message: &ChatMessage, replaced_ids: &Map<String, Value>) -> Vec<Value> {
-    let mut blocks: Vec<Value> = message
-        .thinking_blocks
-        .as_deref()
-        .unwrap_or_default()
-        .iter()
-        .map(|block| match block {
+    let mut blocks = Vec::new();
+    for block in message.thinking_blocks.as_deref().unwrap_or_default() {
+        blocks.push(match block {
             ThinkingBlock::Thinking {
                 thinking,
                 signature,
@@ -314,8 +311,8 @@ fn assistant_blocks(message: &ChatMessage, replaced_ids: &Map<String, Value>) ->
                 ("type", Value::from("redacted_thinking")),
                 ("data", Value::from(data.as_str())),
             ]),
-        })
-        .collect();
+        });
+    }
     blocks.extend(text_block(&message.text_content()));
     for call in message.tool_calls.as_deref().unwrap_or_default() {
         blocks.push(object([
@@ -409,14 +406,13 @@ pub(super) fn tools(
     warnings: &mut Vec<String>,
     argument_keys: &mut ArgumentKeys,
 ) -> Value {
-    tools
-        .iter()
-        .map(|entry| {
-            let sanitized = sanitized_schema(entry, SchemaDialect::Anthropic, warnings);
-            argument_keys.insert(&entry.function_name, sanitized.renamed_properties);
-            let mut tool = named_tool(entry);
-            tool.set("input_schema", sanitized.schema);
-            Value::Object(tool)
-        })
-        .collect()
+    let mut wire_tools = Vec::with_capacity(tools.len());
+    for entry in tools {
+        let sanitized = sanitized_schema(entry, SchemaDialect::Anthropic, warnings);
+        argument_keys.insert(&entry.function_name, sanitized.renamed_properties);
+        let mut tool = named_tool(entry);
+        tool.set("input_schema", sanitized.schema);
+        wire_tools.push(Value::Object(tool));
+    }
+    Value::Array(wire_tools)
 }

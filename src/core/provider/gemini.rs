@@ -379,19 +379,17 @@ pub(super) fn response_events(body: &Value) -> Result<Vec<ModelEvent>, String> {
 
 /// The `tools` value: one `functionDeclarations` list, schemas in the Gemini dialect.
 pub(super) fn tools(tools: &[ToolEntry], warnings: &mut Vec<String>) -> Value {
-    let declarations: Vec<Value> = tools
-        .iter()
-        .map(|entry| {
-            let schema = sanitized_schema(entry, SchemaDialect::Gemini, warnings).schema;
-            let mut declaration = named_tool(entry);
-            // Gemini rejects an OBJECT schema with no properties: a tool without
-            // parameters is declared without `parameters`.
-            if has_properties(&schema) {
-                declaration.set("parameters", schema);
-            }
-            Value::Object(declaration)
-        })
-        .collect();
+    let mut declarations = Vec::with_capacity(tools.len());
+    for entry in tools {
+        let schema = sanitized_schema(entry, SchemaDialect::Gemini, warnings).schema;
+        let mut declaration = named_tool(entry);
+        // Gemini rejects an OBJECT schema with no properties: a tool without
+        // parameters is declared without `parameters`.
+        if has_properties(&schema) {
+            declaration.set("parameters", schema);
+        }
+        declarations.push(Value::Object(declaration));
+    }
     Value::Array(vec![object([(
         "functionDeclarations",
         Value::Array(declarations),

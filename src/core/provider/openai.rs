@@ -175,35 +175,32 @@ pub(super) fn wire_messages(
                     wire.set("content", Value::String(text));
                 }
                 if !calls.is_empty() {
-                    let calls: Vec<Value> = calls
-                        .iter()
-                        .enumerate()
-                        .map(|(position, call)| {
-                            let function = object([
-                                ("name", Value::from(call.function.name.as_str())),
-                                ("arguments", Value::from(call.function.arguments.as_str())),
-                            ]);
-                            let mut wire = Map::new();
-                            wire.set("id", wire_id(&call.id));
-                            wire.set("type", Value::from("function"));
-                            wire.set("function", function);
-                            // Gemini's OpenAI-compatible endpoint sends a signature with
-                            // each call and refuses the next request without it; a first
-                            // call it did not make gets Google's stand-in.
-                            let signature = sent_thought_signature(call, position);
-                            if let Some(signature) = signature.filter(|_| echo_signatures) {
-                                wire.set(
-                                    "extra_content",
-                                    object([(
-                                        "google",
-                                        object([("thought_signature", Value::from(signature))]),
-                                    )]),
-                                );
-                            }
-                            Value::Object(wire)
-                        })
-                        .collect();
-                    wire.set("tool_calls", Value::Array(calls));
+                    let mut wire_calls = Vec::with_capacity(calls.len());
+                    for (position, call) in calls.iter().enumerate() {
+                        let function = object([
+                            ("name", Value::from(call.function.name.as_str())),
+                            ("arguments", Value::from(call.function.arguments.as_str())),
+                        ]);
+                        let mut wire = Map::new();
+                        wire.set("id", wire_id(&call.id));
+                        wire.set("type", Value::from("function"));
+                        wire.set("function", function);
+                        // Gemini's OpenAI-compatible endpoint sends a signature with
+                        // each call and refuses the next request without it; a first
+                        // call it did not make gets Google's stand-in.
+                        let signature = sent_thought_signature(call, position);
+                        if let Some(signature) = signature.filter(|_| echo_signatures) {
+                            wire.set(
+                                "extra_content",
+                                object([(
+                                    "google",
+                                    object([("thought_signature", Value::from(signature))]),
+                                )]),
+                            );
+                        }
+                        wire_calls.push(Value::Object(wire));
+                    }
+                    wire.set("tool_calls", Value::Array(wire_calls));
                 }
                 if let Some(reasoning) = message
                     .reasoning_content
@@ -280,7 +277,11 @@ fn user_content(
             {
                 provider.check_images_accepted()?;
             }
-            Ok(Value::Array(parts.iter().map(part_value).collect()))
+            let mut wire_parts = Vec::with_capacity(parts.len());
+            for part in parts {
+                wire_parts.push(part_value(part));
+            }
+            Ok(Value::Array(wire_parts))
         }
     }
 }

@@ -102,12 +102,9 @@ pub(super) fn sanitized_schema(
     warnings: &mut Vec<String>,
 ) -> SanitizedSchema {
     let sanitized = sanitize_schema(&entry.input_schema, dialect);
-    warnings.extend(
-        sanitized
-            .warnings
-            .iter()
-            .map(|warning| format!("{}: {warning}", entry.function_name)),
-    );
+    for warning in &sanitized.warnings {
+        warnings.push(format!("{}: {warning}", entry.function_name));
+    }
     sanitized
 }
 
