@@ -126,33 +126,33 @@ impl ToolCallAssembler {
 
     /// The round's calls, in the order they started.
     pub fn finish(self) -> Vec<AssembledToolCall> {
-        let given_ids: Vec<String> = self
-            .calls
-            .iter()
-            .filter_map(|call| call.id.clone())
-            .collect();
+        // Plain loops: iterator adapters over the calls compiled to functions of their own.
+        let mut given_ids = Vec::new();
+        for call in &self.calls {
+            if let Some(id) = &call.id {
+                given_ids.push(id.clone());
+            }
+        }
         let mut synthesized_ids = Vec::new();
-        self.calls
-            .into_iter()
-            .enumerate()
-            .map(|(position, call)| {
-                let (arguments, raw_arguments) = finish_arguments(call.arguments, call.truncated);
-                let id_synthesized = call.id.is_none();
-                let id = call.id.unwrap_or_else(|| {
-                    let id = unused_id(position, &given_ids, &synthesized_ids);
-                    synthesized_ids.push(id.clone());
-                    id
-                });
-                AssembledToolCall {
-                    id,
-                    id_synthesized,
-                    name: call.name,
-                    arguments,
-                    raw_arguments,
-                    thought_signature: call.thought_signature,
-                }
-            })
-            .collect()
+        let mut assembled = Vec::with_capacity(self.calls.len());
+        for (position, call) in self.calls.into_iter().enumerate() {
+            let (arguments, raw_arguments) = finish_arguments(call.arguments, call.truncated);
+            let id_synthesized = call.id.is_none();
+            let id = call.id.unwrap_or_else(|| {
+                let id = unused_id(position, &given_ids, &synthesized_ids);
+                synthesized_ids.push(id.clone());
+                id
+            });
+            assembled.push(AssembledToolCall {
+                id,
+                id_synthesized,
+                name: call.name,
+                arguments,
+                raw_arguments,
+                thought_signature: call.thought_signature,
+            });
+        }
+        assembled
     }
 }
 

@@ -599,10 +599,11 @@ impl AgentLoop {
         }
         self.truncation_retries = 0;
         let round = self.round;
-        let calls: Vec<RoundCall> = assembled
-            .into_iter()
-            .enumerate()
-            .map(|(position, call)| RoundCall {
+        // Plain loops: iterator adapters over the calls compiled to functions of their own.
+        let mut calls = Vec::with_capacity(assembled.len());
+        let mut message_calls = Vec::with_capacity(assembled.len());
+        for (position, call) in assembled.into_iter().enumerate() {
+            let call = RoundCall {
                 id: if call.id_synthesized {
                     synthesized_call_id(round, position)
                 } else {
@@ -612,11 +613,8 @@ impl AgentLoop {
                 arguments: call.arguments,
                 raw_arguments: call.raw_arguments,
                 thought_signature: call.thought_signature,
-            })
-            .collect();
-        let message_calls = calls
-            .iter()
-            .map(|call| MessageToolCall {
+            };
+            message_calls.push(MessageToolCall {
                 id: call.id.clone(),
                 call_type: "function".to_owned(),
                 function: FunctionCall {
@@ -624,8 +622,9 @@ impl AgentLoop {
                     arguments: call.raw_arguments.clone(),
                 },
                 thought_signature: call.thought_signature.clone(),
-            })
-            .collect();
+            });
+            calls.push(call);
+        }
         let assistant = assistant_message(text, reasoning, thinking_blocks, Some(message_calls));
         self.run_calls(assistant, calls, truncated, false);
     }
@@ -636,17 +635,16 @@ impl AgentLoop {
             return self.answer(response);
         }
         let round = self.round;
-        let calls = parsed
-            .into_iter()
-            .enumerate()
-            .map(|(position, call)| RoundCall {
+        let mut calls = Vec::with_capacity(parsed.len());
+        for (position, call) in parsed.into_iter().enumerate() {
+            calls.push(RoundCall {
                 id: synthesized_call_id(round, position),
                 name: call.name,
                 arguments: call.arguments,
                 raw_arguments: call.raw_arguments,
                 thought_signature: None,
-            })
-            .collect();
+            });
+        }
         let assistant = assistant_message(
             response.text,
             response.reasoning,
@@ -762,18 +760,15 @@ impl AgentLoop {
     fn commit_batch(&mut self, batch: ToolBatch) {
         self.conversation.push(batch.assistant);
         if batch.results_as_user_message {
-            let results: Vec<String> = batch
-                .calls
-                .into_iter()
-                .map(|call| {
-                    format!(
-                        "Result of `{}` (call {}):\n{}",
-                        call.function_name,
-                        call.id,
-                        call.result.unwrap_or_default()
-                    )
-                })
-                .collect();
+            let mut results = Vec::with_capacity(batch.calls.len());
+            for call in batch.calls {
+                results.push(format!(
+                    "Result of `{}` (call {}):\n{}",
+                    call.function_name,
+                    call.id,
+                    call.result.unwrap_or_default()
+                ));
+            }
             self.conversation
                 .push(ChatMessage::text(Role::User, join(&results, "\n\n")));
         } else {
