@@ -428,12 +428,12 @@ impl AgentLoop {
                 self.finish(OutcomeReason::Aborted, text);
             }
             Phase::Tools(mut batch) => {
-                let unfinished: Vec<String> = batch
-                    .calls
-                    .iter()
-                    .filter(|call| call.result.is_none())
-                    .map(|call| call.id.clone())
-                    .collect();
+                let mut unfinished = Vec::new();
+                for call in &batch.calls {
+                    if call.result.is_none() {
+                        unfinished.push(call.id.clone());
+                    }
+                }
                 if batch.handed_out {
                     self.actions
                         .push_back(Action::CancelTools(unfinished.clone()));
@@ -509,11 +509,12 @@ impl AgentLoop {
             CallSource::Prompt => self.prompt_tool_section.as_deref(),
             CallSource::None | CallSource::Native => None,
         };
-        let composed: Vec<&str> = [self.config.system_prompt.as_deref(), tool_section]
-            .into_iter()
-            .flatten()
-            .filter(|part| !part.is_empty())
-            .collect();
+        let mut composed: Vec<&str> = Vec::new();
+        for part in [self.config.system_prompt.as_deref(), tool_section] {
+            if let Some(part) = part.filter(|part| !part.is_empty()) {
+                composed.push(part);
+            }
+        }
         let mut messages = Vec::with_capacity(self.conversation.len() + 2);
         let mut rest = self.conversation.as_slice();
         if !composed.is_empty() {
@@ -744,12 +745,10 @@ impl AgentLoop {
     }
 
     fn unknown_tool_message(&self, name: &str) -> String {
-        let available: Vec<&str> = self
-            .tools
-            .entries()
-            .iter()
-            .map(|entry| entry.function_name.as_str())
-            .collect();
+        let mut available: Vec<&str> = Vec::new();
+        for entry in self.tools.entries() {
+            available.push(&entry.function_name);
+        }
         format!(
             "unknown tool `{name}`; the available tools are: {}",
             join(&available, ", ")

@@ -31,11 +31,10 @@ pub(super) fn url(provider: &ResolvedProvider, mode: ResponseMode) -> String {
 }
 
 pub(super) fn headers(provider: &ResolvedProvider) -> Vec<(String, String)> {
-    provider
-        .api_key
-        .iter()
-        .map(|key| ("x-goog-api-key".to_owned(), key.clone()))
-        .collect()
+    match &provider.api_key {
+        Some(key) => vec![("x-goog-api-key".to_owned(), key.clone())],
+        None => Vec::new(),
+    }
 }
 
 pub(super) fn body(

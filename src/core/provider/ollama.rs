@@ -16,11 +16,10 @@ use crate::core::model_event::{
 use crate::core::stream::usage::ollama_usage;
 
 pub(super) fn headers(provider: &ResolvedProvider) -> Vec<(String, String)> {
-    provider
-        .api_key
-        .iter()
-        .map(|key| ("authorization".to_owned(), format!("Bearer {key}")))
-        .collect()
+    match &provider.api_key {
+        Some(key) => vec![("authorization".to_owned(), format!("Bearer {key}"))],
+        None => Vec::new(),
+    }
 }
 
 pub(super) fn body(

@@ -151,22 +151,22 @@ pub fn build_tool_table_allowing<Tools: AsRef<[McpTool]>>(
             }
         }
     }
-    let pairs: Vec<(&str, &str)> = tools
-        .iter()
-        .map(|(server, tool)| (*server, tool.name.as_str()))
-        .collect();
-    let entries = build_tool_names(&pairs)
-        .into_iter()
-        .zip(tools)
-        .map(|(name, (_, tool))| ToolEntry {
+    // Plain loops: map and zip adapters compiled to functions of their own.
+    let mut pairs: Vec<(&str, &str)> = Vec::with_capacity(tools.len());
+    for (server, tool) in &tools {
+        pairs.push((server, tool.name.as_str()));
+    }
+    let mut entries = Vec::with_capacity(tools.len());
+    for (name, (_, tool)) in build_tool_names(&pairs).into_iter().zip(&tools) {
+        entries.push(ToolEntry {
             function_name: name.name,
             server: name.server,
             tool: name.tool,
             description: tool_description(tool),
             input_schema: tool.input_schema.clone(),
             annotations: tool.annotations.clone(),
-        })
-        .collect();
+        });
+    }
     ToolTable::new(entries)
 }
 
