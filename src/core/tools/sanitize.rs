@@ -278,6 +278,17 @@ fn type_list(node: &Map<String, Value>) -> Option<Vec<&str>> {
     }
 }
 
+/// [`type_list`] owned, for a node about to change: one loop, where a map over each caller's
+/// list compiled once per caller.
+fn owned_type_list(node: &Map<String, Value>) -> Option<Vec<String>> {
+    let types = type_list(node)?;
+    let mut owned = Vec::with_capacity(types.len());
+    for type_name in types {
+        owned.push(type_name.to_owned());
+    }
+    Some(owned)
+}
+
 fn has_type(node: &Map<String, Value>, type_name: &str) -> bool {
     type_list(node).is_some_and(|types| types.contains(&type_name))
 }
@@ -427,15 +438,14 @@ impl Sanitizer<'_> {
             let sanitized = match key.as_str() {
                 "$defs" | "definitions" => continue,
                 "properties" | "patternProperties" | "dependentSchemas" => match value {
-                    Value::Object(members) => Value::Object(
-                        members
-                            .iter()
-                            .map(|(name, member)| {
-                                let member_location = child_location(location, key, name);
-                                (name.clone(), self.base(member, &member_location))
-                            })
-                            .collect(),
-                    ),
+                    Value::Object(members) => {
+                        let mut sanitized = Map::new();
+                        for (name, member) in members {
+                            let member_location = child_location(location, key, name);
+                            sanitized.insert(name.clone(), self.base(member, &member_location));
+                        }
+                        Value::Object(sanitized)
+                    }
                     _ => {
                         self.warn(location, format!("`{key}` is not an object: removed"));
                         continue;
@@ -478,26 +488,21 @@ impl Sanitizer<'_> {
 
     fn base_list(&mut self, list: &Value, keyword: &str, location: &str) -> Value {
         let members = list.as_array().map(Vec::as_slice).unwrap_or_default();
-        Value::Array(
-            members
-                .iter()
-                .enumerate()
-                .map(|(index, member)| {
-                    self.base(
-                        member,
-                        &child_location(location, keyword, &index.to_string()),
-                    )
-                })
-                .collect(),
-        )
+        let mut sanitized = Vec::with_capacity(members.len());
+        for (index, member) in members.iter().enumerate() {
+            let member_location = child_location(location, keyword, &index.to_string());
+            sanitized.push(self.base(member, &member_location));
+        }
+        Value::Array(sanitized)
     }
 
     fn inline_ref(&mut self, map: &Map<String, Value>, reference: &Value, location: &str) -> Value {
-        let siblings: Map<String, Value> = map
-            .iter()
-            .filter(|(key, _)| *key != "$ref")
-            .map(|(key, value)| (key.clone(), value.clone()))
-            .collect();
+        let mut siblings = Map::new();
+        for (key, value) in map {
+            if key != "$ref" {
+                siblings.insert(key.clone(), value.clone());
+            }
+        }
         let Value::String(reference) = reference else {
             self.warn(location, "`$ref` is not a string: removed".to_owned());
             return self.base_object(&siblings, location);
@@ -731,12 +736,7 @@ impl Sanitizer<'_> {
         if node.contains_key("allOf") {
             return;
         }
-        if let Some(mut types) = type_list(node).map(|types| {
-            types
-                .into_iter()
-                .map(str::to_owned)
-                .collect::<Vec<String>>()
-        }) {
+        if let Some(mut types) = owned_type_list(node) {
             if !types.iter().any(|name| name == "null") {
                 types.push("null".to_owned());
             }
@@ -776,12 +776,7 @@ impl Sanitizer<'_> {
             Value::Object(node) => node,
             _ => Map::new(),
         };
-        let types = type_list(&node).map(|types| {
-            types
-                .into_iter()
-                .map(str::to_owned)
-                .collect::<Vec<String>>()
-        });
+        let types = owned_type_list(&node);
         match types {
             None => {
                 if !node.is_empty() {
@@ -1376,19 +1371,15 @@ impl Sanitizer<'_> {
     /// One `type` per node: `["string", "null"]` becomes `string` + `nullable`, several types an
     /// `anyOf`; a lone `null` type, which OpenAPI 3.0 lacks, a nullable string.
     fn gemini_types(&mut self, node: &mut Map<String, Value>, location: &str) {
-        let Some(types) = type_list(node).map(|types| {
-            types
-                .into_iter()
-                .map(str::to_owned)
-                .collect::<Vec<String>>()
-        }) else {
+        let Some(types) = owned_type_list(node) else {
             return;
         };
-        let mut non_null: Vec<String> = types
-            .iter()
-            .filter(|name| *name != "null")
-            .cloned()
-            .collect();
+        let mut non_null: Vec<String> = Vec::new();
+        for name in &types {
+            if name != "null" {
+                non_null.push(name.clone());
+            }
+        }
         if non_null.len() != types.len() {
             node.set("nullable", Value::Bool(true));
         }
@@ -1409,10 +1400,10 @@ impl Sanitizer<'_> {
             }
             _ => {
                 node.shift_remove("type");
-                let branches: Vec<Value> = non_null
-                    .iter()
-                    .map(|name| object([("type", Value::String(name.clone()))]))
-                    .collect();
+                let mut branches = Vec::with_capacity(non_null.len());
+                for name in &non_null {
+                    branches.push(object([("type", Value::String(name.clone()))]));
+                }
                 node.set("anyOf", Value::Array(branches));
                 self.warn(location, "a type list becomes an `anyOf`".to_owned());
             }
@@ -1425,11 +1416,12 @@ impl Sanitizer<'_> {
         let Some(Value::Array(values)) = node.get("enum").cloned() else {
             return;
         };
-        let non_null: Vec<Value> = values
-            .iter()
-            .filter(|value| !value.is_null())
-            .cloned()
-            .collect();
+        let mut non_null: Vec<Value> = Vec::new();
+        for value in &values {
+            if !value.is_null() {
+                non_null.push(value.clone());
+            }
+        }
         if non_null.len() != values.len() {
             node.set("nullable", Value::Bool(true));
         }
