@@ -75,16 +75,19 @@ pub fn validate_arguments(schema: &Value, arguments: &Value) -> Vec<ArgumentErro
     let validator = Validator::new(schema);
     let mut findings = Vec::new();
     validator.check(schema, arguments, "", 0, &mut findings);
-    findings.into_iter().map(Finding::into_error).collect()
+    let mut errors = Vec::with_capacity(findings.len());
+    for finding in findings {
+        errors.push(finding.into_error());
+    }
+    errors
 }
 
 /// The errors as one short text for the model, `; `-separated.
 pub fn describe_errors(errors: &[ArgumentError]) -> String {
-    let described = errors
-        .iter()
-        .take(MAX_REPORTED_ERRORS)
-        .map(ToString::to_string)
-        .collect::<Vec<_>>();
+    let mut described = Vec::new();
+    for error in errors.iter().take(MAX_REPORTED_ERRORS) {
+        described.push(error.to_string());
+    }
     let mut text = join(&described, "; ");
     if errors.len() > MAX_REPORTED_ERRORS {
         text.push_str(&format!(
@@ -169,11 +172,10 @@ fn child_path(path: &str, key: &str) -> String {
 }
 
 fn list_values(values: &[Value]) -> String {
-    let mut listed: Vec<String> = values
-        .iter()
-        .take(MAX_LISTED_VALUES)
-        .map(to_json_text)
-        .collect();
+    let mut listed = Vec::new();
+    for value in values.iter().take(MAX_LISTED_VALUES) {
+        listed.push(to_json_text(value));
+    }
     if values.len() > MAX_LISTED_VALUES {
         listed.push("…".to_owned());
     }
@@ -323,11 +325,15 @@ impl<'s> Validator<'s> {
     ) -> bool {
         let expected: Vec<String> = match schema.get("type") {
             Some(Value::String(type_name)) => vec![type_name.clone()],
-            Some(Value::Array(type_names)) => type_names
-                .iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect(),
+            Some(Value::Array(type_names)) => {
+                let mut expected = Vec::new();
+                for type_name in type_names {
+                    if let Some(type_name) = type_name.as_str() {
+                        expected.push(type_name.to_owned());
+                    }
+                }
+                expected
+            }
             _ => return true,
         };
         if expected.is_empty() || expected.iter().any(|name| has_type(value, name)) {
@@ -723,12 +729,20 @@ fn summarize_alternatives(failures: Vec<Vec<Finding>>, path: &str, value: &Value
             && branch[0].path == path
             && matches!(branch[0].issue, Issue::TypeMismatch { .. })
     };
-    let (wrong_shape, right_shape): (Vec<_>, Vec<_>) =
-        failures.into_iter().partition(is_wrong_shape);
+    // Plain loops: partition, map and min_by_key compiled to functions of their own.
+    let (mut wrong_shape, mut right_shape) = (Vec::new(), Vec::new());
+    for branch in failures {
+        if is_wrong_shape(&branch) {
+            wrong_shape.push(branch);
+        } else {
+            right_shape.push(branch);
+        }
+    }
     match right_shape.len() {
         0 => {
             let mut expected: Vec<String> = Vec::new();
-            for finding in wrong_shape.into_iter().map(|mut branch| branch.remove(0)) {
+            for mut branch in wrong_shape {
+                let finding = branch.remove(0);
                 if let Issue::TypeMismatch {
                     expected: types, ..
                 } = finding.issue
@@ -748,12 +762,19 @@ fn summarize_alternatives(failures: Vec<Vec<Finding>>, path: &str, value: &Value
                 },
             }]
         }
-        1 => right_shape.into_iter().next().unwrap_or_default(),
+        1 => right_shape.pop().unwrap_or_default(),
         count => {
+            // The first of the branches with the fewest findings.
+            let mut fewest = 0;
+            for (index, branch) in right_shape.iter().enumerate() {
+                if branch.len() < right_shape[fewest].len() {
+                    fewest = index;
+                }
+            }
             let closest = right_shape
+                .swap_remove(fewest)
                 .into_iter()
-                .min_by_key(Vec::len)
-                .and_then(|branch| branch.into_iter().next())
+                .next()
                 .map(|finding| finding.into_error().to_string())
                 .unwrap_or_default();
             vec![Finding::new(
