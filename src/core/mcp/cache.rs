@@ -28,10 +28,11 @@ pub struct CacheKey {
 
 impl CacheKey {
     pub fn new(url: &str, headers: &[(String, String)]) -> Self {
-        let mut headers: Vec<(String, String)> = headers
-            .iter()
-            .map(|(name, value)| (name.to_ascii_lowercase(), value.clone()))
-            .collect();
+        let mut lowercased = Vec::with_capacity(headers.len());
+        for (name, value) in headers {
+            lowercased.push((name.to_ascii_lowercase(), value.clone()));
+        }
+        let mut headers = lowercased;
         // Whole pairs compare: equal ones are alike, so the order is the one a stable sort
         // gives, without the merge sort std compiles for it (0.2 KB of gzipped wasm).
         headers.sort_unstable();

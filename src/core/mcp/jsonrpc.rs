@@ -256,16 +256,17 @@ pub fn accept_elicitation_defaults(id: &Value, params: &Value) -> Value {
     if params.get("mode").and_then(Value::as_str) == Some("url") {
         return answer(id, "result", object([("action", Value::from("decline"))]));
     }
-    let content: Map<String, Value> = params
+    let mut content = Map::new();
+    if let Some(properties) = params
         .pointer("/requestedSchema/properties")
         .and_then(Value::as_object)
-        .map(|properties| {
-            properties
-                .iter()
-                .filter_map(|(name, schema)| Some((name.clone(), schema.get("default")?.clone())))
-                .collect()
-        })
-        .unwrap_or_default();
+    {
+        for (name, schema) in properties {
+            if let Some(default) = schema.get("default") {
+                content.insert(name.clone(), default.clone());
+            }
+        }
+    }
     let result = object([
         ("action", Value::from("accept")),
         ("content", Value::Object(content)),

@@ -85,19 +85,14 @@ fn wire_message(
     }
     match message.role {
         Role::Assistant => {
-            let calls: Vec<Value> = message
-                .tool_calls
-                .as_deref()
-                .unwrap_or_default()
-                .iter()
-                .map(|call| {
-                    let function = object([
-                        ("name", Value::from(call.function.name.as_str())),
-                        ("arguments", arguments_object(call)),
-                    ]);
-                    object([("function", function)])
-                })
-                .collect();
+            let mut calls = Vec::new();
+            for call in message.tool_calls.as_deref().unwrap_or_default() {
+                let function = object([
+                    ("name", Value::from(call.function.name.as_str())),
+                    ("arguments", arguments_object(call)),
+                ]);
+                calls.push(object([("function", function)]));
+            }
             if !calls.is_empty() {
                 wire.set("tool_calls", Value::Array(calls));
             }

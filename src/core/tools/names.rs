@@ -61,10 +61,10 @@ fn with_suffix(base: &str, suffix: &str) -> String {
 /// cut. A suffixed name never takes a name that another tool has as its own sanitized name, so
 /// adding a server cannot rename the tools of the servers before it in unexpected ways.
 pub fn build_tool_names<S: AsRef<str>, T: AsRef<str>>(tools: &[(S, T)]) -> Vec<ToolName> {
-    let own_names: Vec<String> = tools
-        .iter()
-        .map(|(_, tool)| sanitize_function_name(tool.as_ref()))
-        .collect();
+    let mut own_names = Vec::with_capacity(tools.len());
+    for (_, tool) in tools {
+        own_names.push(sanitize_function_name(tool.as_ref()));
+    }
     let mut reserved = NameSet::default();
     for name in &own_names {
         reserved.insert(name.clone());

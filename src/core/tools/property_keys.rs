@@ -54,10 +54,15 @@ pub(super) fn rename_property_keys(root: &mut Map<String, Value>) -> Vec<Renamed
     // A name `required` gives without a property is an argument key too: a renamed key must not
     // become it (`required` would name one key twice, which Anthropic refuses).
     let required_names: Vec<String> = match root.get("required") {
-        Some(Value::Array(required)) => required
-            .iter()
-            .filter_map(|name| name.as_str().map(str::to_owned))
-            .collect(),
+        Some(Value::Array(required)) => {
+            let mut names = Vec::new();
+            for name in required {
+                if let Some(name) = name.as_str() {
+                    names.push(name.to_owned());
+                }
+            }
+            names
+        }
         _ => Vec::new(),
     };
     let Some(Value::Object(properties)) = root.get_mut("properties") else {
