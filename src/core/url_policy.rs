@@ -364,10 +364,10 @@ fn parse_browser_ipv4(domain: &str) -> Option<Ipv4Addr> {
     if parts.len() > 4 {
         return None;
     }
-    let numbers: Vec<u64> = parts
-        .iter()
-        .map(|part| parse_ipv4_number(part))
-        .collect::<Option<_>>()?;
+    let mut numbers: Vec<u64> = Vec::with_capacity(parts.len());
+    for part in &parts {
+        numbers.push(parse_ipv4_number(part)?);
+    }
     let (last, leading) = numbers.split_last()?;
     if leading.iter().any(|&number| number > 255) {
         return None;

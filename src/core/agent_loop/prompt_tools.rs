@@ -52,7 +52,11 @@ pub fn parse_prompt_calls(text: &str) -> Vec<PromptCall> {
     for block in fenced_blocks(text) {
         match serde_json::from_str::<Value>(block) {
             Ok(value) => push_calls_in_value(value, &mut fenced),
-            Err(error) => fenced.extend(malformed_call(block, &error)),
+            Err(error) => {
+                if let Some(call) = malformed_call(block, &error) {
+                    fenced.push(call);
+                }
+            }
         }
     }
     if !fenced.is_empty() {
@@ -125,7 +129,11 @@ fn push_calls_in_value(value: Value, calls: &mut Vec<PromptCall>) {
             }
             calls.append(&mut found);
         }
-        other => calls.extend(call_in_value(other)),
+        other => {
+            if let Some(call) = call_in_value(other) {
+                calls.push(call);
+            }
+        }
     }
 }
 

@@ -204,12 +204,22 @@ fn user_blocks(
 ) -> Result<Vec<Value>, ProviderError> {
     match &message.content {
         None => Ok(Vec::new()),
-        Some(MessageContent::Text(text)) => Ok(text_block(text).into_iter().collect()),
+        Some(MessageContent::Text(text)) => {
+            let mut blocks = Vec::new();
+            if let Some(block) = text_block(text) {
+                blocks.push(block);
+            }
+            Ok(blocks)
+        }
         Some(MessageContent::Parts(parts)) => {
             let mut blocks = Vec::new();
             for part in parts {
                 match part {
-                    ContentPart::Text { text } => blocks.extend(text_block(text)),
+                    ContentPart::Text { text } => {
+                        if let Some(block) = text_block(text) {
+                            blocks.push(block);
+                        }
+                    }
                     ContentPart::ImageUrl { image_url } => {
                         provider.check_images_accepted()?;
                         let block = image_block(&image_url.url).ok_or_else(|| {
@@ -259,9 +269,17 @@ fn tool_result_content(message: &ChatMessage, left_out: &mut usize) -> Value {
     let mut blocks = Vec::new();
     for part in parts {
         match part {
-            ContentPart::Text { text } => blocks.extend(text_block(text)),
+            ContentPart::Text { text } => {
+                if let Some(block) = text_block(text) {
+                    blocks.push(block);
+                }
+            }
             ContentPart::ImageUrl { .. } if *left_out > 0 => *left_out -= 1,
-            ContentPart::ImageUrl { image_url } => blocks.extend(image_block(&image_url.url)),
+            ContentPart::ImageUrl { image_url } => {
+                if let Some(block) = image_block(&image_url.url) {
+                    blocks.push(block);
+                }
+            }
         }
     }
     if blocks.is_empty() {
@@ -313,7 +331,9 @@ fn assistant_blocks(message: &ChatMessage, replaced_ids: &Map<String, Value>) ->
             ]),
         });
     }
-    blocks.extend(text_block(&message.text_content()));
+    if let Some(block) = text_block(&message.text_content()) {
+        blocks.push(block);
+    }
     for call in message.tool_calls.as_deref().unwrap_or_default() {
         blocks.push(object([
             ("type", Value::from("tool_use")),

@@ -156,12 +156,22 @@ fn user_parts(
 ) -> Result<Vec<Value>, ProviderError> {
     match &message.content {
         None => Ok(Vec::new()),
-        Some(MessageContent::Text(text)) => Ok(text_part(text).into_iter().collect()),
+        Some(MessageContent::Text(text)) => {
+            let mut parts = Vec::new();
+            if let Some(part) = text_part(text) {
+                parts.push(part);
+            }
+            Ok(parts)
+        }
         Some(MessageContent::Parts(parts)) => {
             let mut wire_parts = Vec::new();
             for part in parts {
                 match part {
-                    ContentPart::Text { text } => wire_parts.extend(text_part(text)),
+                    ContentPart::Text { text } => {
+                        if let Some(part) = text_part(text) {
+                            wire_parts.push(part);
+                        }
+                    }
                     ContentPart::ImageUrl { image_url } => {
                         provider.check_images_accepted()?;
                         let image = parse_data_url(&image_url.url).ok_or_else(|| {
@@ -263,7 +273,10 @@ pub(super) fn sent_thought_signature(call: &MessageToolCall, position: usize) ->
 }
 
 fn model_parts(message: &ChatMessage, echoes_ids: bool) -> Vec<Value> {
-    let mut parts: Vec<Value> = text_part(&message.text_content()).into_iter().collect();
+    let mut parts = Vec::new();
+    if let Some(part) = text_part(&message.text_content()) {
+        parts.push(part);
+    }
     for (position, call) in message
         .tool_calls
         .as_deref()

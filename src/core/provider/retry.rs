@@ -122,10 +122,10 @@ pub fn parse_http_date(value: &str) -> Option<u64> {
     let month = MONTHS.iter().position(|name| name == month)? as u64 + 1;
     let day: u64 = day.parse().ok()?;
     let year: u64 = year.parse().ok()?;
-    let clock: Vec<u64> = time
-        .split(':')
-        .map(|part| part.parse().ok())
-        .collect::<Option<_>>()?;
+    let mut clock: Vec<u64> = Vec::new();
+    for part in time.split(':') {
+        clock.push(part.parse().ok()?);
+    }
     let [hours, minutes, seconds] = clock.as_slice() else {
         return None;
     };
