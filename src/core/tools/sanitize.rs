@@ -206,8 +206,14 @@ impl StrictSizes {
             return;
         };
         if let Some(Value::Array(values)) = node.get("enum") {
-            let strings: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
-            let chars: usize = strings.iter().map(|text| text.chars().count()).sum();
+            let mut strings: Vec<&str> = Vec::new();
+            let mut chars = 0;
+            for value in values {
+                if let Some(text) = value.as_str() {
+                    strings.push(text);
+                    chars += text.chars().count();
+                }
+            }
             self.enum_values += values.len();
             self.text_chars += chars;
             if strings.len() > STRICT_LONG_ENUM_VALUES {
@@ -273,7 +279,15 @@ struct Sanitizer<'a> {
 fn type_list(node: &Map<String, Value>) -> Option<Vec<&str>> {
     match node.get("type")? {
         Value::String(type_name) => Some(vec![type_name.as_str()]),
-        Value::Array(type_names) => Some(type_names.iter().filter_map(Value::as_str).collect()),
+        Value::Array(type_names) => {
+            let mut names = Vec::with_capacity(type_names.len());
+            for type_name in type_names {
+                if let Some(type_name) = type_name.as_str() {
+                    names.push(type_name);
+                }
+            }
+            Some(names)
+        }
         _ => None,
     }
 }
@@ -344,10 +358,22 @@ fn set_types(node: &mut Map<String, Value>, types: Vec<String>) {
             node.set("type", Value::from(types[0].as_str()));
         }
         _ => {
-            let types = types.into_iter().map(Value::String).collect();
-            node.set("type", Value::Array(types));
+            let mut type_values = Vec::with_capacity(types.len());
+            for type_name in types {
+                type_values.push(Value::String(type_name));
+            }
+            node.set("type", Value::Array(type_values));
         }
     }
+}
+
+/// Each of `keys` in backticks.
+fn quoted(keys: &[String]) -> Vec<String> {
+    let mut quoted = Vec::with_capacity(keys.len());
+    for key in keys {
+        quoted.push(format!("`{key}`"));
+    }
+    quoted
 }
 
 fn child_location(location: &str, keyword: &str, key: &str) -> String {
@@ -863,13 +889,7 @@ impl Sanitizer<'_> {
             location,
             format!(
                 "removed {} (not supported by {})",
-                join(
-                    &removed
-                        .iter()
-                        .map(|key| format!("`{key}`"))
-                        .collect::<Vec<_>>(),
-                    ", "
-                ),
+                join(&quoted(&removed), ", "),
                 self.dialect.name()
             ),
         );
@@ -1007,10 +1027,13 @@ impl Sanitizer<'_> {
             // Strict mode requires every property; listed in the properties' order, as a second
             // pass over the flattened root lists them, so that sanitizing is a fixed point.
             let all_names: Vec<Value> = match root.get("properties") {
-                Some(Value::Object(properties)) => properties
-                    .keys()
-                    .map(|name| Value::String(name.clone()))
-                    .collect(),
+                Some(Value::Object(properties)) => {
+                    let mut names = Vec::with_capacity(properties.len());
+                    for name in properties.keys() {
+                        names.push(Value::String(name.clone()));
+                    }
+                    names
+                }
                 _ => added,
             };
             if let Some(Value::Array(required)) = root.get_mut("required") {
@@ -1438,7 +1461,11 @@ impl Sanitizer<'_> {
         if non_null.is_empty() {
             return;
         }
-        let listed = join(&non_null.iter().map(to_json_text).collect::<Vec<_>>(), ", ");
+        let mut listed_values = Vec::with_capacity(non_null.len());
+        for value in &non_null {
+            listed_values.push(to_json_text(value));
+        }
+        let listed = join(&listed_values, ", ");
         let note = format!("Allowed values: {listed}.");
         let description = match node.get("description").and_then(Value::as_str) {
             Some(existing) if !existing.is_empty() => format!("{existing} {note}"),
@@ -1624,10 +1651,12 @@ fn merge_keyword(node: &mut Map<String, Value>, key: String, value: Value) -> Re
                 }
             };
             let wanted = as_list(&value);
-            let common: Vec<Value> = as_list(existing)
-                .into_iter()
-                .filter(|type_name| wanted.contains(type_name))
-                .collect();
+            let mut common: Vec<Value> = Vec::new();
+            for type_name in as_list(existing) {
+                if wanted.contains(&type_name) {
+                    common.push(type_name);
+                }
+            }
             match common.len() {
                 0 => Err("the types do not overlap".to_owned()),
                 1 => {
