@@ -28,9 +28,11 @@ pub fn is_name_character(c: char) -> bool {
 
 /// `text` with every character outside `[a-zA-Z0-9_-]` made `_`.
 pub fn with_name_characters(text: &str) -> String {
-    text.chars()
-        .map(|c| if is_name_character(c) { c } else { '_' })
-        .collect()
+    let mut replaced = String::with_capacity(text.len());
+    for c in text.chars() {
+        replaced.push(if is_name_character(c) { c } else { '_' });
+    }
+    replaced
 }
 
 /// Replaces every character outside `[a-zA-Z0-9_-]` (`.`, `/`, spaces, non-ASCII) with `_` and

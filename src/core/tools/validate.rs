@@ -171,6 +171,15 @@ fn child_path(path: &str, key: &str) -> String {
     }
 }
 
+/// Each of `positions` as text.
+fn positions_text(positions: &[usize]) -> Vec<String> {
+    let mut texts = Vec::with_capacity(positions.len());
+    for position in positions {
+        texts.push(position.to_string());
+    }
+    texts
+}
+
 fn list_values(values: &[Value]) -> String {
     let mut listed = Vec::new();
     for value in values.iter().take(MAX_LISTED_VALUES) {
@@ -620,14 +629,13 @@ impl<'s> Validator<'s> {
             }
             match schema.get("additionalProperties") {
                 Some(Value::Bool(false)) => {
-                    let known = properties
-                        .map(|properties| {
-                            join(
-                                &properties.keys().map(String::as_str).collect::<Vec<_>>(),
-                                ", ",
-                            )
-                        })
-                        .unwrap_or_default();
+                    let mut known_names: Vec<&str> = Vec::new();
+                    if let Some(properties) = properties {
+                        for name in properties.keys() {
+                            known_names.push(name);
+                        }
+                    }
+                    let known = join(&known_names, ", ");
                     let message = if known.is_empty() {
                         "unknown property (no properties are allowed here)".to_owned()
                     } else {
@@ -691,10 +699,7 @@ impl<'s> Validator<'s> {
                     path,
                     format!(
                         "matches several alternatives of `oneOf` ({}) but must match exactly one",
-                        join(
-                            &matched.iter().map(ToString::to_string).collect::<Vec<_>>(),
-                            ", "
-                        )
+                        join(&positions_text(&matched), ", ")
                     ),
                 )),
             }
@@ -832,14 +837,14 @@ impl<'s> Validator<'s> {
                 let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
                     return;
                 };
-                let required: Vec<&str> = schema
-                    .get("required")
-                    .and_then(Value::as_array)
-                    .map(Vec::as_slice)
-                    .unwrap_or_default()
-                    .iter()
-                    .filter_map(Value::as_str)
-                    .collect();
+                let mut required: Vec<&str> = Vec::new();
+                if let Some(Value::Array(names)) = schema.get("required") {
+                    for name in names {
+                        if let Some(name) = name.as_str() {
+                            required.push(name);
+                        }
+                    }
+                }
                 for (name, property_schema) in properties {
                     let Some(member) = members.get_mut(name) else {
                         continue;
