@@ -465,7 +465,7 @@ impl Sanitizer<'_> {
                 "$defs" | "definitions" => continue,
                 "properties" | "patternProperties" | "dependentSchemas" => match value {
                     Value::Object(members) => {
-                        let mut sanitized = Map::new();
+                        let mut sanitized = Map::with_capacity(members.len());
                         for (name, member) in members {
                             let member_location = child_location(location, key, name);
                             sanitized.insert(name.clone(), self.base(member, &member_location));
@@ -523,7 +523,7 @@ impl Sanitizer<'_> {
     }
 
     fn inline_ref(&mut self, map: &Map<String, Value>, reference: &Value, location: &str) -> Value {
-        let mut siblings = Map::new();
+        let mut siblings = Map::with_capacity(map.len());
         for (key, value) in map {
             if key != "$ref" {
                 siblings.insert(key.clone(), value.clone());
