@@ -235,3 +235,14 @@ fn by_name<T: Copy, E: Error>(
         .and_then(|index| values.get(index).copied())
         .ok_or_else(|| E::unknown_variant(name, names))
 }
+
+/// The strings of a JSON array, its other entries skipped: a schema's `required`, a `type` list.
+pub fn strings_in(values: &[Value]) -> Vec<&str> {
+    let mut strings = Vec::with_capacity(values.len());
+    for value in values {
+        if let Some(text) = value.as_str() {
+            strings.push(text);
+        }
+    }
+    strings
+}

@@ -14,6 +14,15 @@ pub fn join<S: AsRef<str>>(parts: &[S], separator: &str) -> String {
     joined
 }
 
+/// `parts` as owned strings, for a list that must outlive what it was read from.
+pub fn owned(parts: &[&str]) -> Vec<String> {
+    let mut owned = Vec::with_capacity(parts.len());
+    for part in parts {
+        owned.push((*part).to_owned());
+    }
+    owned
+}
+
 /// `digits` as a number in `radix`, by std's rules (an optional `+`, no other sign), when it fits
 /// a `T`. Every integer is read as a `u64` first: std's parser is compiled per integer type, about
 /// 0.3 KB of wasm each.

@@ -15,7 +15,7 @@ use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::core::json_read::json_kind;
+use crate::core::json_read::{json_kind, strings_in};
 
 pub use names::{
     build_tool_names, is_name_character, sanitize_function_name, with_name_characters, ToolName,
@@ -298,4 +298,15 @@ pub struct SanitizedSchema {
         skip_serializing_if = "Vec::is_empty"
     )]
     pub renamed_properties: Vec<RenamedProperty>,
+}
+
+/// A schema node's `type` as a list of names: its one name, or the strings of its array; `None`
+/// when it names none (no `type`, or one of another kind). The sanitizer and the validator read
+/// it alike.
+fn type_list(node: &serde_json::Map<String, Value>) -> Option<Vec<&str>> {
+    match node.get("type")? {
+        Value::String(type_name) => Some(vec![type_name.as_str()]),
+        Value::Array(type_names) => Some(strings_in(type_names)),
+        _ => None,
+    }
 }

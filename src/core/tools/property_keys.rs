@@ -12,6 +12,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::names::with_name_characters;
+use crate::core::json_read::strings_in;
+use crate::core::text::owned;
 
 /// The longest property key Anthropic accepts.
 const MAX_PROPERTY_KEY_LENGTH: usize = 64;
@@ -53,16 +55,8 @@ fn property_key_base(key: &str, max: usize) -> String {
 pub(super) fn rename_property_keys(root: &mut Map<String, Value>) -> Vec<RenamedProperty> {
     // A name `required` gives without a property is an argument key too: a renamed key must not
     // become it (`required` would name one key twice, which Anthropic refuses).
-    let required_names: Vec<String> = match root.get("required") {
-        Some(Value::Array(required)) => {
-            let mut names = Vec::new();
-            for name in required {
-                if let Some(name) = name.as_str() {
-                    names.push(name.to_owned());
-                }
-            }
-            names
-        }
+    let required_names = match root.get("required") {
+        Some(Value::Array(required)) => owned(&strings_in(required)),
         _ => Vec::new(),
     };
     let Some(Value::Object(properties)) = root.get_mut("properties") else {

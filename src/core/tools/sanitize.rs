@@ -20,9 +20,9 @@ use serde_json::{json, Map, Value};
 
 use super::property_keys::{rename_property_keys, RenamedProperty};
 use super::refs::{resolve_ref, RefTarget};
-use super::{SanitizedSchema, SchemaDialect};
+use super::{type_list, SanitizedSchema, SchemaDialect};
 use crate::core::json_text::{object, to_json_text, SetMember};
-use crate::core::text::join;
+use crate::core::text::{join, owned};
 
 const TYPE_NAMES: [&str; 7] = [
     "string", "number", "integer", "boolean", "object", "array", "null",
@@ -276,31 +276,9 @@ struct Sanitizer<'a> {
     strict_property_count: usize,
 }
 
-fn type_list(node: &Map<String, Value>) -> Option<Vec<&str>> {
-    match node.get("type")? {
-        Value::String(type_name) => Some(vec![type_name.as_str()]),
-        Value::Array(type_names) => {
-            let mut names = Vec::with_capacity(type_names.len());
-            for type_name in type_names {
-                if let Some(type_name) = type_name.as_str() {
-                    names.push(type_name);
-                }
-            }
-            Some(names)
-        }
-        _ => None,
-    }
-}
-
-/// [`type_list`] owned, for a node about to change: one loop, where a map over each caller's
-/// list compiled once per caller.
+/// [`type_list`] owned, for a node about to change.
 fn owned_type_list(node: &Map<String, Value>) -> Option<Vec<String>> {
-    let types = type_list(node)?;
-    let mut owned = Vec::with_capacity(types.len());
-    for type_name in types {
-        owned.push(type_name.to_owned());
-    }
-    Some(owned)
+    type_list(node).map(|types| owned(&types))
 }
 
 fn has_type(node: &Map<String, Value>, type_name: &str) -> bool {

@@ -23,8 +23,10 @@ use serde_json::{Map, Value};
 use super::format::format_violation;
 use super::pattern::Pattern;
 use super::refs::{resolve_ref, RefTarget};
+use super::type_list;
+use crate::core::json_read::strings_in;
 use crate::core::json_text::to_json_text;
-use crate::core::text::join;
+use crate::core::text::{join, owned};
 
 /// One reason the arguments do not fit the schema.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -332,18 +334,8 @@ impl<'s> Validator<'s> {
         path: &str,
         findings: &mut Vec<Finding>,
     ) -> bool {
-        let expected: Vec<String> = match schema.get("type") {
-            Some(Value::String(type_name)) => vec![type_name.clone()],
-            Some(Value::Array(type_names)) => {
-                let mut expected = Vec::new();
-                for type_name in type_names {
-                    if let Some(type_name) = type_name.as_str() {
-                        expected.push(type_name.to_owned());
-                    }
-                }
-                expected
-            }
-            _ => return true,
+        let Some(expected) = type_list(schema) else {
+            return true;
         };
         if expected.is_empty() || expected.iter().any(|name| has_type(value, name)) {
             return true;
@@ -351,7 +343,7 @@ impl<'s> Validator<'s> {
         findings.push(Finding {
             path: path.to_owned(),
             issue: Issue::TypeMismatch {
-                expected,
+                expected: owned(&expected),
                 got: kind_of(value),
             },
         });
@@ -837,14 +829,10 @@ impl<'s> Validator<'s> {
                 let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
                     return;
                 };
-                let mut required: Vec<&str> = Vec::new();
-                if let Some(Value::Array(names)) = schema.get("required") {
-                    for name in names {
-                        if let Some(name) = name.as_str() {
-                            required.push(name);
-                        }
-                    }
-                }
+                let required = match schema.get("required") {
+                    Some(Value::Array(names)) => strings_in(names),
+                    _ => Vec::new(),
+                };
                 for (name, property_schema) in properties {
                     let Some(member) = members.get_mut(name) else {
                         continue;
