@@ -32,6 +32,27 @@ pub(crate) fn option_member(options: &JsValue, name: &str) -> Result<Option<JsVa
     Ok((!member.is_undefined() && !member.is_null()).then_some(member))
 }
 
+/// The hook `options[name]` of an options object (`getAccessToken`, `onElicitation`): a function
+/// or absent (`undefined`, `null`). Options that are no object have none; their reader refuses
+/// them. `signature` says what the function must look like, in the message for another value.
+pub(crate) fn hook_of(
+    options: &JsValue,
+    name: &str,
+    signature: &str,
+) -> Result<Option<js_sys::Function>, String> {
+    if !options.is_object() {
+        return Ok(None);
+    }
+    match option_member(options, name) {
+        Ok(None) => Ok(None),
+        Ok(Some(hook)) => hook
+            .dyn_into::<js_sys::Function>()
+            .map(Some)
+            .map_err(|_| format!("`{name}` must be a function {signature}")),
+        Err(_) => Err(format!("`{name}` could not be read")),
+    }
+}
+
 /// A JS promise for `future`. The future is boxed, so that wasm-bindgen-futures' task and
 /// promise code is compiled once for the crate, not once per future type (1.9 KB gzip for the
 /// 14 places that hand a future to JS).

@@ -262,30 +262,29 @@ impl Agent {
         let options: AgentOptions = from_js(&config).map_err(|error| {
             js_error("invalid_config", &format!("invalid Agent config: {error}"))
         })?;
-        let approve_tool_call = option_member(&config, "approveToolCall")?
-            .map(JsCast::dyn_into::<js_sys::Function>)
-            .transpose()
-            .map_err(|_| {
-                js_error(
-                    "invalid_config",
-                    "invalid Agent config: approveToolCall must be a function (call) => boolean | Promise<boolean>",
-                )
-            })?;
+        // A getter that throws passes its exception on, as the other members' readers do.
+        let function_option = |name: &str, signature: &str| {
+            option_member(&config, name)?
+                .map(JsCast::dyn_into::<js_sys::Function>)
+                .transpose()
+                .map_err(|_| {
+                    let message =
+                        format!("invalid Agent config: {name} must be a function {signature}");
+                    JsValue::from(js_error("invalid_config", &message))
+                })
+        };
+        let approve_tool_call =
+            function_option("approveToolCall", "(call) => boolean | Promise<boolean>")?;
         let on_elicitation = elicitation_hook_of(&config).map_err(|problem| {
             js_error(
                 "invalid_config",
                 &format!("invalid Agent config: {problem}"),
             )
         })?;
-        let approve_sampling = option_member(&config, "approveSampling")?
-            .map(JsCast::dyn_into::<js_sys::Function>)
-            .transpose()
-            .map_err(|_| {
-                js_error(
-                    "invalid_config",
-                    "invalid Agent config: approveSampling must be a function (request, { signal, server }) => boolean | Promise<boolean>",
-                )
-            })?;
+        let approve_sampling = function_option(
+            "approveSampling",
+            "(request, { signal, server }) => boolean | Promise<boolean>",
+        )?;
         let page_tools = PageTools::from_config(&config)?;
         let provider = options.provider.resolve()?;
         let sampling_provider = Rc::new(provider.clone());

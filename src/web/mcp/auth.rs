@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use futures::future::{FutureExt, Shared, WeakShared};
 use js_sys::{Function, Object, Promise};
-use wasm_bindgen::{JsCast, JsValue, UnwrapThrowExt};
+use wasm_bindgen::{JsValue, UnwrapThrowExt};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortController;
 
@@ -100,22 +100,14 @@ pub fn has_authorization_header(headers: &[(String, String)]) -> bool {
 
 /// `getAccessToken` of an options object: a function or absent (`undefined`, `null`). Options
 /// that are no object have none; their reader refuses them.
-pub fn token_hook_of(options: &JsValue) -> Result<Option<Function>, &'static str> {
-    if !options.is_object() {
-        return Ok(None);
-    }
-    match crate::web::option_member(options, "getAccessToken") {
-        Ok(None) => Ok(None),
-        Ok(Some(hook)) => hook.dyn_into::<Function>().map(Some).map_err(|_| {
-            "`getAccessToken` must be a function (context) => string | null | Promise<string | null>"
-        }),
-        Err(_) => Err("`getAccessToken` could not be read"),
-    }
+pub fn token_hook_of(options: &JsValue) -> Result<Option<Function>, String> {
+    let signature = "(context) => string | null | Promise<string | null>";
+    crate::web::hook_of(options, "getAccessToken", signature)
 }
 
 /// `getAccessToken` of the Agent config's `mcpServers[index]`, which JSON (the reading of the
 /// rest) leaves out.
-pub fn entry_token_hook(config: &JsValue, index: usize) -> Result<Option<Function>, &'static str> {
+pub fn entry_token_hook(config: &JsValue, index: usize) -> Result<Option<Function>, String> {
     let entries = crate::web::option_member(config, "mcpServers")
         .ok()
         .flatten();

@@ -16,7 +16,6 @@ use futures::future::{select, Either, LocalBoxFuture};
 use js_sys::Function;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
 
@@ -150,17 +149,9 @@ async fn ask_page(
 }
 
 /// `onElicitation` of an options object (McpClient's, the Agent's): a function or absent.
-pub fn elicitation_hook_of(options: &JsValue) -> Result<Option<Function>, &'static str> {
-    if !options.is_object() {
-        return Ok(None);
-    }
-    match crate::web::option_member(options, "onElicitation") {
-        Ok(None) => Ok(None),
-        Ok(Some(hook)) => hook.dyn_into::<Function>().map(Some).map_err(|_| {
-            "`onElicitation` must be a function (request, { signal }) => ElicitationAnswer | Promise<ElicitationAnswer>"
-        }),
-        Err(_) => Err("`onElicitation` could not be read"),
-    }
+pub fn elicitation_hook_of(options: &JsValue) -> Result<Option<Function>, String> {
+    let signature = "(request, { signal }) => ElicitationAnswer | Promise<ElicitationAnswer>";
+    crate::web::hook_of(options, "onElicitation", signature)
 }
 
 #[wasm_bindgen(typescript_custom_section)]
