@@ -31,7 +31,7 @@ pub use watsonx::{AccessToken, IBM_IAM_TOKEN_URL, WATSONX_DEFAULT_VERSION};
 use serde_json::Value;
 
 use crate::core::model_event::{FinishReason, ModelEvent};
-use crate::core::stream::DecoderOptions;
+use crate::core::stream::{openai_responses, DecoderOptions};
 
 impl ResolvedProvider {
     /// How to decode this provider's streamed responses: its wire format, and whether the model
@@ -53,6 +53,7 @@ impl ResolvedProvider {
         let body: Value = serde_json::from_str(body).map_err(|error| invalid(error.to_string()))?;
         let events = match self.spec.wire {
             WireFormat::OpenAiChat => openai::response_events(&body),
+            WireFormat::OpenAiResponses => openai_responses::response_events(&body),
             WireFormat::AnthropicMessages => anthropic::response_events(&body),
             WireFormat::Gemini => gemini::response_events(&body),
             WireFormat::OllamaNdjson => {

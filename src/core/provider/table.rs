@@ -10,6 +10,7 @@ pub use crate::core::stream::WireFormat;
 pub fn wire_name(wire: WireFormat) -> &'static str {
     match wire {
         WireFormat::OpenAiChat => "openAiChat",
+        WireFormat::OpenAiResponses => "openAiResponses",
         WireFormat::AnthropicMessages => "anthropicMessages",
         WireFormat::Gemini => "gemini",
         WireFormat::OllamaNdjson => "ollamaNdjson",

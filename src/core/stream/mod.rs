@@ -18,6 +18,7 @@ mod gemini;
 mod json_scan;
 mod ollama;
 pub(crate) mod openai_chat;
+pub(crate) mod openai_responses;
 pub(crate) mod usage;
 
 use serde_json::Value;
@@ -36,6 +37,8 @@ pub const INVALID_PAYLOAD_CODE: &str = "invalid_stream_payload";
 pub enum WireFormat {
     /// OpenAI Chat Completions and the many servers copying it (SSE, `data: [DONE]`).
     OpenAiChat,
+    /// OpenAI's Responses API and the servers copying it (SSE with typed events).
+    OpenAiResponses,
     /// Anthropic Messages (SSE with named events).
     AnthropicMessages,
     /// Gemini `streamGenerateContent?alt=sse`.
@@ -113,6 +116,7 @@ enum Framing {
 #[derive(Debug)]
 enum Parser {
     OpenAiChat(openai_chat::OpenAiChatParser),
+    OpenAiResponses(openai_responses::ResponsesParser),
     Anthropic(anthropic::AnthropicParser),
     Gemini(gemini::GeminiParser),
     Ollama(ollama::OllamaParser),
@@ -123,6 +127,7 @@ impl Parser {
     fn parse(&mut self, event_type: &str, payload: &str, out: &mut Vec<ModelEvent>) {
         match self {
             Parser::OpenAiChat(parser) => parser.parse(payload, out),
+            Parser::OpenAiResponses(parser) => parser.parse(payload, out),
             Parser::Anthropic(parser) => parser.parse(event_type, payload, out),
             Parser::Gemini(parser) => parser.parse(payload, out),
             Parser::Ollama(parser) => parser.parse(payload, out),
@@ -133,6 +138,7 @@ impl Parser {
         match self {
             Parser::OpenAiChat(_) | Parser::Ollama(_) => {}
             Parser::Anthropic(parser) => parser.finish(out),
+            Parser::OpenAiResponses(parser) => parser.finish(out),
             Parser::Gemini(parser) => parser.finish(out),
         }
     }
@@ -167,6 +173,7 @@ impl ModelStreamDecoder {
         };
         let parser = match format {
             WireFormat::OpenAiChat => Parser::OpenAiChat(Default::default()),
+            WireFormat::OpenAiResponses => Parser::OpenAiResponses(Default::default()),
             WireFormat::AnthropicMessages => Parser::Anthropic(Default::default()),
             WireFormat::Gemini => Parser::Gemini(Default::default()),
             WireFormat::OllamaNdjson => Parser::Ollama(Default::default()),
