@@ -8,7 +8,8 @@
 // Any POST that is not a control route is a model call. It is RECORDED, then answered by, in order:
 //   1. an injected fault, if the options ask for one;
 //   2. a fixture from ../shared/fixtures, replayed byte for byte with its provider's framing;
-//   3. the next round of the script posted to /__script, in OpenAI's SSE wire format;
+//   3. the next round of the script posted to /__script, in OpenAI's SSE wire format (a path
+//      ending in /responses: the Responses API's);
 //   4. otherwise 404.
 // A path ending in /identity/token answers as IBM IAM does (for watsonx tests).
 //
@@ -16,7 +17,8 @@
 //   /_/<urlencoded query string>/<provider path>
 //   e.g. base URL http://127.0.0.1:PORT/_/fixture%3Dopenai%2Fparallel-tool-calls.sse%26chunk%3D7
 // or from request headers `x-test-<option>` (e.g. `x-test-fixture`). Options:
-//   fixture=DIR/FILE      fixture to replay (.sse raw, .chunks.txt framed, .ndjson raw, .json raw)
+//   fixture=DIR/FILE      fixture to replay (.sse raw, .chunks.txt framed, .ndjson raw, .json raw);
+//                         own/FILE is one of this project's bodies in tests/fixtures/streams
 //   chunk=BYTES           bytes per write (default 64)
 //   delay=MS              pause before each write after the first (slow chunks)
 //   status=CODE           answer CODE instead (429, 500, 401, 404, …) with a JSON error body
@@ -35,7 +37,8 @@
 //                      responses
 //   POST /__script     {"rounds": [...]}: answer the next model calls in turn. A round is
 //                      {text?, reasoning?, toolCalls?: [{id?, name, arguments}], finishReason?,
-//                       usage?: {prompt_tokens, completion_tokens}} or a fault {status, retryAfter?,
+//                       usage?: {prompt_tokens, completion_tokens}, encryptedReasoning? (Responses
+//                       only)} or a fault {status, retryAfter?,
 //                       errorBody?}; `noIds: true` leaves tool-call ids out; `raw: "..."` sends
 //                       that text as the SSE body verbatim (malformed lines, huge events). A round
 //                       may also carry the write options chunk, delay, disconnectAfter, hangAfter.
@@ -146,9 +149,13 @@ function parseOptions(request, url) {
   return { options, providerPath };
 }
 
+/// Bodies written for this project (tests/fixtures/streams), named `own/<file>`.
+const ownFixturesDir = path.resolve(here, "..", "tests", "fixtures", "streams");
+
 function fixturePath(name) {
-  const resolved = path.resolve(fixturesDir, name);
-  if (!resolved.startsWith(fixturesDir + path.sep)) throw new Error(`fixture outside ${fixturesDir}`);
+  const [dir, relative] = name.startsWith("own/") ? [ownFixturesDir, name.slice(4)] : [fixturesDir, name];
+  const resolved = path.resolve(dir, relative);
+  if (!resolved.startsWith(dir + path.sep)) throw new Error(`fixture outside ${dir}`);
   return resolved;
 }
 
@@ -283,6 +290,111 @@ function scriptedWhole(round, number, model) {
   };
 }
 
+/// The output items of one scripted round as the Responses API writes them when they are done:
+/// a reasoning item (summary text, and encrypted content when the round gives one), a message,
+/// then one `function_call` per call.
+function responsesItems(round, number) {
+  const items = [];
+  if (round.reasoning || round.encryptedReasoning) {
+    const item = { id: `rs_script${number}`, type: "reasoning", summary: [] };
+    if (round.reasoning) item.summary.push({ type: "summary_text", text: round.reasoning });
+    if (round.encryptedReasoning) item.encrypted_content = round.encryptedReasoning;
+    items.push(item);
+  }
+  if (round.text) {
+    items.push({
+      id: `msg_script${number}`,
+      type: "message",
+      status: "completed",
+      role: "assistant",
+      content: [{ type: "output_text", annotations: [], logprobs: [], text: round.text }],
+    });
+  }
+  (round.toolCalls ?? []).forEach((call, index) => {
+    items.push({
+      id: `fc_script${number}_${index}`,
+      type: "function_call",
+      status: "completed",
+      arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments ?? {}),
+      call_id: call.id ?? `call_script${number}_${index}`,
+      name: call.name,
+    });
+  });
+  return items;
+}
+
+/// A whole Responses API `response` object for one scripted round; `finishReason: "length"`
+/// makes it incomplete at `max_output_tokens`.
+function scriptedResponse(round, number, model, output) {
+  const usage = round.usage ?? { prompt_tokens: 10, completion_tokens: 5 };
+  const incomplete = round.finishReason === "length";
+  return {
+    id: `resp_script${number}`,
+    object: "response",
+    created_at: 1727346178 + number,
+    status: incomplete ? "incomplete" : "completed",
+    incomplete_details: incomplete ? { reason: "max_output_tokens" } : null,
+    error: null,
+    model,
+    output,
+    usage: {
+      input_tokens: usage.prompt_tokens ?? 0,
+      input_tokens_details: { cached_tokens: usage.cached_tokens ?? 0 },
+      output_tokens: usage.completion_tokens ?? 0,
+      output_tokens_details: { reasoning_tokens: usage.reasoning_tokens ?? 0 },
+      total_tokens: (usage.prompt_tokens ?? 0) + (usage.completion_tokens ?? 0),
+    },
+  };
+}
+
+/// One scripted round as a streamed Responses API answer: `event:` lines naming each event's
+/// `type`, each item added, streamed in pieces and done, then `response.completed` (or
+/// `response.incomplete`), as OpenAI's streaming reference lists them.
+function scriptedResponsesStream(round, number, model) {
+  let sequence = 0;
+  let out = "";
+  const send = (type, fields) => {
+    out += `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...fields })}\n\n`;
+  };
+  const created = scriptedResponse(round, number, model, []);
+  send("response.created", { response: { ...created, status: "in_progress", usage: null } });
+  send("response.in_progress", { response: { ...created, status: "in_progress", usage: null } });
+  const items = responsesItems(round, number);
+  items.forEach((item, output_index) => {
+    const item_id = item.id;
+    if (item.type === "reasoning") {
+      send("response.output_item.added", { output_index, item: { id: item_id, type: "reasoning", summary: [] } });
+      item.summary.forEach((part, summary_index) => {
+        send("response.reasoning_summary_part.added", { item_id, output_index, summary_index, part: { type: "summary_text", text: "" } });
+        for (const delta of pieces(part.text, 12)) {
+          send("response.reasoning_summary_text.delta", { item_id, output_index, summary_index, delta });
+        }
+        send("response.reasoning_summary_text.done", { item_id, output_index, summary_index, text: part.text });
+        send("response.reasoning_summary_part.done", { item_id, output_index, summary_index, part });
+      });
+    } else if (item.type === "message") {
+      const text = item.content[0].text;
+      send("response.output_item.added", { output_index, item: { ...item, status: "in_progress", content: [] } });
+      send("response.content_part.added", { item_id, output_index, content_index: 0, part: { type: "output_text", annotations: [], logprobs: [], text: "" } });
+      for (const delta of pieces(text, 8)) {
+        send("response.output_text.delta", { item_id, output_index, content_index: 0, delta, logprobs: [] });
+      }
+      send("response.output_text.done", { item_id, output_index, content_index: 0, text, logprobs: [] });
+      send("response.content_part.done", { item_id, output_index, content_index: 0, part: item.content[0] });
+    } else {
+      send("response.output_item.added", { output_index, item: { ...item, status: "in_progress", arguments: "" } });
+      for (const delta of pieces(item.arguments, 5)) {
+        send("response.function_call_arguments.delta", { item_id, output_index, delta });
+      }
+      send("response.function_call_arguments.done", { item_id, output_index, arguments: item.arguments });
+    }
+    send("response.output_item.done", { output_index, item });
+  });
+  const finished = scriptedResponse(round, number, model, items);
+  send(finished.status === "completed" ? "response.completed" : "response.incomplete", { response: finished });
+  return Buffer.from(out, "utf8");
+}
+
 async function answerModelCall(request, response, url, body) {
   const { options, providerPath } = parseOptions(request, url);
   let json = null;
@@ -354,6 +466,15 @@ async function answerModelCall(request, response, url, body) {
       return;
     }
     const model = json?.model ?? "gpt-4o-2024-08-06";
+    if (providerPath.endsWith("/responses")) {
+      if (json?.stream === false) {
+        sendJson(response, 200, scriptedResponse(round, number, model, responsesItems(round, number)));
+        return;
+      }
+      response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      await sendBytes(response, scriptedResponsesStream(round, number, model), { ...options, ...round });
+      return;
+    }
     if (json?.stream === false) {
       sendJson(response, 200, scriptedWhole(round, number, model));
       return;

@@ -1622,3 +1622,155 @@ fn gemini_thinking_config_from_extra_body_replaces_the_budgets() {
         json!({"temperature": 0.5, "thinkingConfig": {"thinkingLevel": "low", "includeThoughts": true}})
     );
 }
+
+/// The tools as the Responses API takes them: flat, with `strict` always written (it defaults to
+/// true there, so a schema that cannot be strict must say false).
+fn expected_flat_tools() -> Vec<Value> {
+    let mut flat = Vec::new();
+    for nested in expected_tools(true) {
+        let mut tool = json!({"type": "function"});
+        for (key, value) in nested["function"].as_object().unwrap() {
+            tool[key] = value.clone();
+        }
+        if tool.get("strict").is_none() {
+            tool["strict"] = json!(false);
+        }
+        flat.push(tool);
+    }
+    flat
+}
+
+/// OpenAI's Responses API reference (`POST /v1/responses`, input items, function tools) and its
+/// reasoning guide (encrypted reasoning items with `store: false`): the conversation goes as
+/// input items; the assistant turn's encrypted reasoning goes back first, without an id, and a
+/// redacted Anthropic block, which the API could not read, is left out.
+#[test]
+fn responses_body_sends_input_items_and_echoes_encrypted_reasoning() {
+    let body = body(
+        &provider_with("openai_responses", |config| {
+            config.max_tokens = Some(256);
+            config.temperature = Some(0.2);
+        }),
+        &tool_round(),
+        ResponseMode::Streaming,
+    );
+    assert_eq!(
+        body,
+        json!({
+            "model": "gpt-6.1-sol",
+            "stream": true,
+            "store": false,
+            "include": ["reasoning.encrypted_content"],
+            "temperature": 0.2,
+            "max_output_tokens": 256,
+            "tool_choice": "auto",
+            "tools": expected_flat_tools(),
+            "input": [
+                {"role": "developer", "content": "Be brief."},
+                {"role": "user", "content": "Weather in Paris, and the time?"},
+                {"type": "reasoning", "encrypted_content": "EqQBCgIYAhIM", "summary": [
+                    {"type": "summary_text", "text": "I need the weather and the time."}
+                ]},
+                {"type": "function_call", "call_id": "call_1", "name": "weather_get",
+                 "arguments": "{\"city\":\"Paris\"}"},
+                {"type": "function_call", "call_id": "call_2", "name": "clock_now",
+                 "arguments": ""},
+                {"type": "function_call_output", "call_id": "call_1", "output": "18°C, cloudy"},
+                {"type": "function_call_output", "call_id": "call_2", "output": "12:00"}
+            ]
+        })
+    );
+}
+
+/// A model that does not reason refuses `include: ["reasoning.encrypted_content"]` with a 400
+/// ("Encrypted content is not supported with this model"): it gets none, no reasoning items, and
+/// its instructions as the system's; `extraBody` can still set `include` and `reasoning`.
+#[test]
+fn responses_body_for_a_model_that_does_not_reason() {
+    let mut messages = tool_round();
+    messages.push(ChatMessage::text(Role::Assistant, "Paris: 18°C at noon."));
+    let body = body(
+        &provider_with("openai_responses", |config| {
+            config.model = Some("gpt-4.1".into())
+        }),
+        &messages,
+        ResponseMode::Whole,
+    );
+    assert_eq!(body["stream"], json!(false));
+    assert_eq!(body.get("include"), None);
+    let input = body["input"].as_array().unwrap();
+    assert_eq!(input[0], json!({"role": "system", "content": "Be brief."}));
+    assert!(
+        input.iter().all(|item| item["type"] != "reasoning"),
+        "{input:?}"
+    );
+    assert_eq!(
+        input.last(),
+        Some(&json!({"role": "assistant", "content": "Paris: 18°C at noon."}))
+    );
+    let with_extra = body_with_extra(json!({"include": [], "reasoning": {"effort": "low"}}));
+    assert_eq!(with_extra["include"], json!([]));
+    assert_eq!(with_extra["reasoning"], json!({"effort": "low"}));
+}
+
+fn body_with_extra(extra: Value) -> Value {
+    body(
+        &provider_with("openai_responses", |config| {
+            config.extra_body = Some(extra.as_object().unwrap().clone())
+        }),
+        &tool_round(),
+        ResponseMode::Streaming,
+    )
+}
+
+/// Images as `input_image` parts (OpenAI's "Images and vision" guide for the Responses API),
+/// ids longer than 40 characters shortened the same way for a call and its result, and reasoning
+/// with nothing after it (a turn stopped while the model reasoned) not sent: the API refuses a
+/// reasoning item without the item it led to.
+#[test]
+fn responses_body_writes_images_long_ids_and_no_lone_reasoning() {
+    let long_id = "toolu_01ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    let mut lone_reasoning = ChatMessage::text(Role::Assistant, "");
+    lone_reasoning.thinking_blocks = Some(vec![ThinkingBlock::Thinking {
+        thinking: String::new(),
+        signature: "gAAAA-lone".into(),
+    }]);
+    let mut calling = ChatMessage::text(Role::Assistant, "");
+    calling.tool_calls = Some(vec![call(long_id, "clock_now", "{}", None)]);
+    let mut user = ChatMessage::text(Role::User, "");
+    user.content = Some(MessageContent::Parts(vec![
+        ContentPart::Text {
+            text: "What is this?".into(),
+        },
+        ContentPart::ImageUrl {
+            image_url: ImageUrl {
+                url: "data:image/png;base64,iVBORw0KGgo=".into(),
+                detail: None,
+            },
+        },
+    ]));
+    let messages = vec![
+        user,
+        lone_reasoning,
+        calling,
+        ChatMessage::tool_result(long_id, "12:00"),
+    ];
+    let body = body(
+        &provider("openai_responses"),
+        &messages,
+        ResponseMode::Streaming,
+    );
+    let input = body["input"].as_array().unwrap();
+    assert_eq!(
+        input[0]["content"],
+        json!([
+            {"type": "input_text", "text": "What is this?"},
+            {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo=",
+             "detail": "auto"}
+        ])
+    );
+    assert_eq!(input.len(), 3, "{input:?}");
+    let sent_id = input[1]["call_id"].as_str().unwrap();
+    assert_eq!(sent_id.len(), 40);
+    assert_eq!(input[2]["call_id"], json!(sent_id));
+}

@@ -41,6 +41,10 @@ fn rows() -> Vec<Row> {
     vec![
         openai_style("openai", "https://api.openai.com/v1/chat/completions"),
         Row {
+            wire: WireFormat::OpenAiResponses,
+            ..openai_style("openai_responses", "https://api.openai.com/v1/responses")
+        },
+        Row {
             id: "anthropic",
             base_url: None,
             model: None,
@@ -146,7 +150,7 @@ fn the_rows_cover_every_provider_in_the_table() {
     let table: BTreeSet<&str> = PROVIDERS.iter().map(|spec| spec.id).collect();
     let covered: BTreeSet<&str> = rows().iter().map(|row| row.id).collect();
     assert_eq!(table, covered);
-    assert_eq!(PROVIDERS.len(), 17);
+    assert_eq!(PROVIDERS.len(), 18);
 }
 
 /// The hand-written TypeScript `ProviderId` (src/web/types.rs) names every id of the table and
@@ -473,6 +477,23 @@ fn model_dependent_capabilities_come_from_the_table() {
     for (id, model, splits) in cases {
         assert_eq!(spec(id).splits_think_tags(model), splits, "{id} {model}");
     }
+    // Non-reasoning models refuse `include: ["reasoning.encrypted_content"]` with a 400.
+    let encrypted_reasoning = [
+        ("openai_responses", "gpt-6.1-sol", true),
+        ("openai_responses", "o4-mini", true),
+        ("openai_responses", "gpt-4.1", false),
+        ("openai_responses", "gpt-4o-mini", false),
+        ("openai_responses", "gpt-5-chat-latest", false),
+        ("openai", "gpt-6.1-sol", false),
+    ];
+    for (id, model, returned) in encrypted_reasoning {
+        let spec = spec(id);
+        assert_eq!(
+            spec.returns_encrypted_reasoning(model),
+            returned,
+            "{id} {model}"
+        );
+    }
     for (id, model, split) in [
         ("ollama", "deepseek-r1:14b", true),
         ("ollama", "qwen2.5:7b", false),
@@ -567,6 +588,14 @@ fn a_base_url_or_iam_url_that_is_not_an_absolute_http_url_is_refused() {
         (
             with_urls("ollama", "http://localhost:11434/api/chat", None),
             "`baseUrl` ends with `/api/chat`, which each request adds: leave it out",
+        ),
+        (
+            with_urls(
+                "openai_responses",
+                "https://api.openai.com/v1/responses",
+                None,
+            ),
+            "`baseUrl` ends with `/responses`, which each request adds: leave it out",
         ),
     ];
     for (config, message) in refused {

@@ -122,6 +122,7 @@ async fn read_all(body: &mut ProviderResponse) -> Result<(Vec<u8>, usize), Provi
 fn fixture_for(wire: WireFormat) -> &'static str {
     match wire {
         WireFormat::OpenAiChat => "openai/parallel-tool-calls.sse",
+        WireFormat::OpenAiResponses => "own/openai-responses-web-round.sse",
         WireFormat::AnthropicMessages => "anthropic/tool_use_response.sse",
         WireFormat::Gemini => "gemini/tool-call.chunks.txt",
         WireFormat::OllamaNdjson => "ollama/api-chat-tool-call.ndjson",
@@ -231,6 +232,19 @@ fn check_wire_body(id: &str, body: &Value) {
         }
         "deepseek" | "moonshot" => {
             assert_eq!(body["messages"][2]["reasoning_content"], "Two cities.");
+        }
+        "openai_responses" => {
+            assert_eq!(body["tools"][0]["name"], "weather_get");
+            let kinds: Vec<&str> = body["input"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|item| item["type"].as_str().unwrap_or("message"))
+                .collect();
+            assert!(
+                kinds.ends_with(&["function_call_output", "function_call_output"]),
+                "{kinds:?}"
+            );
         }
         _ => {
             assert_eq!(body["tools"][0]["type"], "function", "{id}");
@@ -695,6 +709,24 @@ async fn each_wire_format_streams_through_fetch_into_the_expected_events() {
                 output_tokens: 60,
                 cached_input_tokens: None,
                 reasoning_tokens: Some(0),
+            },
+        },
+        // own/openai-responses-web-round.sse: written for this project to OpenAI's Responses
+        // streaming reference (tests/fixtures/streams/README.md).
+        Expected {
+            provider: "openai_responses",
+            fixture: "own/openai-responses-web-round.sse",
+            text: "Checking the weather in Paris.",
+            calls: vec![(
+                Some("call_Wq3rT8uVx1"),
+                "weather_get",
+                json!({"city": "Paris"}),
+            )],
+            usage: Usage {
+                input_tokens: 312,
+                output_tokens: 85,
+                cached_input_tokens: Some(256),
+                reasoning_tokens: Some(64),
             },
         },
         // anthropic/tool_use_response.sse: anthropics/anthropic-sdk-python streaming fixtures.

@@ -33,7 +33,7 @@ const PROVIDER_INFO_TS: &str = r#"
 export interface ProviderInfo {
   id: ProviderId;
   displayName: string;
-  wire: "openAiChat" | "anthropicMessages" | "gemini" | "ollamaNdjson";
+  wire: "openAiChat" | "openAiResponses" | "anthropicMessages" | "gemini" | "ollamaNdjson";
   defaultBaseUrl: string | null;
   defaultModel: string | null;
   suggestedModels: string[];

@@ -11,7 +11,7 @@ export type JsonObject = { [key: string]: JsonValue };
 
 /** Every provider the package can call (`listProviders()` describes each). */
 export type ProviderId =
-  | "openai" | "anthropic" | "google" | "deepseek" | "ollama" | "grok" | "mistral" | "azure_openai"
+  | "openai" | "openai_responses" | "anthropic" | "google" | "deepseek" | "ollama" | "grok" | "mistral" | "azure_openai"
   | "alibaba" | "moonshot" | "ibm" | "siliconflow" | "modelscope" | "unbound" | "openrouter"
   | "groq" | "openai_compatible";
 

@@ -62,6 +62,57 @@ test("a two-round run: parallel calls report in completion order, tool messages 
   assert.equal(requests[1].json.messages.filter((message) => message.role === "tool").length, 2);
 });
 
+test("openai_responses: a reasoning model's run over the Responses API keeps its encrypted reasoning across rounds", async () => {
+  await scriptProvider([
+    {
+      reasoning: "I need the sum and the echo.",
+      encryptedReasoning: "gAAAAABscript-encrypted-1",
+      toolCalls: [
+        { id: "call_sum", name: "get-sum", arguments: { a: 2, b: 3 } },
+        { id: "call_echo", name: "echo", arguments: { message: "hi" } },
+      ],
+      usage: { prompt_tokens: 120, completion_tokens: 40, cached_tokens: 100, reasoning_tokens: 30 },
+    },
+    { text: "2 + 3 = 5, and the echo said hi." },
+  ]);
+  const config = agentConfig({
+    provider: { id: "openai_responses", apiKey: "test-key-123", model: "gpt-6.1-sol", baseUrl: providerBaseUrl() },
+  });
+  const run = await runInPage(page, config, question);
+  assert.equal(run.error, undefined, JSON.stringify(run.error));
+  assert.equal(eventsOf(run, "reasoning").map((event) => event.text).join(""), "I need the sum and the echo.");
+  assert.match(eventsOf(run, "toolResult").find((event) => event.id === "call_sum").text, /5/);
+  const final = run.events.at(-1);
+  assert.equal(final.reason, "completed");
+  assert.equal(final.text, "2 + 3 = 5, and the echo said hi.");
+  assert.deepEqual(final.messages[1].thinking_blocks, [
+    { type: "thinking", thinking: "I need the sum and the echo.", signature: "gAAAAABscript-encrypted-1" },
+  ]);
+  const usage = eventsOf(run, "usage").at(-1);
+  assert.equal(usage.cachedInputTokens, 100);
+  assert.equal(usage.reasoningTokens, 30);
+
+  const requests = await providerRequests();
+  assert.deepEqual(requests.map((request) => request.path), ["/v1/responses", "/v1/responses"]);
+  const [first, second] = requests.map((request) => request.json);
+  assert.equal(first.store, false);
+  assert.deepEqual(first.include, ["reasoning.encrypted_content"]);
+  const echo = first.tools.find((tool) => tool.name === "echo");
+  assert.equal(echo.type, "function");
+  assert.equal(typeof echo.strict, "boolean");
+  // The second request carries the reasoning back, then the calls, then their results.
+  const items = second.input.slice(1).map((item) => item.type ?? item.role);
+  assert.deepEqual(items, ["reasoning", "function_call", "function_call", "function_call_output", "function_call_output"]);
+  assert.deepEqual(second.input[1], {
+    type: "reasoning",
+    summary: [{ type: "summary_text", text: "I need the sum and the echo." }],
+    encrypted_content: "gAAAAABscript-encrypted-1",
+  });
+  assert.deepEqual(second.input[2], { type: "function_call", call_id: "call_sum", name: "get-sum", arguments: '{"a":2,"b":3}' });
+  assert.equal(second.input[4].call_id, "call_sum");
+  assert.match(second.input[4].output, /5/);
+});
+
 /** `collect` in the page with `approveToolCall` set there (a function cannot cross from Node): it
  * records what it was asked, waits `delayMs`, then answers `answer(call)`, or throws. */
 async function runWithApproval(config, { answer, delayMs = 0, plan }) {

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use super::error::ProviderError;
 use super::table::{
     find_provider, Endpoint, KeyRequirement, ProviderSpec, ANTHROPIC_MESSAGES_PATH,
-    CHAT_COMPLETIONS_PATH, OLLAMA_CHAT_PATH,
+    CHAT_COMPLETIONS_PATH, OLLAMA_CHAT_PATH, RESPONSES_PATH,
 };
 use crate::core::http_header::{headers_problem, refusal, refused_value_character};
 use crate::core::json_read::{
@@ -134,11 +134,12 @@ pub struct ResolvedProvider {
 /// Request body members `extraBody` cannot set: the conversation, the tools and the response
 /// mode come from the run (a second `tools` would also make the body's JSON ambiguous), the
 /// model from `model` (watsonx's `model_id`) and watsonx's project from `projectId`.
-pub const RESERVED_BODY_MEMBERS: [&str; 10] = [
+pub const RESERVED_BODY_MEMBERS: [&str; 11] = [
     "model",
     "model_id",
     "project_id",
     "messages",
+    "input",
     "contents",
     "system",
     "systemInstruction",
@@ -204,6 +205,7 @@ impl ProviderConfig {
             Endpoint::ChatCompletions => Some(CHAT_COMPLETIONS_PATH),
             Endpoint::AnthropicMessages => Some(ANTHROPIC_MESSAGES_PATH),
             Endpoint::OllamaChat => Some(OLLAMA_CHAT_PATH),
+            Endpoint::Responses => Some(RESPONSES_PATH),
             _ => None,
         };
         // Each request adds this path: given twice, the 404 would read as a missing model.

@@ -11,6 +11,7 @@ mod error;
 mod gemini;
 mod ollama;
 mod openai;
+mod openai_responses;
 mod request;
 mod retry;
 pub mod table;
@@ -31,7 +32,7 @@ pub use watsonx::{AccessToken, IBM_IAM_TOKEN_URL, WATSONX_DEFAULT_VERSION};
 use serde_json::Value;
 
 use crate::core::model_event::{FinishReason, ModelEvent};
-use crate::core::stream::{openai_responses, DecoderOptions};
+use crate::core::stream::{openai_responses as responses_stream, DecoderOptions};
 
 impl ResolvedProvider {
     /// How to decode this provider's streamed responses: its wire format, and whether the model
@@ -53,7 +54,7 @@ impl ResolvedProvider {
         let body: Value = serde_json::from_str(body).map_err(|error| invalid(error.to_string()))?;
         let events = match self.spec.wire {
             WireFormat::OpenAiChat => openai::response_events(&body),
-            WireFormat::OpenAiResponses => openai_responses::response_events(&body),
+            WireFormat::OpenAiResponses => responses_stream::response_events(&body),
             WireFormat::AnthropicMessages => anthropic::response_events(&body),
             WireFormat::Gemini => gemini::response_events(&body),
             WireFormat::OllamaNdjson => {

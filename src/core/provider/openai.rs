@@ -72,12 +72,24 @@ pub(super) fn body(
     Ok(body)
 }
 
-/// Tools as `{type: "function", function: {name, description, parameters}}`, strict where the
-/// provider supports it and the sanitizer says the schema can be strict. A tool that cannot be
-/// strict is sent in the plain dialect (keeping its original meaning), and the warnings say why.
+/// How a wire writes a function in its tool list.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum FunctionToolShape {
+    /// `{type: "function", function: {name, description, parameters, strict?}}` (Chat
+    /// Completions and the wires copying its tools).
+    Nested,
+    /// `{type: "function", name, description, parameters, strict}` (Responses, where `strict`
+    /// is true unless it says false).
+    Flat,
+}
+
+/// Tools in `shape`, strict where the provider supports it and the sanitizer says the schema can
+/// be strict. A tool that cannot be strict is sent in the plain dialect (keeping its original
+/// meaning), and the warnings say why.
 pub(super) fn function_tools(
     provider: &ResolvedProvider,
     tools: &[ToolEntry],
+    shape: FunctionToolShape,
     warnings: &mut Vec<String>,
 ) -> Vec<Value> {
     // A plain loop: the map and flat_map adapters took their own code in the wasm.
@@ -124,13 +136,24 @@ pub(super) fn function_tools(
             }
         }
         function.set("parameters", parameters);
-        if strict {
-            function.set("strict", Value::Bool(true));
-        }
-        wire_tools.push(object([
-            ("type", Value::from("function")),
-            ("function", Value::Object(function)),
-        ]));
+        wire_tools.push(match shape {
+            FunctionToolShape::Nested => {
+                if strict {
+                    function.set("strict", Value::Bool(true));
+                }
+                object([
+                    ("type", Value::from("function")),
+                    ("function", Value::Object(function)),
+                ])
+            }
+            FunctionToolShape::Flat => {
+                let mut tool = Map::new();
+                tool.set("type", Value::from("function"));
+                tool.extend(function);
+                tool.set("strict", Value::Bool(strict));
+                Value::Object(tool)
+            }
+        });
     }
     wire_tools
 }
@@ -226,12 +249,12 @@ pub(super) fn wire_messages(
 
 const MAX_CALL_ID_LENGTH: usize = 40;
 
-fn is_at_most_40(id: &str) -> bool {
+pub(super) fn is_at_most_40(id: &str) -> bool {
     id.len() <= MAX_CALL_ID_LENGTH
 }
 
 /// The start of `id`, then `_` and 9 letters and digits derived from the whole of it: 40 bytes.
-fn shortened_to_40(id: &str, attempt: u8) -> String {
+pub(super) fn shortened_to_40(id: &str, attempt: u8) -> String {
     let suffix = nine_alphanumeric(id, attempt);
     let mut keep = MAX_CALL_ID_LENGTH - 1 - suffix.len();
     while !id.is_char_boundary(keep) {

@@ -8,8 +8,9 @@ use serde_json::{Map, Value};
 
 use super::config::ResolvedProvider;
 use super::error::ProviderError;
-use super::table::{Endpoint, ANTHROPIC_MESSAGES_PATH, OLLAMA_CHAT_PATH};
-use super::{anthropic, gemini, ollama, openai, watsonx};
+use super::openai::FunctionToolShape;
+use super::table::{Endpoint, ANTHROPIC_MESSAGES_PATH, OLLAMA_CHAT_PATH, RESPONSES_PATH};
+use super::{anthropic, gemini, ollama, openai, openai_responses, watsonx};
 use crate::core::json_text::{object, to_json_text, SetMember};
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, MessageToolCall, Role};
 use crate::core::stream::WireFormat;
@@ -202,17 +203,28 @@ impl ResolvedProvider {
         let mut argument_keys = ArgumentKeys::default();
         let mut members = Map::new();
         let (wire_tools, tool_choice) = match self.spec.endpoint {
-            Endpoint::ChatCompletions | Endpoint::AzureDeployment => (
-                Value::Array(openai::function_tools(self, tools, &mut warnings)),
-                Some(Value::from("auto")),
-            ),
+            Endpoint::ChatCompletions | Endpoint::AzureDeployment | Endpoint::Responses => {
+                let shape = match self.spec.endpoint {
+                    Endpoint::Responses => FunctionToolShape::Flat,
+                    _ => FunctionToolShape::Nested,
+                };
+                (
+                    Value::Array(openai::function_tools(self, tools, shape, &mut warnings)),
+                    Some(Value::from("auto")),
+                )
+            }
             Endpoint::AnthropicMessages => (
                 anthropic::tools(tools, &mut warnings, &mut argument_keys),
                 Some(object([("type", Value::from("auto"))])),
             ),
             Endpoint::GeminiModels => (gemini::tools(tools, &mut warnings), None),
             Endpoint::OllamaChat | Endpoint::WatsonxChat => (
-                Value::Array(openai::function_tools(self, tools, &mut warnings)),
+                Value::Array(openai::function_tools(
+                    self,
+                    tools,
+                    FunctionToolShape::Nested,
+                    &mut warnings,
+                )),
                 None,
             ),
         };
@@ -250,6 +262,11 @@ impl ResolvedProvider {
                 openai::url(self),
                 openai::auth_headers(self),
                 openai::body(self, messages, mode)?,
+            ),
+            Endpoint::Responses => (
+                format!("{}{RESPONSES_PATH}", self.base_url),
+                openai::auth_headers(self),
+                openai_responses::body(self, messages, mode)?,
             ),
             Endpoint::AnthropicMessages => (
                 format!("{}{ANTHROPIC_MESSAGES_PATH}", self.base_url),

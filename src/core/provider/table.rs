@@ -22,12 +22,15 @@ pub fn wire_name(wire: WireFormat) -> &'static str {
 pub const CHAT_COMPLETIONS_PATH: &str = "/chat/completions";
 pub const ANTHROPIC_MESSAGES_PATH: &str = "/v1/messages";
 pub const OLLAMA_CHAT_PATH: &str = "/api/chat";
+pub const RESPONSES_PATH: &str = "/responses";
 
 /// How the request URL is formed and how the credential is sent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Endpoint {
     /// `{base}/chat/completions`, `Authorization: Bearer`.
     ChatCompletions,
+    /// `{base}/responses`, `Authorization: Bearer`.
+    Responses,
     /// `{base}/openai/deployments/{model}/chat/completions?api-version=…`, `api-key` header.
     AzureDeployment,
     /// `{base}/v1/messages`, `x-api-key` plus the Anthropic browser headers.
@@ -60,6 +63,13 @@ pub enum Reasoning {
     EchoReasoningContent,
     /// Anthropic thinking blocks, echoed with their signatures.
     SignedThinkingBlocks,
+    /// Responses API reasoning items: asked for encrypted (`include`) and echoed as input items,
+    /// except for models whose name starts with one of these prefixes, which do not reason and
+    /// refuse the `include` with a 400.
+    EncryptedReasoningItems {
+        #[serde(rename = "plainModelPrefixes")]
+        plain_model_prefixes: &'static [&'static str],
+    },
     /// Gemini thought parts; the thought signature on each function call is echoed.
     ThoughtSignatures,
     /// Ollama: a `thinking` field, or `<think>…</think>` inside the text for models whose name
@@ -154,6 +164,18 @@ impl ProviderSpec {
         }
     }
 
+    /// Whether `model` reasons in private and returns its reasoning encrypted, to be echoed.
+    pub fn returns_encrypted_reasoning(&self, model: &str) -> bool {
+        match self.reasoning {
+            Reasoning::EncryptedReasoningItems {
+                plain_model_prefixes,
+            } => !plain_model_prefixes
+                .iter()
+                .any(|prefix| model.starts_with(prefix)),
+            _ => false,
+        }
+    }
+
     /// The row as JS sees it through `listProviders()`.
     pub fn listing(&self) -> ProviderListing {
         ProviderListing {
@@ -217,6 +239,23 @@ pub static PROVIDERS: &[ProviderSpec] = &[
         strict_tools: true,
         stream_usage_option: true,
         max_tokens_field: MaxTokensField::MaxCompletionTokens,
+        tool_call_ids: ToolCallIds::AtMost40,
+        max_description_chars: Some(1024),
+        max_tools: Some(128),
+        ..OPENAI_STYLE
+    },
+    ProviderSpec {
+        id: "openai_responses",
+        display_name: "OpenAI (Responses API)",
+        wire: WireFormat::OpenAiResponses,
+        endpoint: Endpoint::Responses,
+        default_base_url: Some("https://api.openai.com/v1"),
+        default_model: Some("gpt-6.1-sol"),
+        suggested_models: &["gpt-6.1-sol", "gpt-6.1-terra", "gpt-6-luna", "gpt-4.1"],
+        reasoning: Reasoning::EncryptedReasoningItems {
+            plain_model_prefixes: &["gpt-4", "gpt-3", "chatgpt", "gpt-5-chat"],
+        },
+        strict_tools: true,
         tool_call_ids: ToolCallIds::AtMost40,
         max_description_chars: Some(1024),
         max_tools: Some(128),
