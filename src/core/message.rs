@@ -55,7 +55,8 @@ pub struct ChatMessage {
     /// DeepSeek-style reasoning text, echoed back to providers that require it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning_content: Option<String>,
-    /// Anthropic thinking blocks (with signatures) that must be echoed in the next request.
+    /// Anthropic thinking blocks (with signatures), or the Responses API's encrypted reasoning
+    /// (in `signature`), that must be echoed in the next request.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thinking_blocks: Option<Vec<ThinkingBlock>>,
 }
@@ -161,7 +162,8 @@ pub struct FunctionCall {
     pub arguments: String,
 }
 
-/// One Anthropic thinking block: readable thinking with its signature, or redacted data.
+/// One Anthropic thinking block: readable thinking with its signature, or redacted data. The
+/// Responses API's reasoning items are kept as `Thinking`: summary text, encrypted content.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ThinkingBlock {

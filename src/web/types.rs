@@ -199,6 +199,10 @@ export interface ToolCallMessagePart {
   thought_signature?: string;
 }
 
+/**
+ * Reasoning to echo on the next turn: Anthropic's thinking with its signature, or the Responses
+ * API's reasoning summary with its encrypted content as `signature`.
+ */
 export type ThinkingBlock =
   | { type: "thinking"; thinking: string; signature: string }
   | { type: "redacted_thinking"; data: string };
@@ -212,7 +216,7 @@ export interface ChatMessage {
   name?: string;
   /** DeepSeek-style reasoning, echoed to providers that need it. */
   reasoning_content?: string;
-  /** Anthropic thinking blocks with signatures, echoed on the next turn. */
+  /** Anthropic thinking blocks and Responses API encrypted reasoning, echoed on the next turn. */
   thinking_blocks?: ThinkingBlock[];
 }
 
