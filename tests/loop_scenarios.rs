@@ -1244,6 +1244,23 @@ fn reasoning_echoed_for_each_provider_kind() {
         )]));
         events
     };
+    // The Responses API's: two reasoning items, each closed by its encrypted content, one with
+    // a summary in two deltas and one without any (tests/fixtures/streams/openai-responses-*).
+    let responses_events = {
+        let mut events = vec![
+            reasoning("Oslo:"),
+            reasoning(" forecast."),
+            ModelEvent::EncryptedReasoning("gAAAAAB-first".to_owned()),
+            ModelEvent::EncryptedReasoning("gAAAAAB-second".to_owned()),
+        ];
+        events.extend(tool_round(&[(
+            1,
+            "call_rs",
+            "weather_forecast",
+            r#"{"city":"Oslo"}"#,
+        )]));
+        events
+    };
     // The shape of gemini/tool-call.chunks.txt: a whole call, no id, a thought signature.
     let gemini_events = vec![
         reasoning("Weather means forecast."),
@@ -1286,6 +1303,27 @@ fn reasoning_echoed_for_each_provider_kind() {
             },
             call("toolu_01", None),
             vec!["I should", " check."],
+        ),
+        (
+            "responses",
+            responses_events,
+            "call_rs",
+            ChatMessage {
+                reasoning_content: Some("Oslo: forecast.".to_owned()),
+                thinking_blocks: Some(vec![
+                    ThinkingBlock::Reasoning {
+                        summary: "Oslo: forecast.".to_owned(),
+                        encrypted_content: "gAAAAAB-first".to_owned(),
+                    },
+                    ThinkingBlock::Reasoning {
+                        summary: String::new(),
+                        encrypted_content: "gAAAAAB-second".to_owned(),
+                    },
+                ]),
+                ..assistant_calls(None, &[])
+            },
+            call("call_rs", None),
+            vec!["Oslo:", " forecast."],
         ),
         (
             "gemini",

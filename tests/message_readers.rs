@@ -74,8 +74,17 @@ mod derived {
     #[derive(Serialize, Deserialize)]
     #[serde(tag = "type", rename_all = "snake_case")]
     pub enum ThinkingBlock {
-        Thinking { thinking: String, signature: String },
-        RedactedThinking { data: String },
+        Thinking {
+            thinking: String,
+            signature: String,
+        },
+        RedactedThinking {
+            data: String,
+        },
+        Reasoning {
+            summary: String,
+            encrypted_content: String,
+        },
     }
 }
 
@@ -136,6 +145,9 @@ fn hand_written_readers_agree_with_the_derived_ones() {
         r#"[{"type": "thinking", "thinking": "t", "signature": -7}]"#,
         r#"[{"type": "redacted_thinking", "data": 1.5}]"#,
         r#"[{"type": "redacted_thinking", "data": {"a": 1}}]"#,
+        r#"[{"type": "reasoning", "summary": "s", "encrypted_content": "gAAAA"}]"#,
+        r#"[{"type": "reasoning", "summary": "s"}]"#,
+        r#"[{"type": "reasoning", "encrypted_content": 4, "summary": ""}]"#,
         r#"[{"type": "thought", "thinking": "t"}]"#,
         r#"[{"thinking": "t", "signature": "s"}]"#,
         r#"[{"type": 3, "data": "d"}]"#,

@@ -119,6 +119,10 @@ fn tool_round() -> Vec<ChatMessage> {
         ThinkingBlock::RedactedThinking {
             data: "opaque-data".into(),
         },
+        ThinkingBlock::Reasoning {
+            summary: "Weather first, then the time.".into(),
+            encrypted_content: "gAAAAABenc-1".into(),
+        },
     ]);
     vec![
         ChatMessage::text(Role::System, "Be brief."),
@@ -1642,8 +1646,8 @@ fn expected_flat_tools() -> Vec<Value> {
 
 /// OpenAI's Responses API reference (`POST /v1/responses`, input items, function tools) and its
 /// reasoning guide (encrypted reasoning items with `store: false`): the conversation goes as
-/// input items; the assistant turn's encrypted reasoning goes back first, without an id, and a
-/// redacted Anthropic block, which the API could not read, is left out.
+/// input items; the assistant turn's encrypted reasoning goes back first, without an id, and
+/// Anthropic's thinking blocks, which the API could not read, are left out.
 #[test]
 fn responses_body_sends_input_items_and_echoes_encrypted_reasoning() {
     let body = body(
@@ -1668,8 +1672,8 @@ fn responses_body_sends_input_items_and_echoes_encrypted_reasoning() {
             "input": [
                 {"role": "developer", "content": "Be brief."},
                 {"role": "user", "content": "Weather in Paris, and the time?"},
-                {"type": "reasoning", "encrypted_content": "EqQBCgIYAhIM", "summary": [
-                    {"type": "summary_text", "text": "I need the weather and the time."}
+                {"type": "reasoning", "encrypted_content": "gAAAAABenc-1", "summary": [
+                    {"type": "summary_text", "text": "Weather first, then the time."}
                 ]},
                 {"type": "function_call", "call_id": "call_1", "name": "weather_get",
                  "arguments": "{\"city\":\"Paris\"}"},
@@ -1731,9 +1735,9 @@ fn body_with_extra(extra: Value) -> Value {
 fn responses_body_writes_images_long_ids_and_no_lone_reasoning() {
     let long_id = "toolu_01ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
     let mut lone_reasoning = ChatMessage::text(Role::Assistant, "");
-    lone_reasoning.thinking_blocks = Some(vec![ThinkingBlock::Thinking {
-        thinking: String::new(),
-        signature: "gAAAA-lone".into(),
+    lone_reasoning.thinking_blocks = Some(vec![ThinkingBlock::Reasoning {
+        summary: String::new(),
+        encrypted_content: "gAAAA-lone".into(),
     }]);
     let mut calling = ChatMessage::text(Role::Assistant, "");
     calling.tool_calls = Some(vec![call(long_id, "clock_now", "{}", None)]);

@@ -164,6 +164,7 @@ pub enum ModelEventInput {
     Reasoning(String),
     Signature(String),
     Redacted(String),
+    Encrypted(String),
     ToolCall(DeltaInput),
     Finish(FinishInput),
     Usage {
@@ -183,6 +184,7 @@ impl ModelEventInput {
             ModelEventInput::Reasoning(text) => ModelEvent::ReasoningDelta(text.clone()),
             ModelEventInput::Signature(text) => ModelEvent::ReasoningSignature(text.clone()),
             ModelEventInput::Redacted(text) => ModelEvent::RedactedReasoning(text.clone()),
+            ModelEventInput::Encrypted(text) => ModelEvent::EncryptedReasoning(text.clone()),
             ModelEventInput::ToolCall(delta) => ModelEvent::ToolCallDelta(delta.to_delta()),
             ModelEventInput::Finish(reason) => ModelEvent::Finish(match reason {
                 FinishInput::Stop => FinishReason::Stop,

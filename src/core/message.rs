@@ -55,8 +55,8 @@ pub struct ChatMessage {
     /// DeepSeek-style reasoning text, echoed back to providers that require it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning_content: Option<String>,
-    /// Anthropic thinking blocks (with signatures), or the Responses API's encrypted reasoning
-    /// (in `signature`), that must be echoed in the next request.
+    /// Anthropic thinking blocks (with signatures) and Responses API reasoning items (encrypted)
+    /// that must be echoed in the next request.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thinking_blocks: Option<Vec<ThinkingBlock>>,
 }
@@ -162,13 +162,24 @@ pub struct FunctionCall {
     pub arguments: String,
 }
 
-/// One Anthropic thinking block: readable thinking with its signature, or redacted data. The
-/// Responses API's reasoning items are kept as `Thinking`: summary text, encrypted content.
+/// Reasoning a provider wants back on the next turn, tagged with its wire's kind so that each
+/// wire echoes only its own (a signature or encrypted content is refused by any other): an
+/// Anthropic thinking block with its signature or redacted data, or a Responses API reasoning
+/// item, its summary text and its encrypted content.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ThinkingBlock {
-    Thinking { thinking: String, signature: String },
-    RedactedThinking { data: String },
+    Thinking {
+        thinking: String,
+        signature: String,
+    },
+    RedactedThinking {
+        data: String,
+    },
+    Reasoning {
+        summary: String,
+        encrypted_content: String,
+    },
 }
 
 // Messages are read by hand through `Value`, whose reader is in the wasm anyway: serde's derived
@@ -322,9 +333,13 @@ fn thinking_block<E: Error>(value: Value) -> Result<ThinkingBlock, E> {
         "redacted_thinking" => Ok(ThinkingBlock::RedactedThinking {
             data: required("data", "a string")?,
         }),
+        "reasoning" => Ok(ThinkingBlock::Reasoning {
+            summary: required("summary", "a string")?,
+            encrypted_content: required("encrypted_content", "a string")?,
+        }),
         other => Err(E::unknown_variant(
             other,
-            &["thinking", "redacted_thinking"],
+            &["thinking", "redacted_thinking", "reasoning"],
         )),
     }
 }

@@ -20,6 +20,9 @@ pub enum ModelEvent {
     ReasoningSignature(String),
     /// Anthropic: a `redacted_thinking` block's opaque data, echoed back verbatim.
     RedactedReasoning(String),
+    /// The Responses API: a reasoning item's encrypted content, closing the reasoning since the
+    /// last one; the item goes back with it on the next request.
+    EncryptedReasoning(String),
     /// A fragment of a tool call.
     ToolCallDelta(ToolCallDelta),
     /// Why the model stopped.

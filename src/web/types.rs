@@ -200,12 +200,13 @@ export interface ToolCallMessagePart {
 }
 
 /**
- * Reasoning to echo on the next turn: Anthropic's thinking with its signature, or the Responses
- * API's reasoning summary with its encrypted content as `signature`.
+ * Reasoning to echo on the next turn, each wire only its own: Anthropic's thinking with its
+ * signature or redacted, or a Responses API reasoning item's summary and encrypted content.
  */
 export type ThinkingBlock =
   | { type: "thinking"; thinking: string; signature: string }
-  | { type: "redacted_thinking"; data: string };
+  | { type: "redacted_thinking"; data: string }
+  | { type: "reasoning"; summary: string; encrypted_content: string };
 
 /** An OpenAI-style chat message. */
 export interface ChatMessage {

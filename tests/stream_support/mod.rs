@@ -112,6 +112,7 @@ pub struct Outcome {
     pub reasoning: String,
     pub reasoning_signatures: Vec<String>,
     pub redacted_reasoning: Vec<String>,
+    pub encrypted_reasoning: Vec<String>,
     pub calls: Vec<AssembledToolCall>,
     pub finish: Option<FinishReason>,
     pub usage: Option<Usage>,
@@ -129,6 +130,7 @@ pub fn summarise(events: &[ModelEvent]) -> Outcome {
                 outcome.reasoning_signatures.push(signature.clone())
             }
             ModelEvent::RedactedReasoning(data) => outcome.redacted_reasoning.push(data.clone()),
+            ModelEvent::EncryptedReasoning(data) => outcome.encrypted_reasoning.push(data.clone()),
             ModelEvent::ToolCallDelta(delta) => assembler.push(delta),
             ModelEvent::Finish(reason) => outcome.finish = Some(reason.clone()),
             ModelEvent::Usage(usage) => outcome.usage = Some(*usage),

@@ -132,7 +132,7 @@ struct Response {
     /// No more of this call's text is streamed (a tool call has started).
     text_stopped: bool,
     reasoning: String,
-    /// Reasoning since the last Anthropic thinking-block signature.
+    /// Reasoning since the last thinking-block signature or encrypted reasoning item.
     open_thinking: String,
     thinking_blocks: Vec<ThinkingBlock>,
     assembler: ToolCallAssembler,
@@ -277,6 +277,13 @@ impl AgentLoop {
                 response
                     .thinking_blocks
                     .push(ThinkingBlock::RedactedThinking { data });
+            }
+            ModelEvent::EncryptedReasoning(encrypted_content) => {
+                let summary = mem::take(&mut response.open_thinking);
+                response.thinking_blocks.push(ThinkingBlock::Reasoning {
+                    summary,
+                    encrypted_content,
+                });
             }
             ModelEvent::ToolCallDelta(delta) => {
                 if call.source == CallSource::Native {

@@ -115,31 +115,28 @@ fn input_items(
     Ok(items)
 }
 
-/// The message's encrypted reasoning as `reasoning` items, its summary text with it. Reasoning
-/// without encrypted content (from another provider, or redacted) cannot be given back.
+/// The message's reasoning items, each with its summary text. Another wire's reasoning
+/// (Anthropic's thinking) cannot be given back: OpenAI could not read it.
 fn push_reasoning_items(items: &mut Vec<Value>, message: &ChatMessage) {
     for block in message.thinking_blocks.as_deref().unwrap_or_default() {
-        let ThinkingBlock::Thinking {
-            thinking,
-            signature,
+        let ThinkingBlock::Reasoning {
+            summary,
+            encrypted_content,
         } = block
         else {
             continue;
         };
-        if signature.is_empty() {
-            continue;
-        }
-        let mut summary = Vec::new();
-        if !thinking.is_empty() {
-            summary.push(object([
+        let mut parts = Vec::new();
+        if !summary.is_empty() {
+            parts.push(object([
                 ("type", Value::from("summary_text")),
-                ("text", Value::from(thinking.as_str())),
+                ("text", Value::from(summary.as_str())),
             ]));
         }
         items.push(object([
             ("type", Value::from("reasoning")),
-            ("summary", Value::Array(summary)),
-            ("encrypted_content", Value::from(signature.as_str())),
+            ("summary", Value::Array(parts)),
+            ("encrypted_content", Value::from(encrypted_content.as_str())),
         ]));
     }
 }
