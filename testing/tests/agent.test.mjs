@@ -86,7 +86,7 @@ test("openai_responses: a reasoning model's run over the Responses API keeps its
   assert.equal(final.reason, "completed");
   assert.equal(final.text, "2 + 3 = 5, and the echo said hi.");
   assert.deepEqual(final.messages[1].thinking_blocks, [
-    { type: "thinking", thinking: "I need the sum and the echo.", signature: "gAAAAABscript-encrypted-1" },
+    { type: "reasoning", summary: "I need the sum and the echo.", encrypted_content: "gAAAAABscript-encrypted-1" },
   ]);
   const usage = eventsOf(run, "usage").at(-1);
   assert.equal(usage.cachedInputTokens, 100);
