@@ -1264,6 +1264,7 @@ fn reasoning_echoed_for_each_provider_kind() {
     // The shape of gemini/tool-call.chunks.txt: a whole call, no id, a thought signature.
     let gemini_events = vec![
         reasoning("Weather means forecast."),
+        ModelEvent::TextSignature("CiQBtext".to_owned()),
         ModelEvent::ToolCallDelta(ToolCallDelta {
             name: Some("weather_forecast".to_owned()),
             arguments: Some(ArgumentsDelta::Whole(json!({"city": "Oslo"}))),
@@ -1331,6 +1332,9 @@ fn reasoning_echoed_for_each_provider_kind() {
             "call_1_0",
             ChatMessage {
                 reasoning_content: Some("Weather means forecast.".to_owned()),
+                thinking_blocks: Some(vec![ThinkingBlock::ThoughtSignature {
+                    signature: "CiQBtext".to_owned(),
+                }]),
                 ..assistant_calls(None, &[])
             },
             call("call_1_0", Some("CiQBVKhc7g==")),

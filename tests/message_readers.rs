@@ -85,6 +85,9 @@ mod derived {
             summary: String,
             encrypted_content: String,
         },
+        ThoughtSignature {
+            signature: String,
+        },
     }
 }
 
@@ -147,6 +150,8 @@ fn hand_written_readers_agree_with_the_derived_ones() {
         r#"[{"type": "redacted_thinking", "data": {"a": 1}}]"#,
         r#"[{"type": "reasoning", "summary": "s", "encrypted_content": "gAAAA"}]"#,
         r#"[{"type": "reasoning", "summary": "s"}]"#,
+        r#"[{"type": "thought_signature", "signature": "CiQB"}, {"type": "thought_signature"}]"#,
+        r#"[{"type": "thought_signature", "signature": "CiQB"}]"#,
         r#"[{"type": "reasoning", "encrypted_content": 4, "summary": ""}]"#,
         r#"[{"type": "thought", "thinking": "t"}]"#,
         r#"[{"thinking": "t", "signature": "s"}]"#,

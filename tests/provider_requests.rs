@@ -1778,3 +1778,39 @@ fn responses_body_writes_images_long_ids_and_no_lone_reasoning() {
     assert_eq!(sent_id.len(), 40);
     assert_eq!(input[2]["call_id"], json!(sent_id));
 }
+
+/// Gemini's thought signature on a part that is not a call goes back on the turn's text (Gemini
+/// API "Thought signatures": return each signature in the part it came with), and only to Gemini:
+/// Anthropic would refuse it as a thinking block's signature, as Gemini would Anthropic's.
+#[test]
+fn a_gemini_text_signature_goes_back_to_gemini_alone() {
+    let mut answer = ChatMessage::text(Role::Assistant, "Sunny.");
+    answer.thinking_blocks = Some(vec![
+        ThinkingBlock::Thinking {
+            thinking: "Look outside.".into(),
+            signature: "EqQBanthropic".into(),
+        },
+        ThinkingBlock::ThoughtSignature {
+            signature: "CiQBtext".into(),
+        },
+    ]);
+    let messages = vec![
+        ChatMessage::text(Role::User, "Weather?"),
+        answer,
+        ChatMessage::text(Role::User, "And tomorrow?"),
+    ];
+    let gemini = body(&provider("google"), &messages, ResponseMode::Streaming);
+    assert_eq!(
+        gemini["contents"][1],
+        json!({"role": "model", "parts": [{"text": "Sunny.", "thoughtSignature": "CiQBtext"}]})
+    );
+    let anthropic = body(&provider("anthropic"), &messages, ResponseMode::Streaming);
+    let blocks = anthropic["messages"][1]["content"].as_array().unwrap();
+    assert!(
+        blocks
+            .iter()
+            .all(|block| block.get("signature") != Some(&json!("CiQBtext"))),
+        "{blocks:?}"
+    );
+    assert_eq!(blocks[0]["signature"], "EqQBanthropic");
+}

@@ -200,7 +200,7 @@ fn gemini_candidate_with_thought_and_signed_call() {
             .unwrap(),
         vec![
             ModelEvent::ReasoningDelta("Thinking about weather.".into()),
-            ModelEvent::ReasoningSignature("CiQBthought".into()),
+            ModelEvent::TextSignature("CiQBthought".into()),
             ModelEvent::ToolCallDelta(ToolCallDelta {
                 index: Some(0),
                 id: None,

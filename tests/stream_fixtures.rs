@@ -28,6 +28,8 @@ struct Expected {
     text: &'static str,
     reasoning: &'static str,
     reasoning_signatures: Vec<(&'static str, usize)>,
+    /// Gemini's signatures of parts that are not calls.
+    text_signatures: Vec<(&'static str, usize)>,
     calls: Vec<ExpectedCall>,
     finish: Option<FinishReason>,
     usage: Option<Usage>,
@@ -113,21 +115,26 @@ fn check(case: &FixtureCase, outcome: &Outcome) -> Vec<String> {
         format!("{:?}", outcome.reasoning),
         format!("{:?}", expected.reasoning),
     );
-    let signatures: Vec<_> = outcome
-        .reasoning_signatures
-        .iter()
-        .map(|signature| fingerprint(signature))
-        .collect();
-    let want_signatures: Vec<_> = expected
-        .reasoning_signatures
-        .iter()
-        .map(|(start, length)| (start.to_string(), *length))
-        .collect();
-    differ(
-        "reasoning signatures",
-        format!("{signatures:?}"),
-        format!("{want_signatures:?}"),
-    );
+    let signature_kinds = [
+        (
+            "reasoning signatures",
+            &outcome.reasoning_signatures,
+            &expected.reasoning_signatures,
+        ),
+        (
+            "text signatures",
+            &outcome.text_signatures,
+            &expected.text_signatures,
+        ),
+    ];
+    for (what, got, want) in signature_kinds {
+        let got: Vec<_> = got.iter().map(|signature| fingerprint(signature)).collect();
+        let want: Vec<_> = want
+            .iter()
+            .map(|(start, length)| (start.to_string(), *length))
+            .collect();
+        differ(what, format!("{got:?}"), format!("{want:?}"));
+    }
     differ(
         "finish",
         format!("{:?}", outcome.finish),
@@ -345,6 +352,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 text: "",
                 reasoning: "",
                 reasoning_signatures: vec![],
+                text_signatures: vec![],
                 calls: vec![
                     ExpectedCall {
                         raw_arguments: Some(r#"{"city": "Edinburgh", "country": "GB", "units": "c"}"#),
@@ -371,6 +379,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 text: r#"{"city":"San Francisco","temperature":65,"units":"f"}"#,
                 reasoning: "",
                 reasoning_signatures: vec![],
+                text_signatures: vec![],
                 calls: vec![],
                 finish: Some(Stop),
                 usage: usage(79, 42, None, Some(0)),
@@ -383,6 +392,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 text: OPENAI_TEXT,
                 reasoning: "",
                 reasoning_signatures: vec![],
+                text_signatures: vec![],
                 calls: vec![],
                 finish: Some(Stop),
                 usage: usage(16, 300, Some(0), Some(0)),
@@ -395,6 +405,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 text: "",
                 reasoning: "The user is asking for the weather in San Francisco. I need to use the weather tool to get this information. Let me invoke the weather tool with the location parameter set to \"San Francisco\".",
                 reasoning_signatures: vec![],
+                text_signatures: vec![],
                 calls: vec![ExpectedCall {
                     raw_arguments: Some(r#"{"location": "San Francisco"}"#),
                     ..call(
@@ -414,6 +425,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 text: "The word \"strawberry\" contains three \"r\"s.",
                 reasoning: DEEPSEEK_REASONING,
                 reasoning_signatures: vec![],
+                text_signatures: vec![],
                 calls: vec![],
                 finish: Some(Stop),
                 usage: usage(18, 219, Some(0), Some(205)),
@@ -426,6 +438,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 text: "",
                 reasoning: "",
                 reasoning_signatures: vec![],
+                text_signatures: vec![],
                 calls: vec![call("gSIMJiOkT", "weather", json!({"location": "San Francisco"}))],
                 finish: Some(ToolCalls),
                 usage: usage(124, 22, None, None),
@@ -438,6 +451,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 text: "",
                 reasoning: "",
                 reasoning_signatures: vec![],
+                text_signatures: vec![],
                 calls: vec![call(
                     "chatcmpl-tool-9f149c74c42f265b",
                     "webSearchTool",
@@ -454,6 +468,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 text: "",
                 reasoning: "",
                 reasoning_signatures: vec![],
+                text_signatures: vec![],
                 calls: vec![ExpectedCall {
                     raw_arguments: Some("{}"),
                     ..call("tk85n1k4m", "weather", json!({}))
@@ -469,6 +484,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 text: "",
                 reasoning: XAI_REASONING,
                 reasoning_signatures: vec![],
+                text_signatures: vec![],
                 calls: vec![call("call_79382389", "weather", json!({"location": "San Francisco"}))],
                 finish: Some(ToolCalls),
                 // xAI counts its 227 reasoning tokens apart from the 26 completion tokens.
@@ -482,6 +498,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 text: "Reading it.",
                 reasoning: "",
                 reasoning_signatures: vec![],
+                text_signatures: vec![],
                 calls: vec![call("toolu_sanitized", "read_file", json!({"path": "a.txt"}))],
                 finish: Some(ToolCalls),
                 usage: None,
@@ -494,6 +511,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 text: "Hello there!",
                 reasoning: "",
                 reasoning_signatures: vec![],
+                text_signatures: vec![],
                 calls: vec![],
                 finish: Some(Stop),
                 usage: usage(11, 6, None, None),
@@ -506,6 +524,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 text: "I'll check the current weather in Paris for you.",
                 reasoning: "",
                 reasoning_signatures: vec![],
+                text_signatures: vec![],
                 calls: vec![ExpectedCall {
                     raw_arguments: Some(r#"{"location": "Paris"}"#),
                     ..call(
@@ -525,6 +544,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 text: "I'll create a comprehensive tax guide for someone with multiple W2s and save it in a file called taxes.txt. Let me do that for you now.",
                 reasoning: "",
                 reasoning_signatures: vec![],
+                text_signatures: vec![],
                 calls: vec![ExpectedCall {
                     id: "toolu_01EKqbqmZrGRXy18eN7m9kvY",
                     id_synthesized: false,
@@ -546,6 +566,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 text: "925 ÷ 5 = 185",
                 reasoning: "The previous result was 925. Now I need to divide that by 5.\n\n925 ÷ 5 = 185",
                 reasoning_signatures: vec![("EvQBCkYICxgC", 332)],
+                text_signatures: vec![],
                 calls: vec![],
                 finish: Some(Stop),
                 usage: usage(69, 53, Some(0), None),
@@ -558,6 +579,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 text: "I'll update the issue list for you.",
                 reasoning: "",
                 reasoning_signatures: vec![],
+                text_signatures: vec![],
                 calls: vec![ExpectedCall {
                     raw_arguments: Some("{}"),
                     ..call("toolu_01QE1WLsSVp5hy5Q3GmGTmjP", "updateIssueList", json!({}))
@@ -573,6 +595,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 text: "",
                 reasoning: "",
                 reasoning_signatures: vec![],
+                text_signatures: vec![],
                 calls: vec![ExpectedCall {
                     id_synthesized: true,
                     signature: Some(("EqUCCqICAb4+", 396)),
@@ -589,6 +612,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 text: "",
                 reasoning: "",
                 reasoning_signatures: vec![],
+                text_signatures: vec![],
                 calls: vec![ExpectedCall {
                     id_synthesized: true,
                     signature: Some(("EpEgCo4gAb4+", 5488)),
@@ -605,6 +629,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 text: "",
                 reasoning: "",
                 reasoning_signatures: vec![],
+                text_signatures: vec![],
                 calls: vec![
                     ExpectedCall {
                         id_synthesized: true,
@@ -627,6 +652,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 text: "",
                 reasoning: "",
                 reasoning_signatures: vec![],
+                text_signatures: vec![],
                 calls: vec![ExpectedCall {
                     id_synthesized: true,
                     signature: Some(("CmIBjz1rX0OQ", 5832)),
@@ -642,7 +668,8 @@ fn fixture_cases() -> Vec<FixtureCase> {
             expected: Expected {
                 text: "There are **3** \"r\"s in strawberry.\n\nHere is the breakdown: st**r**awbe**rr**y.",
                 reasoning: "",
-                reasoning_signatures: vec![("Eo0HCooHAb4+", 1216)],
+                reasoning_signatures: vec![],
+                text_signatures: vec![("Eo0HCooHAb4+", 1216)],
                 calls: vec![],
                 finish: Some(Stop),
                 usage: usage(9, 29 + 256, None, Some(256)),
@@ -654,7 +681,8 @@ fn fixture_cases() -> Vec<FixtureCase> {
             expected: Expected {
                 text: "There are **3** \"r\"s in strawberry.\n\nst**r**awbe**rr**y",
                 reasoning: "",
-                reasoning_signatures: vec![("EqsFCqgFAb4+", 916)],
+                reasoning_signatures: vec![],
+                text_signatures: vec![("EqsFCqgFAb4+", 916)],
                 calls: vec![],
                 finish: Some(Stop),
                 usage: usage(9, 23 + 185, None, Some(185)),
@@ -667,6 +695,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 text: "",
                 reasoning: "",
                 reasoning_signatures: vec![],
+                text_signatures: vec![],
                 calls: vec![ExpectedCall {
                     id_synthesized: true,
                     raw_arguments: Some(r#"{"city":"Tokyo"}"#),
@@ -683,6 +712,7 @@ fn fixture_cases() -> Vec<FixtureCase> {
                 text: "",
                 reasoning: "The user wants weather for two cities.",
                 reasoning_signatures: vec![],
+                text_signatures: vec![],
                 calls: vec![
                     call("call_k3x9q2ab", "get_weather", json!({"city": "Tokyo"})),
                     call(

@@ -165,6 +165,7 @@ pub enum ModelEventInput {
     Signature(String),
     Redacted(String),
     Encrypted(String),
+    TextSignature(String),
     ToolCall(DeltaInput),
     Finish(FinishInput),
     Usage {
@@ -185,6 +186,7 @@ impl ModelEventInput {
             ModelEventInput::Signature(text) => ModelEvent::ReasoningSignature(text.clone()),
             ModelEventInput::Redacted(text) => ModelEvent::RedactedReasoning(text.clone()),
             ModelEventInput::Encrypted(text) => ModelEvent::EncryptedReasoning(text.clone()),
+            ModelEventInput::TextSignature(text) => ModelEvent::TextSignature(text.clone()),
             ModelEventInput::ToolCall(delta) => ModelEvent::ToolCallDelta(delta.to_delta()),
             ModelEventInput::Finish(reason) => ModelEvent::Finish(match reason {
                 FinishInput::Stop => FinishReason::Stop,

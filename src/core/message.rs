@@ -164,8 +164,8 @@ pub struct FunctionCall {
 
 /// Reasoning a provider wants back on the next turn, tagged with its wire's kind so that each
 /// wire echoes only its own (a signature or encrypted content is refused by any other): an
-/// Anthropic thinking block with its signature or redacted data, or a Responses API reasoning
-/// item, its summary text and its encrypted content.
+/// Anthropic thinking block with its signature or redacted data, a Responses API reasoning item
+/// (its summary text and encrypted content), or a Gemini thought signature.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ThinkingBlock {
@@ -179,6 +179,10 @@ pub enum ThinkingBlock {
     Reasoning {
         summary: String,
         encrypted_content: String,
+    },
+    /// Gemini's signature of a part that was not a call, echoed on the turn's text.
+    ThoughtSignature {
+        signature: String,
     },
 }
 
@@ -337,9 +341,17 @@ fn thinking_block<E: Error>(value: Value) -> Result<ThinkingBlock, E> {
             summary: required("summary", "a string")?,
             encrypted_content: required("encrypted_content", "a string")?,
         }),
+        "thought_signature" => Ok(ThinkingBlock::ThoughtSignature {
+            signature: required("signature", "a string")?,
+        }),
         other => Err(E::unknown_variant(
             other,
-            &["thinking", "redacted_thinking", "reasoning"],
+            &[
+                "thinking",
+                "redacted_thinking",
+                "reasoning",
+                "thought_signature",
+            ],
         )),
     }
 }

@@ -15,9 +15,11 @@ pub enum ModelEvent {
     TextDelta(String),
     /// A piece of reasoning ("thinking") text, kept apart from the answer.
     ReasoningDelta(String),
-    /// The signature closing the current reasoning, to echo back with it: Anthropic's thinking
-    /// block `signature`, or Gemini's `thoughtSignature` on a part that is not a call.
+    /// Anthropic: the signature closing the current thinking block, to echo back with it.
     ReasoningSignature(String),
+    /// Gemini: the `thoughtSignature` of a part that is not a call (text, or an empty part
+    /// closing the answer), echoed on the turn's text.
+    TextSignature(String),
     /// Anthropic: a `redacted_thinking` block's opaque data, echoed back verbatim.
     RedactedReasoning(String),
     /// The Responses API: a reasoning item's encrypted content, closing the reasoning since the

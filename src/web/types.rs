@@ -201,12 +201,14 @@ export interface ToolCallMessagePart {
 
 /**
  * Reasoning to echo on the next turn, each wire only its own: Anthropic's thinking with its
- * signature or redacted, or a Responses API reasoning item's summary and encrypted content.
+ * signature or redacted, a Responses API reasoning item's summary and encrypted content, or the
+ * signature Gemini gave its text.
  */
 export type ThinkingBlock =
   | { type: "thinking"; thinking: string; signature: string }
   | { type: "redacted_thinking"; data: string }
-  | { type: "reasoning"; summary: string; encrypted_content: string };
+  | { type: "reasoning"; summary: string; encrypted_content: string }
+  | { type: "thought_signature"; signature: string };
 
 /** An OpenAI-style chat message. */
 export interface ChatMessage {

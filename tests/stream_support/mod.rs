@@ -113,6 +113,7 @@ pub struct Outcome {
     pub reasoning_signatures: Vec<String>,
     pub redacted_reasoning: Vec<String>,
     pub encrypted_reasoning: Vec<String>,
+    pub text_signatures: Vec<String>,
     pub calls: Vec<AssembledToolCall>,
     pub finish: Option<FinishReason>,
     pub usage: Option<Usage>,
@@ -131,6 +132,7 @@ pub fn summarise(events: &[ModelEvent]) -> Outcome {
             }
             ModelEvent::RedactedReasoning(data) => outcome.redacted_reasoning.push(data.clone()),
             ModelEvent::EncryptedReasoning(data) => outcome.encrypted_reasoning.push(data.clone()),
+            ModelEvent::TextSignature(signature) => outcome.text_signatures.push(signature.clone()),
             ModelEvent::ToolCallDelta(delta) => assembler.push(delta),
             ModelEvent::Finish(reason) => outcome.finish = Some(reason.clone()),
             ModelEvent::Usage(usage) => outcome.usage = Some(*usage),

@@ -278,6 +278,11 @@ impl AgentLoop {
                     .thinking_blocks
                     .push(ThinkingBlock::RedactedThinking { data });
             }
+            ModelEvent::TextSignature(signature) => {
+                response
+                    .thinking_blocks
+                    .push(ThinkingBlock::ThoughtSignature { signature });
+            }
             ModelEvent::EncryptedReasoning(encrypted_content) => {
                 let summary = mem::take(&mut response.open_thinking);
                 response.thinking_blocks.push(ThinkingBlock::Reasoning {

@@ -317,8 +317,8 @@ fn assistant_blocks(message: &ChatMessage, replaced_ids: &Map<String, Value>) ->
     let mut blocks = Vec::new();
     for block in message.thinking_blocks.as_deref().unwrap_or_default() {
         blocks.push(match block {
-            // Another wire's reasoning, which Anthropic could not read.
-            ThinkingBlock::Reasoning { .. } => continue,
+            // Other wires' reasoning, which Anthropic could not read.
+            ThinkingBlock::Reasoning { .. } | ThinkingBlock::ThoughtSignature { .. } => continue,
             ThinkingBlock::Thinking {
                 thinking,
                 signature,

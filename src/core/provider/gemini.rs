@@ -14,7 +14,9 @@ use super::request::{
     sanitized_schema, turn_values, ImageBudget, InlineImage, ResponseMode, Turns,
 };
 use crate::core::json_text::{object, to_json_text, SetMember};
-use crate::core::message::{ChatMessage, ContentPart, MessageContent, MessageToolCall, Role};
+use crate::core::message::{
+    ChatMessage, ContentPart, MessageContent, MessageToolCall, Role, ThinkingBlock,
+};
 use crate::core::model_event::{
     ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta,
 };
@@ -274,7 +276,18 @@ pub(super) fn sent_thought_signature(call: &MessageToolCall, position: usize) ->
 
 fn model_parts(message: &ChatMessage, echoes_ids: bool) -> Vec<Value> {
     let mut parts = Vec::new();
-    if let Some(part) = text_part(&message.text_content()) {
+    if let Some(mut part) = text_part(&message.text_content()) {
+        // The text is one part here, however many Gemini streamed: it carries the last
+        // signature Gemini gave a part that was not a call.
+        let mut signature = None;
+        for block in message.thinking_blocks.as_deref().unwrap_or_default() {
+            if let ThinkingBlock::ThoughtSignature { signature: own } = block {
+                signature = Some(own);
+            }
+        }
+        if let (Some(signature), Value::Object(part)) = (signature, &mut part) {
+            part.set("thoughtSignature", Value::from(signature.as_str()));
+        }
         parts.push(part);
     }
     for (position, call) in message
@@ -362,9 +375,9 @@ pub(super) fn response_events(body: &Value) -> Result<Vec<ModelEvent>, String> {
                 events.push(ModelEvent::TextDelta(text.to_owned()));
             }
         }
-        // A signature on a part that is not a call is echoed back with that part.
+        // A signature on a part that is not a call is echoed back on the turn's text.
         if let Some(signature) = signature {
-            events.push(ModelEvent::ReasoningSignature(signature));
+            events.push(ModelEvent::TextSignature(signature));
         }
     }
     let reason = candidate

@@ -9,7 +9,7 @@
 //!
 //! Gemini calls have no id (the assembler makes one) and no index: the parser numbers them.
 //! `thoughtSignature` on a call goes with the call; on any other part it is emitted as a
-//! [`ModelEvent::ReasoningSignature`], to be echoed back on that part.
+//! [`ModelEvent::TextSignature`], to be echoed back on the turn's text.
 
 use serde_json::{Map, Value};
 
@@ -114,7 +114,7 @@ impl GeminiParser {
             }
         }
         if let Some(signature) = signature {
-            out.push(ModelEvent::ReasoningSignature(signature));
+            out.push(ModelEvent::TextSignature(signature));
         }
     }
 
