@@ -95,8 +95,118 @@ fn matches(outcome: &Outcome, expected: &Expected) -> bool {
 
 fn cases() -> Vec<(&'static str, WireFormat, bool, Expected)> {
     use FinishReason::{Length, Stop, ToolCalls};
-    use WireFormat::{AnthropicMessages, Gemini, OllamaNdjson, OpenAiChat};
+    use WireFormat::{AnthropicMessages, Gemini, OllamaNdjson, OpenAiChat, OpenAiResponses};
     vec![
+        (
+            "openai-responses-text.sse",
+            OpenAiResponses,
+            false,
+            Expected {
+                text: "Hello, world.",
+                finish: Some(Stop),
+                usage: with_parts(usage(1200, 300), Some(1024), Some(256)),
+                ..Expected::default()
+            },
+        ),
+        (
+            "openai-responses-reasoning-calls.sse",
+            OpenAiResponses,
+            false,
+            Expected {
+                reasoning: "**Two cities**\n\nLook up both.\n\nThen compare.",
+                reasoning_signatures: vec!["enc-final"],
+                calls: vec![
+                    (
+                        "call_paris",
+                        false,
+                        "get_weather",
+                        Ok(json!({"city": "Paris"})),
+                        None,
+                    ),
+                    (
+                        "call_rome",
+                        false,
+                        "get_weather",
+                        Ok(json!({"city": "Rome"})),
+                        None,
+                    ),
+                ],
+                finish: Some(ToolCalls),
+                usage: with_parts(usage(80, 150), Some(0), Some(64)),
+                ..Expected::default()
+            },
+        ),
+        (
+            "openai-responses-incomplete.sse",
+            OpenAiResponses,
+            false,
+            Expected {
+                text: "Writing the file.",
+                calls: vec![("call_write", false, "write_file", Err("truncated"), None)],
+                finish: Some(Length),
+                usage: with_parts(usage(40, 32), Some(0), Some(0)),
+                ..Expected::default()
+            },
+        ),
+        (
+            "openai-responses-error-then-failed.sse",
+            OpenAiResponses,
+            false,
+            Expected {
+                text: "Partial ",
+                errors: vec![(Some("insufficient_quota"), "exceeded your current quota")],
+                ..Expected::default()
+            },
+        ),
+        (
+            "openai-responses-failed.sse",
+            OpenAiResponses,
+            false,
+            Expected {
+                errors: vec![(Some("rate_limit_exceeded"), "Request too large")],
+                ..Expected::default()
+            },
+        ),
+        (
+            "openai-responses-error-event.sse",
+            OpenAiResponses,
+            false,
+            Expected {
+                errors: vec![
+                    (Some(INVALID_PAYLOAD_CODE), "not a JSON object"),
+                    (Some("server_error"), "The server had an error"),
+                ],
+                ..Expected::default()
+            },
+        ),
+        (
+            "openai-responses-done-items-only.sse",
+            OpenAiResponses,
+            false,
+            Expected {
+                text: "Looking both up.",
+                reasoning: "The user wants two lookups.",
+                calls: vec![
+                    ("call_a", false, "search", Ok(json!({"term": "rust"})), None),
+                    ("call_b", false, "search", Ok(json!({"term": "wasm"})), None),
+                ],
+                finish: Some(ToolCalls),
+                usage: usage(20, 10),
+                ..Expected::default()
+            },
+        ),
+        (
+            "openai-responses-raw-reasoning-refusal.sse",
+            OpenAiResponses,
+            false,
+            Expected {
+                text: "I can't help with that.",
+                reasoning: "Is this allowed?\n\nNo.",
+                finish: Some(Stop),
+                usage: with_parts(usage(15, 12), Some(0), Some(5)),
+                ..Expected::default()
+            },
+        ),
         (
             "openai-error-first-chunk.sse",
             OpenAiChat,

@@ -21,6 +21,8 @@ pub(crate) mod openai_chat;
 pub(crate) mod openai_responses;
 pub(crate) mod usage;
 
+pub use openai_responses::response_events as responses_response_events;
+
 use serde_json::Value;
 
 use super::json_text::to_json_text;

@@ -88,3 +88,19 @@ pub(crate) fn ollama_usage(done: &Value) -> Usage {
         ..Usage::default()
     }
 }
+
+/// OpenAI Responses' `usage`: as in Chat Completions, `input_tokens` already holds the cached
+/// ones (`input_tokens_details.cached_tokens`) and `output_tokens` the reasoning ones
+/// (`output_tokens_details.reasoning_tokens`).
+pub(crate) fn responses_usage(usage: &Value) -> Usage {
+    Usage {
+        input_tokens: token_count(usage, "input_tokens"),
+        output_tokens: token_count(usage, "output_tokens"),
+        cached_input_tokens: usage
+            .get("input_tokens_details")
+            .and_then(|details| reported(details, "cached_tokens")),
+        reasoning_tokens: usage
+            .get("output_tokens_details")
+            .and_then(|details| reported(details, "reasoning_tokens")),
+    }
+}
