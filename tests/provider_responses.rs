@@ -342,3 +342,126 @@ fn a_whole_answer_counts_tokens_as_its_stream_does() {
         Some(&usage_with_parts(307, 26 + 227, Some(306), Some(227)))
     );
 }
+
+/// OpenAI Responses, read directly (the provider row that uses this wire is the lead's): items
+/// in output order, the reasoning summary's parts set apart as a stream's are, the reasoning's
+/// `encrypted_content` as its signature, calls by `call_id` at their output index. Shape: the
+/// response object of OpenAI's API reference and vercel/ai's captured
+/// `packages/openai/src/responses/__fixtures__/openai-reasoning-encrypted-content.1.json`.
+#[test]
+fn openai_responses_reply_with_reasoning_text_and_calls() {
+    let body = json!({
+      "id": "resp_1", "object": "response", "status": "completed", "error": null,
+      "incomplete_details": null, "model": "gpt-5-mini",
+      "output": [
+        {"id": "rs_1", "type": "reasoning", "encrypted_content": "gAAAA-enc",
+         "summary": [{"type": "summary_text", "text": "**Plan**"},
+                     {"type": "summary_text", "text": "Two lookups."}]},
+        {"id": "msg_1", "type": "message", "status": "completed", "role": "assistant",
+         "content": [{"type": "output_text", "annotations": [], "text": "Looking "},
+                     {"type": "output_text", "annotations": [], "text": "both up."}]},
+        {"id": "fc_1", "type": "function_call", "status": "completed",
+         "call_id": "call_a", "name": "weather_get", "arguments": "{\"city\":\"Paris\"}"},
+        {"id": "ws_1", "type": "web_search_call", "status": "completed"},
+        {"id": "fc_2", "type": "function_call", "status": "completed",
+         "call_id": "call_b", "name": "clock_now", "arguments": ""}
+      ],
+      "usage": {"input_tokens": 865, "input_tokens_details": {"cached_tokens": 512},
+                "output_tokens": 163, "output_tokens_details": {"reasoning_tokens": 128},
+                "total_tokens": 1028}
+    });
+    let events = mcp_agent_wasm::core::stream::responses_response_events(&body).unwrap();
+    assert_eq!(
+        events,
+        vec![
+            ModelEvent::ReasoningDelta("**Plan**".into()),
+            ModelEvent::ReasoningDelta("\n\nTwo lookups.".into()),
+            ModelEvent::ReasoningSignature("gAAAA-enc".into()),
+            ModelEvent::TextDelta("Looking ".into()),
+            ModelEvent::TextDelta("both up.".into()),
+            call(
+                2,
+                Some("call_a"),
+                "weather_get",
+                ArgumentsDelta::Fragment(r#"{"city":"Paris"}"#.into())
+            ),
+            ModelEvent::ToolCallDelta(ToolCallDelta {
+                index: Some(4),
+                id: Some("call_b".into()),
+                name: Some("clock_now".into()),
+                arguments: None,
+                thought_signature: None,
+            }),
+            ModelEvent::Finish(FinishReason::Stop),
+            usage_with_parts(865, 163, Some(512), Some(128)),
+        ]
+    );
+}
+
+/// Raw reasoning text (open-weight models behind a Responses server put it in `content` as
+/// `reasoning_text`), a second reasoning item set apart from the first, a refusal as the answer,
+/// and an incomplete response's reason (`incomplete_details.reason`, OpenAI's API reference:
+/// `max_output_tokens` or `content_filter`).
+#[test]
+fn openai_responses_incomplete_reply_with_raw_reasoning_and_refusal() {
+    let body = json!({
+      "object": "response", "status": "incomplete", "error": null,
+      "incomplete_details": {"reason": "content_filter"},
+      "output": [
+        {"id": "rs_1", "type": "reasoning", "summary": [],
+         "content": [{"type": "reasoning_text", "text": "Is this allowed?"}]},
+        {"id": "rs_2", "type": "reasoning", "summary": [],
+         "content": [{"type": "reasoning_text", "text": "No."}]},
+        {"id": "msg_1", "type": "message", "role": "assistant",
+         "content": [{"type": "refusal", "refusal": "I can't help with that."}]}
+      ],
+      "usage": {"input_tokens": 15, "output_tokens": 12}
+    });
+    let events = mcp_agent_wasm::core::stream::responses_response_events(&body).unwrap();
+    assert_eq!(
+        events,
+        vec![
+            ModelEvent::ReasoningDelta("Is this allowed?".into()),
+            ModelEvent::ReasoningDelta("\n\nNo.".into()),
+            ModelEvent::TextDelta("I can't help with that.".into()),
+            ModelEvent::Finish(FinishReason::ContentFilter),
+            usage(15, 12),
+        ]
+    );
+    let cut = json!({"status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"},
+                     "output": []});
+    assert_eq!(
+        mcp_agent_wasm::core::stream::responses_response_events(&cut).unwrap(),
+        vec![ModelEvent::Finish(FinishReason::Length)]
+    );
+}
+
+/// A failed response is its `error` alone (`{code, message}`, as vercel/ai's capture
+/// `openai-response-failed-only.1.chunks.txt` shows it); a failed one without an error still
+/// fails; a body without `output` is no response.
+#[test]
+fn openai_responses_failed_reply_is_one_error_and_a_body_without_output_is_refused() {
+    let failed = json!({
+      "object": "response", "status": "failed", "output": [], "usage": null,
+      "error": {"code": "rate_limit_exceeded", "message": "Request too large for gpt-5-mini"}
+    });
+    assert_eq!(
+        mcp_agent_wasm::core::stream::responses_response_events(&failed).unwrap(),
+        vec![ModelEvent::Error(ProviderStreamError {
+            code: Some("rate_limit_exceeded".into()),
+            message: "Request too large for gpt-5-mini".into(),
+        })]
+    );
+    let silent = json!({"status": "failed", "error": null, "output": []});
+    assert_eq!(
+        mcp_agent_wasm::core::stream::responses_response_events(&silent).unwrap(),
+        vec![ModelEvent::Error(ProviderStreamError {
+            code: None,
+            message: "the response failed without an error message".into(),
+        })]
+    );
+    assert_eq!(
+        mcp_agent_wasm::core::stream::responses_response_events(&json!({"object": "list"})),
+        Err("no `output` array in the response".to_owned())
+    );
+}

@@ -230,9 +230,43 @@ impl ReasoningParts {
     }
 }
 
-/// A whole (non-streaming) Responses API body as model events.
-pub fn response_events(_body: &Value) -> Result<Vec<ModelEvent>, String> {
-    Ok(Vec::new())
+/// A whole (non-streaming) Responses API body as the events its stream would give: the output
+/// items in order, then the finish (by `status`) and the usage. A body with an `error` is that
+/// error alone.
+pub fn response_events(body: &Value) -> Result<Vec<ModelEvent>, String> {
+    if let Some(error) = body.get("error").filter(|error| !error.is_null()) {
+        return Ok(vec![failure(error)]);
+    }
+    let items = body
+        .get("output")
+        .and_then(Value::as_array)
+        .ok_or("no `output` array in the response")?;
+    let mut events = Vec::new();
+    let mut reasoning = ReasoningParts::default();
+    let mut index = 0u32;
+    for item in items {
+        match item.get("type").and_then(Value::as_str) {
+            Some("reasoning") => {
+                reasoning.push_item(index, item, &mut events);
+                push_signature(item, &mut events);
+            }
+            Some("message") => push_message_text(item, &mut events),
+            Some("function_call") => {
+                events.push(ModelEvent::ToolCallDelta(call_delta(index, item)));
+            }
+            _ => {}
+        }
+        index = index.saturating_add(1);
+    }
+    match body.get("status").and_then(Value::as_str) {
+        Some("completed") => events.push(ModelEvent::Finish(FinishReason::Stop)),
+        Some("incomplete") => events.push(ModelEvent::Finish(incomplete_reason(body))),
+        Some("failed") => events.push(failure(&Value::Null)),
+        Some(other) => events.push(ModelEvent::Finish(FinishReason::Other(other.to_owned()))),
+        None => {}
+    }
+    push_usage(body, &mut events);
+    Ok(events)
 }
 
 /// The item an event is about; one without `output_index` (no server seen omits it) counts as
