@@ -376,7 +376,7 @@ fn openai_responses_reply_with_reasoning_text_and_calls() {
         vec![
             ModelEvent::ReasoningDelta("**Plan**".into()),
             ModelEvent::ReasoningDelta("\n\nTwo lookups.".into()),
-            ModelEvent::ReasoningSignature("gAAAA-enc".into()),
+            ModelEvent::EncryptedReasoning("gAAAA-enc".into()),
             ModelEvent::TextDelta("Looking ".into()),
             ModelEvent::TextDelta("both up.".into()),
             call(

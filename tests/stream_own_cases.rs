@@ -26,6 +26,7 @@ struct Expected {
     text: &'static str,
     reasoning: &'static str,
     reasoning_signatures: Vec<&'static str>,
+    encrypted_reasoning: Vec<&'static str>,
     redacted_reasoning: Vec<&'static str>,
     calls: Vec<ExpectedCall>,
     finish: Option<FinishReason>,
@@ -74,6 +75,7 @@ fn matches(outcome: &Outcome, expected: &Expected) -> bool {
     outcome.text == expected.text
         && outcome.reasoning == expected.reasoning
         && outcome.reasoning_signatures == expected.reasoning_signatures
+        && outcome.encrypted_reasoning == expected.encrypted_reasoning
         && outcome.redacted_reasoning == expected.redacted_reasoning
         && outcome.finish == expected.finish
         && outcome.usage == expected.usage
@@ -114,7 +116,7 @@ fn cases() -> Vec<(&'static str, WireFormat, bool, Expected)> {
             false,
             Expected {
                 reasoning: "**Two cities**\n\nLook up both.\n\nThen compare.",
-                reasoning_signatures: vec!["enc-final"],
+                encrypted_reasoning: vec!["enc-final"],
                 calls: vec![
                     (
                         "call_paris",

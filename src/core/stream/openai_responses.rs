@@ -8,8 +8,8 @@
 //! `response.output_item.added` (the call id is the item's `call_id`, not its `id`), its arguments
 //! follow in `response.function_call_arguments.delta`, and `response.output_item.done` closes it.
 //! A done item whose content never came in deltas (some servers send only done items) gives its
-//! content then. A done `reasoning` item's `encrypted_content` is the signature of the reasoning
-//! before it, echoed back as a reasoning input item. A call never closed when the response ends
+//! content then. A done `reasoning` item's `encrypted_content` closes the reasoning before it
+//! ([`ModelEvent::EncryptedReasoning`]), echoed back as a reasoning input item. A call never closed when the response ends
 //! is [`ArgumentsDelta::Truncated`]. The stream ends with `response.completed`,
 //! `response.incomplete` (why: `incomplete_details.reason`) or `response.failed`.
 //!
@@ -172,7 +172,7 @@ impl ResponsesParser {
                 if !streamed {
                     self.reasoning.push_item(index, item, out);
                 }
-                push_signature(item, out);
+                push_encrypted_reasoning(item, out);
             }
             Some("message") if !streamed => push_message_text(item, out),
             _ => {}
@@ -248,7 +248,7 @@ pub fn response_events(body: &Value) -> Result<Vec<ModelEvent>, String> {
         match item.get("type").and_then(Value::as_str) {
             Some("reasoning") => {
                 reasoning.push_item(index, item, &mut events);
-                push_signature(item, &mut events);
+                push_encrypted_reasoning(item, &mut events);
             }
             Some("message") => push_message_text(item, &mut events),
             Some("function_call") => {
@@ -319,9 +319,9 @@ fn push_message_text(item: &Value, out: &mut Vec<ModelEvent>) {
     }
 }
 
-fn push_signature(item: &Value, out: &mut Vec<ModelEvent>) {
+fn push_encrypted_reasoning(item: &Value, out: &mut Vec<ModelEvent>) {
     if let Some(encrypted) = non_empty_str(item, "encrypted_content") {
-        out.push(ModelEvent::ReasoningSignature(encrypted.to_owned()));
+        out.push(ModelEvent::EncryptedReasoning(encrypted.to_owned()));
     }
 }
 
