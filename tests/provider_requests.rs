@@ -9,7 +9,7 @@ use mcp_agent_wasm::core::message::{
     ChatMessage, ContentPart, FunctionCall, ImageUrl, MessageContent, MessageToolCall, Role,
     ThinkingBlock,
 };
-use mcp_agent_wasm::core::provider::{ProviderConfig, ResolvedProvider, ResponseMode};
+use mcp_agent_wasm::core::provider::{ProviderConfig, ResolvedProvider, ResponseMode, ToolChoice};
 use mcp_agent_wasm::core::tools::{sanitize_schema, SchemaDialect, ToolEntry};
 
 /// The tools as the OpenAI wire carries them: the sanitizer decides the schema and whether it
@@ -1813,4 +1813,182 @@ fn a_gemini_text_signature_goes_back_to_gemini_alone() {
         "{blocks:?}"
     );
     assert_eq!(blocks[0]["signature"], "EqQBanthropic");
+}
+
+/// `toolChoice` in each wire's words, from the vendors' references: OpenAI Chat Completions
+/// (`tool_choice`: "required", "none", `{type: "function", function: {name}}`), the Responses
+/// API (`{type: "function", name}`), Anthropic (`{type: "any" | "none" | "tool", name}`), Gemini
+/// (`toolConfig.functionCallingConfig`: mode `ANY`/`NONE`, `allowedFunctionNames`).
+#[test]
+fn tool_choice_is_asked_in_each_wire_s_words() {
+    let named = ToolChoice::Tool("weather_get".into());
+    let cases = [
+        (
+            "openai",
+            ToolChoice::Required,
+            "tool_choice",
+            json!("required"),
+        ),
+        ("openai", ToolChoice::None, "tool_choice", json!("none")),
+        (
+            "openai",
+            named.clone(),
+            "tool_choice",
+            json!({"type": "function", "function": {"name": "weather_get"}}),
+        ),
+        (
+            "openai_responses",
+            named.clone(),
+            "tool_choice",
+            json!({"type": "function", "name": "weather_get"}),
+        ),
+        (
+            "anthropic",
+            ToolChoice::Required,
+            "tool_choice",
+            json!({"type": "any"}),
+        ),
+        (
+            "anthropic",
+            ToolChoice::None,
+            "tool_choice",
+            json!({"type": "none"}),
+        ),
+        (
+            "anthropic",
+            named.clone(),
+            "tool_choice",
+            json!({"type": "tool", "name": "weather_get"}),
+        ),
+        (
+            "google",
+            ToolChoice::Required,
+            "toolConfig",
+            json!({"functionCallingConfig": {"mode": "ANY"}}),
+        ),
+        (
+            "google",
+            named.clone(),
+            "toolConfig",
+            json!({"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["weather_get"]}}),
+        ),
+        (
+            "google",
+            ToolChoice::None,
+            "toolConfig",
+            json!({"functionCallingConfig": {"mode": "NONE"}}),
+        ),
+    ];
+    for (id, choice, member, expected) in cases {
+        let provider = provider(id);
+        let prepared = provider.provider_tools(&tools());
+        let chosen = provider
+            .tools_choosing(&prepared, &tools(), &choice)
+            .expect("a choice this wire takes");
+        let built = provider
+            .chat_request_with(&tool_round(), &chosen, ResponseMode::Streaming)
+            .unwrap();
+        let body: Value = serde_json::from_str(&built.request.body).unwrap();
+        assert_eq!(body[member], expected, "{id} {choice:?}");
+        // The tools themselves are those of the plain request.
+        let plain = provider
+            .chat_request_with(&tool_round(), &prepared, ResponseMode::Streaming)
+            .unwrap();
+        let plain: Value = serde_json::from_str(&plain.request.body).unwrap();
+        assert_eq!(body["tools"], plain["tools"], "{id}");
+        assert_eq!(
+            provider
+                .tools_choosing(&prepared, &tools(), &ToolChoice::Auto)
+                .unwrap(),
+            prepared,
+            "{id}: auto is the plain request"
+        );
+    }
+}
+
+/// A tool named by its MCP name is found when one server has it; a name no tool has, or a
+/// wire that cannot be asked, fails with a coded error before anything is sent.
+#[test]
+fn tool_choice_names_a_tool_the_run_offers_on_a_wire_that_takes_it() {
+    let openai = provider("openai");
+    let prepared = openai.provider_tools(&tools());
+    let by_mcp_name = openai
+        .tools_choosing(&prepared, &tools(), &ToolChoice::Tool("now".into()))
+        .unwrap();
+    let built = openai
+        .chat_request_with(&tool_round(), &by_mcp_name, ResponseMode::Streaming)
+        .unwrap();
+    let body: Value = serde_json::from_str(&built.request.body).unwrap();
+    assert_eq!(body["tool_choice"]["function"]["name"], "clock_now");
+
+    let mut twice = tools();
+    twice.push(ToolEntry {
+        function_name: "other_now".into(),
+        server: "other".into(),
+        ..twice[1].clone()
+    });
+    for (entries, name, problem) in [
+        (tools(), "forecast", "names no tool the run offers"),
+        (
+            twice,
+            "now",
+            "names a tool of several servers: give its function name",
+        ),
+    ] {
+        let error = openai
+            .tools_choosing(&prepared, &entries, &ToolChoice::Tool(name.into()))
+            .unwrap_err();
+        assert_eq!(error.code(), "provider_unknown_tool_choice");
+        assert_eq!(
+            error.to_string(),
+            format!("provider `openai`: `toolChoice` `{name}` {problem}")
+        );
+    }
+    let ollama = provider("ollama");
+    let error = ollama
+        .tools_choosing(
+            &ollama.provider_tools(&tools()),
+            &tools(),
+            &ToolChoice::Required,
+        )
+        .unwrap_err();
+    assert_eq!(error.code(), "provider_tool_choice_unsupported");
+}
+
+/// `toolChoice` as JS gives it, with serde's error texts for what it is not.
+#[test]
+fn tool_choice_is_read_as_the_ai_sdk_writes_it() {
+    let read = |value: Value| ToolChoice::from_json::<serde_json::Error>(value);
+    assert_eq!(read(json!("auto")).unwrap(), ToolChoice::Auto);
+    assert_eq!(read(json!("required")).unwrap(), ToolChoice::Required);
+    assert_eq!(read(json!("none")).unwrap(), ToolChoice::None);
+    assert_eq!(
+        read(json!({"type": "tool", "toolName": "echo"})).unwrap(),
+        ToolChoice::Tool("echo".into())
+    );
+    for (value, message) in [
+        (
+            json!("any"),
+            "unknown variant `any`, expected one of `auto`, `required`, `none`",
+        ),
+        (json!({"type": "tool"}), "missing field `toolName`"),
+        (
+            json!({"type": "function", "toolName": "echo"}),
+            "unknown variant `function`, expected `tool`",
+        ),
+        (
+            json!({"type": "tool", "toolName": "echo", "name": "x"}),
+            "unknown field `name`, expected `type` or `toolName`",
+        ),
+        (
+            json!({"type": "tool", "toolName": ""}),
+            "invalid type: string \"\", expected a tool name",
+        ),
+        (
+            json!(3),
+            "invalid type: integer `3`, expected \"auto\", \"required\", \"none\" or { type: \"tool\", toolName }",
+        ),
+    ] {
+        assert_eq!(read(value.clone()).unwrap_err().to_string(), message, "{value}");
+    }
 }

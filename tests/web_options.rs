@@ -47,6 +47,9 @@ struct AgentOptions {
     tools_supported: bool,
     #[serde(default)]
     missing_id_strategy: MissingIdStrategy,
+    /// Read by `ToolChoice::from_json` (its errors: tests/provider_requests.rs).
+    #[serde(default)]
+    tool_choice: Option<serde::de::IgnoredAny>,
     /// A function in JS, which JSON leaves out; only its place in the list of members matters.
     #[serde(default)]
     approve_tool_call: Option<serde::de::IgnoredAny>,
@@ -154,6 +157,7 @@ fn options_are_refused_as_the_derived_readers_refused_them() {
         with("toolsSupported", json!(null)),
         with("missingIdStrategy", json!("reRequestWithoutStreaming")),
         with("missingIdStrategy", json!("retry")),
+        with("toolChoice", json!("required")),
         with("maxRoundz", json!(3)),
         with("mcpServers", json!({})),
         with("mcpServers", json!(null)),

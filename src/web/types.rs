@@ -98,6 +98,13 @@ export interface AgentConfig {
   /** Calls that arrive without ids: made-up ids (default) or a non-streaming re-request. */
   missingIdStrategy?: "synthesize" | "reRequestWithoutStreaming" | undefined;
   /**
+   * The tool use the first model call of each run asks for (the AI SDK's `toolChoice`): any
+   * tool (`"required"`), none (`"none"`) or one (`toolName`: its function name as offered, or
+   * its MCP name when one server has it). Later rounds are `"auto"`, so that a forced choice does
+   * not call tools until `maxRounds`. Default `"auto"`.
+   */
+  toolChoice?: "auto" | "required" | "none" | { type: "tool"; toolName: string } | undefined;
+  /**
    * Asked before each tool call runs (MCP asks hosts for the user's consent before a tool is
    * invoked). Only `true`, or a promise of it, runs the call; any other answer, a throw or a
    * rejection declines it: the model gets an error result and the page a `toolError` event. The
@@ -276,6 +283,7 @@ export type AgentErrorCode =
   | "provider_model_not_found" | "provider_rate_limited" | "provider_http_status"
   | "provider_network" | "provider_idle_timeout" | "provider_invalid_response"
   | "provider_stream_error" | "provider_aborted" | "provider_too_many_tools"
+  | "provider_unknown_tool_choice" | "provider_tool_choice_unsupported"
   // an MCP server
   | "mcp_invalid_options" | "mcp_url_refused" | "mcp_invalid_header" | "mcp_legacy_endpoint_refused"
   | "mcp_http_status" | "mcp_unauthorized" | "mcp_forbidden" | "mcp_session_expired" | "mcp_cors_header_missing" | "mcp_network"

@@ -113,6 +113,28 @@ test("openai_responses: a reasoning model's run over the Responses API keeps its
   assert.match(second.input[4].output, /5/);
 });
 
+test("toolChoice asks the run's first call only; a tool it cannot name fails the run before any call", async () => {
+  await scriptProvider([
+    { toolCalls: [{ id: "call_echo", name: "echo", arguments: { message: "hi" } }] },
+    { text: "The echo said hi." },
+  ]);
+  const run = await runInPage(page, agentConfig({ toolChoice: { type: "tool", toolName: "echo" } }), question);
+  assert.equal(run.error, undefined, JSON.stringify(run.error));
+  assert.equal(run.events.at(-1).text, "The echo said hi.");
+  const requests = await providerRequests();
+  assert.deepEqual(
+    requests.map((request) => request.json.tool_choice),
+    [{ type: "function", function: { name: "echo" } }, "auto"],
+  );
+
+  await scriptProvider([{ text: "unused" }]);
+  const refused = await runInPage(page, agentConfig({ toolChoice: { type: "tool", toolName: "no-such-tool" } }), question);
+  assert.equal(refused.error?.code, "provider_unknown_tool_choice", JSON.stringify(refused.error));
+  assert.match(refused.error.message, /`no-such-tool` names no tool the run offers/);
+  assert.deepEqual(refused.error.messages, question, "the conversation comes back");
+  assert.equal((await providerRequests()).length, 0);
+});
+
 /** `collect` in the page with `approveToolCall` set there (a function cannot cross from Node): it
  * records what it was asked, waits `delayMs`, then answers `answer(call)`, or throws. */
 async function runWithApproval(config, { answer, delayMs = 0, plan }) {

@@ -127,6 +127,18 @@ pub enum ProviderError {
         /// page's own `tools` as the server `page`).
         per_server: String,
     },
+
+    /// `toolChoice` names a tool the run does not offer (or, by its MCP name, several).
+    #[error("provider `{provider}`: `toolChoice` `{name}` {problem}")]
+    UnknownToolChoice {
+        provider: String,
+        name: String,
+        problem: &'static str,
+    },
+
+    /// A `toolChoice` other than `auto` for a wire that has no way to ask for it.
+    #[error("provider `{provider}` takes no `toolChoice` but `auto`")]
+    ToolChoiceUnsupported { provider: String },
 }
 
 /// The wait a rate limit named, for its message: the call gave up before it (retries used up,
@@ -166,6 +178,8 @@ impl ProviderError {
             ProviderError::InvalidResponse { .. } => "provider_invalid_response",
             ProviderError::Aborted { .. } => "provider_aborted",
             ProviderError::TooManyTools { .. } => "provider_too_many_tools",
+            ProviderError::UnknownToolChoice { .. } => "provider_unknown_tool_choice",
+            ProviderError::ToolChoiceUnsupported { .. } => "provider_tool_choice_unsupported",
         }
     }
 

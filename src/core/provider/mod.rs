@@ -15,6 +15,7 @@ mod openai_responses;
 mod request;
 mod retry;
 pub mod table;
+mod tool_choice;
 mod watsonx;
 
 pub use anthropic::{ANTHROPIC_VERSION, DEFAULT_MAX_TOKENS as ANTHROPIC_DEFAULT_MAX_TOKENS};
@@ -27,6 +28,7 @@ pub use retry::{
     RetryDecision, RetryPolicy,
 };
 pub use table::{find_provider, wire_name, ProviderListing, ProviderSpec, WireFormat, PROVIDERS};
+pub use tool_choice::ToolChoice;
 pub use watsonx::{AccessToken, IBM_IAM_TOKEN_URL, WATSONX_DEFAULT_VERSION};
 
 use serde_json::Value;

@@ -77,8 +77,10 @@ impl HttpRequest {
 /// a run, every run of an Agent) builds this once.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ProviderTools {
-    /// Members to add to the body object (`"tools":[…],…`); `None` for a plain generation.
+    /// Members to add to the body object (`"tools":[…]`); `None` for a plain generation.
     members: Option<String>,
+    /// Members asking for a tool use (`"tool_choice":"auto"`), where the wire wants them.
+    choice: Option<String>,
     warnings: Vec<String>,
     argument_keys: Rc<ArgumentKeys>,
 }
@@ -92,6 +94,14 @@ impl ProviderTools {
     /// the model calls the tools with the renamed keys.
     pub fn argument_keys(&self) -> &Rc<ArgumentKeys> {
         &self.argument_keys
+    }
+
+    /// The same tools, asking with `choice` (members as JSON text) instead.
+    pub(super) fn with_choice(&self, choice: String) -> ProviderTools {
+        ProviderTools {
+            choice: Some(choice),
+            ..self.clone()
+        }
     }
 }
 
@@ -121,17 +131,18 @@ pub(super) fn named_tool(entry: &ToolEntry) -> Map<String, Value> {
 }
 
 /// `object`'s JSON text with `members` (JSON text too: `"key":value,…`) added at its end.
-fn object_text_with(object: Map<String, Value>, members: Option<&str>) -> String {
-    let had_members = !object.is_empty();
+fn object_text_with(object: Map<String, Value>, members: [Option<&str>; 2]) -> String {
+    let mut has_members = !object.is_empty();
     let mut text = to_json_text(&Value::Object(object));
-    if let Some(members) = members {
-        text.pop();
-        if had_members {
+    text.pop();
+    for added in members.into_iter().flatten() {
+        if has_members {
             text.push(',');
         }
-        text.push_str(members);
-        text.push('}');
+        text.push_str(added);
+        has_members = true;
     }
+    text.push('}');
     text
 }
 
@@ -152,6 +163,14 @@ fn merge_members(body: &mut Map<String, Value>, extra: &Map<String, Value>, skip
             }
         }
     }
+}
+
+/// `"key":value` as JSON text, to splice into a body object.
+pub(super) fn member_text(key: &str, value: Value) -> String {
+    let mut member = Map::new();
+    member.set(key, value);
+    let text = to_json_text(&Value::Object(member));
+    text[1..text.len() - 1].to_owned()
 }
 
 /// A built model request and what the schema sanitizer had to change in the tools.
@@ -229,12 +248,10 @@ impl ResolvedProvider {
             ),
         };
         members.set("tools", wire_tools);
-        if let Some(choice) = tool_choice {
-            members.set("tool_choice", choice);
-        }
         let text = to_json_text(&Value::Object(members));
         ProviderTools {
             members: Some(text[1..text.len() - 1].to_owned()),
+            choice: tool_choice.map(|choice| member_text("tool_choice", choice)),
             warnings,
             argument_keys: Rc::new(argument_keys),
         }
@@ -306,7 +323,7 @@ impl ResolvedProvider {
                 method: "POST",
                 url,
                 headers,
-                body: object_text_with(body, tools.members.as_deref()),
+                body: object_text_with(body, [tools.members.as_deref(), tools.choice.as_deref()]),
             },
             warnings: tools.warnings.clone(),
         })

@@ -456,30 +456,27 @@ impl Run<'_> {
     }
 
     fn call_model(&mut self, request: ModelRequest) {
-        if let Some(tools) = self.tools.as_ref().filter(|_| request.with_tools) {
-            if let Err(error) = self
-                .shared
-                .provider
-                .check_tool_count(tools.table().entries())
-            {
-                let failure = ModelFailure {
-                    code: error.code().to_owned(),
-                    message: error.to_string(),
-                };
-                let _ = self.inputs.unbounded_send(Input::ModelFailed {
-                    failure,
-                    error: error.into(),
-                });
-                return;
+        let mut tools = Rc::default();
+        if let Some(built) = self.tools.as_ref().filter(|_| request.with_tools) {
+            // `toolChoice` asks the run's first call only.
+            match built.provider_tools_for(&self.shared, request.round == 1) {
+                Ok(prepared) => tools = prepared,
+                Err(error) => {
+                    let failure = ModelFailure {
+                        code: error.code().to_owned(),
+                        message: error.to_string(),
+                    };
+                    let _ = self.inputs.unbounded_send(Input::ModelFailed {
+                        failure,
+                        error: error.into(),
+                    });
+                    return;
+                }
             }
         }
         let (abort, registration) = AbortHandle::new_pair();
         self.model_abort = Some(ModelCallGuard(abort));
         let shared = self.shared.clone();
-        let tools = match &self.tools {
-            Some(tools) if request.with_tools => tools.provider_tools(&shared.provider),
-            _ => Rc::default(),
-        };
         if request.with_tools {
             self.agent.use_argument_keys(tools.argument_keys().clone());
         }

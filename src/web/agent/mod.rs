@@ -27,7 +27,9 @@ use web_sys::AbortSignal;
 use crate::core::agent_loop::{LoopConfig, MissingIdStrategy};
 use crate::core::mcp::server_options::server_options;
 use crate::core::message::chat_messages;
-use crate::core::provider::{ProviderTools, ResolvedProvider, RetryPolicy};
+use crate::core::provider::{
+    ProviderError, ProviderTools, ResolvedProvider, RetryPolicy, ToolChoice,
+};
 use crate::core::tools::{
     build_tool_table_allowing, sanitize_schema, unlisted_tools, McpTool, SchemaDialect, ToolTable,
 };
@@ -68,6 +70,8 @@ pub(crate) struct AgentShared {
     prompt_tool_mode: bool,
     tools_supported: bool,
     missing_id_strategy: MissingIdStrategy,
+    /// The tool use the first call of each run asks for.
+    tool_choice: ToolChoice,
     /// The page's own tools (`tools`), listed as the server [`PAGE_SERVER`].
     page_tools: Option<PageTools>,
     /// The page's `approveToolCall`: asked before each tool call runs.
@@ -107,6 +111,8 @@ pub(crate) struct BuiltTools {
     listings: Vec<(String, Rc<[McpTool]>)>,
     table: ToolTable,
     provider_tools: OnceCell<Rc<ProviderTools>>,
+    /// The same asking for the Agent's `toolChoice`, for the first call of a run.
+    chosen_tools: OnceCell<Result<Rc<ProviderTools>, ProviderError>>,
     /// Per server, the names of its `allowedTools` that its listing lacks.
     unlisted_allowed: Vec<(String, Vec<String>)>,
 }
@@ -123,6 +129,28 @@ impl BuiltTools {
     pub(crate) fn provider_tools(&self, provider: &ResolvedProvider) -> Rc<ProviderTools> {
         self.provider_tools
             .get_or_init(|| Rc::new(provider.provider_tools(self.table.entries())))
+            .clone()
+    }
+
+    /// The tools to send with a model call: fails when they are more than the provider takes,
+    /// or when `toolChoice` (asked on a run's first call) cannot be asked.
+    pub(crate) fn provider_tools_for(
+        &self,
+        shared: &AgentShared,
+        first_call: bool,
+    ) -> Result<Rc<ProviderTools>, ProviderError> {
+        let provider = &shared.provider;
+        provider.check_tool_count(self.table.entries())?;
+        let tools = self.provider_tools(provider);
+        if !first_call || shared.tool_choice == ToolChoice::Auto {
+            return Ok(tools);
+        }
+        self.chosen_tools
+            .get_or_init(|| {
+                provider
+                    .tools_choosing(&tools, self.table.entries(), &shared.tool_choice)
+                    .map(Rc::new)
+            })
             .clone()
     }
 
@@ -168,6 +196,7 @@ impl AgentShared {
             table: build_tool_table_allowing(&listings, &self.allowed_tools),
             listings,
             provider_tools: OnceCell::new(),
+            chosen_tools: OnceCell::new(),
             unlisted_allowed,
         });
         *memo = Some(built.clone());
@@ -373,6 +402,7 @@ impl Agent {
                 prompt_tool_mode: options.prompt_tool_mode,
                 tools_supported: options.tools_supported,
                 missing_id_strategy: options.missing_id_strategy,
+                tool_choice: options.tool_choice,
                 page_tools,
                 approve_tool_call,
                 durations: RefCell::default(),

@@ -8,7 +8,7 @@ use crate::core::agent_loop::MissingIdStrategy;
 use crate::core::json_read::{
     boolean, known_member, list, named, object, optional, string, unsigned,
 };
-use crate::core::provider::ProviderConfig;
+use crate::core::provider::{ProviderConfig, ToolChoice};
 
 /// Tool rounds before the last call without tools (issue #8: default 10).
 const DEFAULT_MAX_ROUNDS: u32 = 10;
@@ -49,6 +49,8 @@ pub struct AgentOptions {
     /// False for a model that cannot take `tools`: plain generation.
     pub tools_supported: bool,
     pub missing_id_strategy: MissingIdStrategy,
+    /// The tool use the first model call of a run asks for (later rounds: `auto`).
+    pub tool_choice: ToolChoice,
 }
 
 const AGENT_OPTIONS: &[&str] = &[
@@ -67,6 +69,7 @@ const AGENT_OPTIONS: &[&str] = &[
     "promptToolMode",
     "toolsSupported",
     "missingIdStrategy",
+    "toolChoice",
     // Functions, which `JSON.stringify` leaves out: read from the JS object by `Agent::new`.
     "approveToolCall",
     "approveSampling",
@@ -100,6 +103,7 @@ fn agent_options<E: Error>(value: Value) -> Result<AgentOptions, E> {
         prompt_tool_mode: false,
         tools_supported: true,
         missing_id_strategy: MissingIdStrategy::default(),
+        tool_choice: ToolChoice::Auto,
     };
     for (key, value) in object::<E>(value, "struct AgentOptions")? {
         known_member::<E>(&key, AGENT_OPTIONS)?;
@@ -124,6 +128,7 @@ fn agent_options<E: Error>(value: Value) -> Result<AgentOptions, E> {
                 options.missing_id_strategy =
                     named(value, MissingIdStrategy::NAMES, &MissingIdStrategy::ALL)?;
             }
+            "toolChoice" => options.tool_choice = ToolChoice::from_json(value)?,
             // Read from the JS object by `Agent::new`, with its own messages: JSON loses functions.
             "approveToolCall" | "approveSampling" | "onElicitation" | "tools" => {}
             _ => {} // refused by `known_member` above
