@@ -112,7 +112,7 @@ pub(crate) struct BuiltTools {
     table: ToolTable,
     provider_tools: OnceCell<Rc<ProviderTools>>,
     /// The same asking for the Agent's `toolChoice`, for the first call of a run.
-    chosen_tools: OnceCell<Result<Rc<ProviderTools>, ProviderError>>,
+    chosen_tools: OnceCell<Rc<ProviderTools>>,
     /// Per server, the names of its `allowedTools` that its listing lacks.
     unlisted_allowed: Vec<(String, Vec<String>)>,
 }
@@ -145,13 +145,12 @@ impl BuiltTools {
         if !first_call || shared.tool_choice == ToolChoice::Auto {
             return Ok(tools);
         }
-        self.chosen_tools
-            .get_or_init(|| {
-                provider
-                    .tools_choosing(&tools, self.table.entries(), &shared.tool_choice)
-                    .map(Rc::new)
-            })
-            .clone()
+        if let Some(chosen) = self.chosen_tools.get() {
+            return Ok(chosen.clone());
+        }
+        let chosen =
+            Rc::new(provider.tools_choosing(&tools, self.table.entries(), &shared.tool_choice)?);
+        Ok(self.chosen_tools.get_or_init(|| chosen).clone())
     }
 
     fn built_from(&self, listings: &[(String, Rc<[McpTool]>)]) -> bool {
