@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::core::json_text::object;
+use crate::core::json_text::{object, to_json_text};
 use crate::core::tools::validate_arguments;
 
 /// The request as the page gets it: the server's `params` with `mode` always written (`form`
@@ -19,7 +19,11 @@ pub fn elicitation_request(params: &Value) -> Result<Value, String> {
     let mode = match members.get("mode") {
         None => "form",
         Some(Value::String(mode)) if mode == "form" || mode == "url" => mode,
-        Some(other) => return Err(format!("unknown elicitation mode {other}")),
+        // As compact JSON text: `Value`'s `Display` would bring a second JSON writer (and a
+        // pretty one) into the wasm for this message alone.
+        Some(other) => {
+            return Err(format!("unknown elicitation mode {}", to_json_text(other)));
+        }
     };
     let required: &[&str] = if mode == "form" {
         &["message"]
