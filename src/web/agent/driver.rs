@@ -2,7 +2,6 @@
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
-use std::pin::pin;
 use std::rc::Rc;
 
 use futures::channel::mpsc::{UnboundedReceiver, UnboundedSender};
@@ -11,11 +10,10 @@ use futures::StreamExt;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal};
 
 use super::page_tools::{call_page_tool, PageTools, PAGE_SERVER};
-use super::{AgentShared, BuiltTools};
+use super::{approved, AgentShared, BuiltTools, Refusals};
 use crate::core::agent_loop::{
     Action, AgentEvent, AgentLoop, ModelFailure, ModelRequest, OutcomeReason, ToolInvocation,
     ToolOutcome, ToolResult,
@@ -26,13 +24,12 @@ use crate::core::message::ChatMessage;
 use crate::core::model_event::{queue_merging_pieces, ModelEvent};
 use crate::core::provider::{ProviderError, ProviderTools};
 use crate::core::tools::{tool_prompt, McpTool, ToolTable};
-use crate::web::error::{js_error, js_error_message, set_property};
+use crate::web::error::{js_error, set_property};
 use crate::web::join::join_every;
 use crate::web::json::{set_tool_result_members, to_js, value_to_js};
 use crate::web::mcp::set_challenge_properties;
 use crate::web::provider::{stream_model_call, whole_model_call, IdleLimit};
 use crate::web::spawn;
-use crate::web::timer::aborted;
 
 /// What the background tasks of a run tell the driver.
 pub enum Input {
@@ -737,9 +734,7 @@ fn approval_request(invocation: &ToolInvocation, annotations: Option<&Value>) ->
 }
 
 /// Asks the page's `approveToolCall` whether a call may run (MCP: hosts obtain the user's
-/// consent before invoking a tool). Only `true`, or a promise of it, runs the call; any other
-/// answer, a throw or a rejection declines it, and the model learns why. The call's signal is
-/// passed on, so that a page can close its question when the run is aborted.
+/// consent before invoking a tool); the model learns why a call was declined.
 async fn approval_of(
     approve: &js_sys::Function,
     request: JsValue,
@@ -747,19 +742,12 @@ async fn approval_of(
 ) -> Result<(), String> {
     let context = js_sys::Object::new();
     set_property(&context, "signal", signal);
-    let answer = approve
-        .call2(&JsValue::UNDEFINED, &request, &context)
-        .map_err(|error| format!("approveToolCall threw: {}", js_error_message(&error)))?;
-    let answer = JsFuture::from(js_sys::Promise::resolve(&answer));
-    match select(answer, pin!(aborted(signal))).await {
-        Either::Left((Ok(answer), _)) if answer == JsValue::TRUE => Ok(()),
-        Either::Left((Ok(_), _)) => Err("the user declined this tool call".to_owned()),
-        Either::Left((Err(error), _)) => Err(format!(
-            "approveToolCall failed: {}",
-            js_error_message(&error)
-        )),
-        Either::Right(_) => Err("aborted before the user answered".to_owned()),
-    }
+    let refusals = Refusals {
+        hook: "approveToolCall",
+        declined: "the user declined this tool call",
+        aborted: "aborted before the user answered",
+    };
+    approved(approve, &request, &context, signal, &refusals).await
 }
 
 /// The first `max_chars` characters of a tool result and a note saying what was left out; the

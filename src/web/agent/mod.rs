@@ -33,7 +33,7 @@ use crate::core::provider::{
 use crate::core::tools::{
     build_tool_table_allowing, sanitize_schema, unlisted_tools, McpTool, SchemaDialect, ToolTable,
 };
-use crate::web::error::{js_error, set_property};
+use crate::web::error::{js_error, js_error_message, set_property};
 use crate::web::join::join_every;
 use crate::web::json::{from_js, to_js};
 use crate::web::mcp::{
@@ -537,6 +537,41 @@ fn abort_signal_of(options: &JsValue) -> Result<Option<AbortSignal>, JsValue> {
         .map(JsCast::dyn_into::<AbortSignal>)
         .transpose()
         .map_err(|_| js_error("invalid_options", "options.signal must be an AbortSignal").into())
+}
+
+/// How an approval hook's refusals read: `hook` names it in a throw or a rejection.
+struct Refusals {
+    hook: &'static str,
+    /// Any answer but `true`.
+    declined: &'static str,
+    /// `signal` aborted before the answer came.
+    aborted: &'static str,
+}
+
+/// Asks an approval hook (`approveToolCall`, `approveSampling`) with `request` and `context`.
+/// Only `true`, or a promise of it, approves; any other answer, a throw or a rejection refuses,
+/// and so does `signal` aborting first. `context` carries the signal, so that a page can close
+/// its question. One future for both hooks, so that its code is compiled once.
+async fn approved(
+    hook: &js_sys::Function,
+    request: &JsValue,
+    context: &js_sys::Object,
+    signal: &AbortSignal,
+    refusals: &Refusals,
+) -> Result<(), String> {
+    let failed = |how: &str, error: &JsValue| {
+        format!("{} {how}: {}", refusals.hook, js_error_message(error))
+    };
+    let answer = hook
+        .call2(&JsValue::UNDEFINED, request, context)
+        .map_err(|error| failed("threw", &error))?;
+    let answer = wasm_bindgen_futures::JsFuture::from(Promise::resolve(&answer));
+    match select(answer, pin!(aborted(signal))).await {
+        Either::Left((Ok(answer), _)) if answer == JsValue::TRUE => Ok(()),
+        Either::Left((Ok(_), _)) => Err(refusals.declined.to_owned()),
+        Either::Left((Err(error), _)) => Err(failed("failed", &error)),
+        Either::Right(_) => Err(refusals.aborted.to_owned()),
+    }
 }
 
 #[wasm_bindgen]

@@ -4,24 +4,21 @@
 //! without keys of its own. The reading of the request and of the answer is
 //! `core::mcp::sampling`'s.
 
-use std::pin::pin;
 use std::rc::Rc;
 
-use futures::future::{select, Either};
 use js_sys::Function;
 use serde_json::Value;
 use wasm_bindgen::JsValue;
-use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
 
+use super::{approved, Refusals};
 use crate::core::mcp::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS};
 use crate::core::mcp::sampling::{sampling_request, sampling_result, USER_REJECTED};
 use crate::core::provider::{ProviderTools, ResolvedProvider, RetryPolicy};
-use crate::web::error::{js_error_message, set_property};
+use crate::web::error::set_property;
 use crate::web::json::value_to_js;
 use crate::web::mcp::{Answer, Sampler};
 use crate::web::provider::{whole_model_call, IdleLimit};
-use crate::web::timer::aborted;
 
 /// A sampler for the server `server` that asks `approve`, then calls `provider`.
 pub fn model_sampler(
@@ -53,9 +50,8 @@ pub fn model_sampler(
     }))
 }
 
-/// Asks `approveSampling(request, { signal, server })`; only `true`, or a promise of it, lets
-/// the model answer. Anything else is the user's refusal, which the server gets as the spec's
-/// "user rejected" error with the reason.
+/// Asks `approveSampling(request, { signal, server })`; a refusal is the spec's "user rejected"
+/// error for the server, with the reason.
 async fn approval(
     approve: &Function,
     params: &Value,
@@ -65,23 +61,13 @@ async fn approval(
     let context = js_sys::Object::new();
     set_property(&context, "signal", signal);
     set_property(&context, "server", &JsValue::from_str(server));
-    let rejected = |why: String| Err((USER_REJECTED, why));
-    let answer = match approve.call2(&JsValue::UNDEFINED, &value_to_js(params), &context) {
-        Ok(answer) => JsFuture::from(js_sys::Promise::resolve(&answer)),
-        Err(error) => {
-            return rejected(format!(
-                "approveSampling threw: {}",
-                js_error_message(&error)
-            ))
-        }
+    let refusals = Refusals {
+        hook: "approveSampling",
+        declined: "the user rejected the sampling request",
+        aborted: "no longer awaited",
     };
-    match select(answer, pin!(aborted(signal))).await {
-        Either::Left((Ok(answer), _)) if answer == JsValue::TRUE => Ok(Value::Null),
-        Either::Left((Ok(_), _)) => rejected("the user rejected the sampling request".to_owned()),
-        Either::Left((Err(error), _)) => rejected(format!(
-            "approveSampling failed: {}",
-            js_error_message(&error)
-        )),
-        Either::Right(_) => rejected("no longer awaited".to_owned()),
+    match approved(approve, &value_to_js(params), &context, signal, &refusals).await {
+        Ok(()) => Ok(Value::Null),
+        Err(why) => Err((USER_REJECTED, why)),
     }
 }
