@@ -508,11 +508,15 @@ impl<'s> Validator<'s> {
         }
         if let Some(contains) = schema.get("contains") {
             let wanted = count_keyword(schema, "minContains").unwrap_or(1);
-            let matched = items
-                .iter()
-                .filter(|item| self.collect(contains, item, path, depth).is_empty())
-                .take(wanted)
-                .count();
+            let mut matched = 0;
+            for item in items {
+                if matched == wanted {
+                    break;
+                }
+                if self.collect(contains, item, path, depth).is_empty() {
+                    matched += 1;
+                }
+            }
             if matched < wanted {
                 findings.push(Finding::new(
                     path,
@@ -531,7 +535,7 @@ impl<'s> Validator<'s> {
         findings: &mut Vec<Finding>,
     ) {
         if let Some(Value::Array(required)) = schema.get("required") {
-            for name in required.iter().filter_map(Value::as_str) {
+            for name in strings_in(required) {
                 if !members.contains_key(name) {
                     findings.push(Finding::new(
                         &child_path(path, name),
@@ -545,13 +549,8 @@ impl<'s> Validator<'s> {
                 if !members.contains_key(trigger) {
                     continue;
                 }
-                for name in needed
-                    .as_array()
-                    .map(Vec::as_slice)
-                    .unwrap_or_default()
-                    .iter()
-                    .filter_map(Value::as_str)
-                {
+                let needed = needed.as_array().map(Vec::as_slice).unwrap_or_default();
+                for name in strings_in(needed) {
                     if !members.contains_key(name) {
                         findings.push(Finding::new(
                             &child_path(path, name),
