@@ -18,7 +18,6 @@ use std::rc::Rc;
 use futures::channel::mpsc::UnboundedSender;
 use futures::future::{select, Either};
 use js_sys::{Promise, Reflect};
-use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -35,7 +34,7 @@ use crate::core::tools::{
 };
 use crate::web::error::{js_error, js_error_message, set_property};
 use crate::web::join::join_every;
-use crate::web::json::{from_js, to_js};
+use crate::web::json::{from_js, value_to_js};
 use crate::web::mcp::{
     elicitation_hook_of, entry_token_hook, has_authorization_header, McpClient, McpServerConfig,
     HOOK_AND_HEADER,
@@ -494,34 +493,27 @@ impl Agent {
     }
 }
 
-/// What `listTools()` returns for one tool.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ToolInfo<'a> {
-    name: &'a str,
-    server: &'a str,
-    tool: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    description: Option<&'a str>,
-    parameters: serde_json::Value,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    annotations: Option<&'a serde_json::Value>,
-}
-
+/// What `listTools()` returns: per tool `{ name, server, tool, description?, parameters,
+/// annotations? }`, the parameters as the model sees them. Built in JS member by member rather
+/// than serialized and parsed: a type serialized for this alone costs the wasm its serializer.
 fn tool_infos(table: &ToolTable) -> Result<JsValue, JsValue> {
-    let infos: Vec<ToolInfo> = table
-        .entries()
-        .iter()
-        .map(|entry| ToolInfo {
-            name: &entry.function_name,
-            server: &entry.server,
-            tool: &entry.tool,
-            description: entry.description.as_deref(),
-            parameters: sanitize_schema(&entry.input_schema, SchemaDialect::OpenAi).schema,
-            annotations: entry.annotations.as_ref(),
-        })
-        .collect();
-    to_js(&infos)
+    let infos = js_sys::Array::new();
+    for entry in table.entries() {
+        let info = js_sys::Object::new();
+        set_property(&info, "name", &JsValue::from_str(&entry.function_name));
+        set_property(&info, "server", &JsValue::from_str(&entry.server));
+        set_property(&info, "tool", &JsValue::from_str(&entry.tool));
+        if let Some(description) = &entry.description {
+            set_property(&info, "description", &JsValue::from_str(description));
+        }
+        let parameters = sanitize_schema(&entry.input_schema, SchemaDialect::OpenAi).schema;
+        set_property(&info, "parameters", &value_to_js(&parameters));
+        if let Some(annotations) = &entry.annotations {
+            set_property(&info, "annotations", &value_to_js(annotations));
+        }
+        infos.push(&info);
+    }
+    Ok(infos.into())
 }
 
 fn abort_signal_of(options: &JsValue) -> Result<Option<AbortSignal>, JsValue> {

@@ -13,8 +13,9 @@ use super::{
 use crate::core::json_read::{boolean, header_list, known_member, named, object, string};
 use crate::core::mcp::jsonrpc::Progress;
 use crate::core::mcp::session::{TransportMode, DEFAULT_CALL_TIMEOUT_MS};
+use crate::core::tools::McpTool;
 use crate::web::error::{js_error, set_property};
-use crate::web::json::{from_js, set_tool_result_members, to_js};
+use crate::web::json::{from_js, set_tool_result_members, to_js, value_to_js};
 use crate::web::{is_options_object, option_member, promise_of};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -167,7 +168,7 @@ impl JsMcpClient {
     #[wasm_bindgen(js_name = listTools, unchecked_return_type = "Promise<McpTool[]>")]
     pub fn list_tools(&self) -> Promise {
         let client = self.client.clone();
-        promise_of(async move { to_js(&*client.list_tools().await?) })
+        promise_of(async move { Ok(tools_to_js(&client.list_tools().await?)) })
     }
 
     /// Calls `name` with `args` (`{}` when left out). A tool's own failure resolves with
@@ -194,6 +195,34 @@ impl JsMcpClient {
 }
 
 /// The options every request takes: `{ signal, timeoutMs }`.
+/// The tools as listed (`McpTool` in the TypeScript), built in JS member by member rather than
+/// serialized and parsed: a type serialized for this alone costs the wasm its serializer.
+fn tools_to_js(tools: &[McpTool]) -> JsValue {
+    let listed = js_sys::Array::new();
+    for tool in tools {
+        let object = js_sys::Object::new();
+        set_property(&object, "name", &JsValue::from_str(&tool.name));
+        let texts = [("title", &tool.title), ("description", &tool.description)];
+        for (key, text) in texts {
+            if let Some(text) = text {
+                set_property(&object, key, &JsValue::from_str(text));
+            }
+        }
+        set_property(&object, "inputSchema", &value_to_js(&tool.input_schema));
+        let values = [
+            ("outputSchema", &tool.output_schema),
+            ("annotations", &tool.annotations),
+        ];
+        for (key, value) in values {
+            if let Some(value) = value {
+                set_property(&object, key, &value_to_js(value));
+            }
+        }
+        listed.push(&object);
+    }
+    listed.into()
+}
+
 pub(super) struct RequestOptions {
     pub signal: Option<AbortSignal>,
     pub timeout_ms: Option<u64>,
