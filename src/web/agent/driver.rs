@@ -240,11 +240,10 @@ fn composed_system_prompt(shared: &AgentShared, table: &ToolTable) -> Option<Str
         && shared.max_rounds > 0
         && (shared.tools_supported || shared.prompt_tool_mode);
     let preamble = (shared.tool_prompt && tools_offered).then(|| {
-        let names: Vec<&str> = table
-            .entries()
-            .iter()
-            .map(|entry| entry.function_name.as_str())
-            .collect();
+        let mut names = Vec::with_capacity(table.entries().len());
+        for entry in table.entries() {
+            names.push(entry.function_name.as_str());
+        }
         tool_prompt(&names, &shared.local_now(), &shared.time_zone)
     });
     match (preamble, shared.system_prompt.clone()) {
@@ -276,7 +275,8 @@ pub async fn drive(
         Either::Left(_) => (None, Vec::new(), true),
     };
     let mut failures = failures;
-    for (server, names) in tools.iter().flat_map(|tools| tools.unlisted_allowed()) {
+    let unlisted = tools.as_deref().map(BuiltTools::unlisted_allowed);
+    for (server, names) in unlisted.unwrap_or_default() {
         failures.push((server.clone(), unlisted_allowed(server, names)));
     }
     for (server, error) in failures {
