@@ -453,8 +453,10 @@ impl AgentLoop {
                     self.actions
                         .retain(|action| !matches!(action, Action::CallTools(_)));
                 }
-                for call in batch.calls.iter_mut().filter(|call| call.result.is_none()) {
-                    call.result = Some(format!("Error: {ABORTED}"));
+                for call in &mut batch.calls {
+                    if call.result.is_none() {
+                        call.result = Some(format!("Error: {ABORTED}"));
+                    }
                 }
                 for id in unfinished {
                     self.emit(AgentEvent::ToolError {

@@ -71,11 +71,11 @@ pub fn elicitation_result(request: &Value, answer: &Value) -> Result<Value, Stri
         return Ok(object([("action", Value::String(action.clone()))]));
     }
     let content = match answer.get("content") {
-        None | Some(Value::Null) => Value::Object(Map::new()),
-        Some(content @ Value::Object(_)) => content.clone(),
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(content)) => content.clone(),
         Some(_) => return Err("the answer's `content` must be an object".to_owned()),
     };
-    for (name, value) in content.as_object().into_iter().flatten() {
+    for (name, value) in &content {
         let allowed = match value {
             Value::String(_) | Value::Number(_) | Value::Bool(_) => true,
             Value::Array(items) => items.iter().all(Value::is_string),
@@ -87,6 +87,7 @@ pub fn elicitation_result(request: &Value, answer: &Value) -> Result<Value, Stri
             ));
         }
     }
+    let content = Value::Object(content);
     let problems = validate_arguments(&request["requestedSchema"], &content);
     if let Some(first) = problems.first() {
         let place = if first.path.is_empty() {

@@ -153,12 +153,16 @@ impl BuiltTools {
     }
 
     fn built_from(&self, listings: &[(String, Rc<[McpTool]>)]) -> bool {
-        self.listings.len() == listings.len()
-            && self.listings.iter().zip(listings).all(
-                |((name, tools), (other_name, other_tools))| {
-                    name == other_name && Rc::ptr_eq(tools, other_tools)
-                },
-            )
+        if self.listings.len() != listings.len() {
+            return false;
+        }
+        for (index, (name, tools)) in listings.iter().enumerate() {
+            let (built_name, built_tools) = &self.listings[index];
+            if built_name != name || !Rc::ptr_eq(built_tools, tools) {
+                return false;
+            }
+        }
+        true
     }
 }
 
