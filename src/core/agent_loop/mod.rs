@@ -682,7 +682,11 @@ impl AgentLoop {
         let mut batch_calls = Vec::with_capacity(calls.len());
         let mut invocations = Vec::new();
         for mut call in calls {
-            let entry = self.tools.get(&call.name).cloned();
+            // The owning server and tool, copied rather than the whole entry with its schema.
+            let target = self
+                .tools
+                .get(&call.name)
+                .map(|entry| (entry.server.clone(), entry.tool.clone()));
             call.arguments = call
                 .arguments
                 .map(|arguments| self.argument_keys.restore(&call.name, arguments));
@@ -693,31 +697,31 @@ impl AgentLoop {
             self.emit(AgentEvent::ToolCall {
                 id: call.id.clone(),
                 name: call.name.clone(),
-                server: entry
+                server: target
                     .as_ref()
-                    .map_or_else(String::new, |entry| entry.server.clone()),
-                tool: entry
+                    .map_or_else(String::new, |(server, _)| server.clone()),
+                tool: target
                     .as_ref()
-                    .map_or_else(|| call.name.clone(), |entry| entry.tool.clone()),
+                    .map_or_else(|| call.name.clone(), |(_, tool)| tool.clone()),
                 arguments: arguments_shown,
             });
-            let validated = match (entry, call.arguments) {
+            let validated = match (target, call.arguments) {
                 (_, Err(_)) if truncated => Err(TRUNCATION_GAVE_UP.to_owned()),
                 (_, Err(parse_error)) => Err(parse_error),
                 (None, Ok(_)) => Err(self.unknown_tool_message(&call.name)),
                 // Dispatched as prepared: `""` as `{}`, without the nulls strict mode adds.
-                (Some(entry), Ok(arguments)) => self
+                (Some(target), Ok(arguments)) => self
                     .tools
                     .prepare_arguments(&call.name, &arguments)
-                    .map(|prepared| (entry, prepared)),
+                    .map(|prepared| (target, prepared)),
             };
             match validated {
-                Ok((entry, arguments)) => {
+                Ok(((server, tool), arguments)) => {
                     invocations.push(ToolInvocation {
                         call_id: call.id.clone(),
                         function_name: call.name.clone(),
-                        server: entry.server,
-                        tool: entry.tool,
+                        server,
+                        tool,
                         arguments,
                     });
                     batch_calls.push(BatchCall {
