@@ -465,3 +465,22 @@ fn openai_responses_failed_reply_is_one_error_and_a_body_without_output_is_refus
         Err("no `output` array in the response".to_owned())
     );
 }
+
+/// Hostile token counts cannot panic or wrap: a count past `u64` saturates, one that is not a
+/// number counts as none, as on the other wires (`tests/fuzz_stream_usage_overflow.rs`).
+#[test]
+fn openai_responses_token_counts_too_large_saturate() {
+    let body = json!({
+      "status": "completed", "output": [],
+      "usage": {"input_tokens": 1e30, "input_tokens_details": {"cached_tokens": "many"},
+                "output_tokens": 18446744073709551615u64,
+                "output_tokens_details": {"reasoning_tokens": -5}}
+    });
+    assert_eq!(
+        mcp_agent_wasm::core::stream::responses_response_events(&body).unwrap(),
+        vec![
+            ModelEvent::Finish(FinishReason::Stop),
+            usage_with_parts(u64::MAX, u64::MAX, Some(0), Some(0)),
+        ]
+    );
+}
