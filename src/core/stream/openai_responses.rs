@@ -3,15 +3,16 @@
 //! A stream is typed events, one per SSE payload; the payload's `type` decides (some compatible
 //! servers send no `event:` line). Text comes in `response.output_text.delta` (and a refusal in
 //! `response.refusal.delta`, the model's answer too), reasoning in
-//! `response.reasoning_summary_text.delta` or, from open-weight models, `response.reasoning_text.delta`;
-//! its parts are set apart by a blank line. A function call is announced by
-//! `response.output_item.added` (the call id is the item's `call_id`, not its `id`), its arguments
-//! follow in `response.function_call_arguments.delta`, and `response.output_item.done` closes it.
-//! A done item whose content never came in deltas (some servers send only done items) gives its
-//! content then. A done `reasoning` item's `encrypted_content` closes the reasoning before it
-//! ([`ModelEvent::EncryptedReasoning`]), echoed back as a reasoning input item. A call never closed when the response ends
-//! is [`ArgumentsDelta::Truncated`]. The stream ends with `response.completed`,
-//! `response.incomplete` (why: `incomplete_details.reason`) or `response.failed`.
+//! `response.reasoning_summary_text.delta` or, from open-weight models,
+//! `response.reasoning_text.delta`; its parts are set apart by a blank line. A function call is
+//! announced by `response.output_item.added` (the call id is the item's `call_id`, not its `id`),
+//! its arguments follow in `response.function_call_arguments.delta`, and
+//! `response.output_item.done` closes it. A done item whose content never came in deltas (some
+//! servers send only done items) gives its content then. A done `reasoning` item's
+//! `encrypted_content` closes the reasoning before it ([`ModelEvent::EncryptedReasoning`]), echoed
+//! back as a reasoning input item. A call never closed when the response ends is
+//! [`ArgumentsDelta::Truncated`]. The stream ends with `response.completed`, `response.incomplete`
+//! (why: `incomplete_details.reason`) or `response.failed`.
 //!
 //! Field names checked against OpenAI's API reference ("Streaming events" of Responses) and the
 //! captured streams of vercel/ai (`packages/openai/src/responses/__fixtures__/*.chunks.txt`).
