@@ -685,3 +685,59 @@ fn a_body_without_one_event_is_reported_with_how_it_begins() {
         }
     }
 }
+
+/// A whole Responses body (the items of a stream's `response.output_item.done` events, in order,
+/// under its last response's status and usage, as OpenAI's response object holds them) gives
+/// what its stream gives, once a `Stop` with calls is made `ToolCalls` as `parse_whole_response`
+/// does.
+#[test]
+fn a_whole_responses_body_gives_the_outcome_its_stream_gives() {
+    let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/streams");
+    for file in [
+        "openai-responses-text.sse",
+        "openai-responses-reasoning-calls.sse",
+        "openai-responses-done-items-only.sse",
+        "openai-responses-raw-reasoning-refusal.sse",
+    ] {
+        let body = std::fs::read_to_string(directory.join(file)).expect("own fixture exists");
+        let mut items = Vec::new();
+        let mut response = Value::Null;
+        for line in body.lines() {
+            let Some(Ok(event)) = line
+                .strip_prefix("data: ")
+                .map(serde_json::from_str::<Value>)
+            else {
+                continue;
+            };
+            match event["type"].as_str() {
+                // The done-only body repeats one done item, as a retrying server might.
+                Some("response.output_item.done") if !items.contains(&event["item"]) => {
+                    items.push(event["item"].clone())
+                }
+                Some("response.completed") => response = event["response"].clone(),
+                _ => {}
+            }
+        }
+        response["output"] = Value::Array(items);
+        let mut whole =
+            mcp_agent_wasm::core::stream::responses_response_events(&response).expect("a response");
+        let streamed = decode(
+            WireFormat::OpenAiResponses,
+            DecoderOptions::default(),
+            body.as_bytes(),
+            stream_support::Split::Whole,
+        )
+        .expect("under the cap");
+        if whole
+            .iter()
+            .any(|event| matches!(event, ModelEvent::ToolCallDelta(_)))
+        {
+            for event in &mut whole {
+                if *event == ModelEvent::Finish(FinishReason::Stop) {
+                    *event = ModelEvent::Finish(FinishReason::ToolCalls);
+                }
+            }
+        }
+        assert_eq!(summarise(&whole), summarise(&streamed), "{file}");
+    }
+}
