@@ -9,8 +9,9 @@ use mcp_agent_wasm::core::stream::{DecoderOptions, ModelStreamDecoder, StreamErr
 use mcp_agent_wasm::core::think_split::ThinkTagSplitter;
 use proptest::prelude::*;
 
-const FORMATS: [WireFormat; 4] = [
+const FORMATS: [WireFormat; 5] = [
     WireFormat::OpenAiChat,
+    WireFormat::OpenAiResponses,
     WireFormat::AnthropicMessages,
     WireFormat::Gemini,
     WireFormat::OllamaNdjson,
@@ -57,6 +58,11 @@ fn stream_like_body() -> impl Strategy<Value = Vec<u8>> {
         Just(r#"{"candidates":[{"content":{"parts":[{"functionCall":{}}]},"finishReason":"STOP"}]}"#.to_owned()),
         Just(r#"{"message":{"content":"</think>x","thinking":"t","tool_calls":[{"function":{"name":"h","arguments":{"k":1}}}]},"done":true}"#.to_owned()),
         Just(r#"{"error":{"code":500,"message":"m"}}"#.to_owned()),
+        Just(r#"{"type":"response.output_item.added","output_index":1,"item":{"type":"function_call","call_id":"c","name":"f","arguments":""}}"#.to_owned()),
+        Just(r#"{"type":"response.function_call_arguments.delta","output_index":1,"delta":"{\"a\""}"#.to_owned()),
+        Just(r#"{"type":"response.reasoning_summary_text.delta","output_index":0,"summary_index":1,"delta":"r"}"#.to_owned()),
+        Just(r#"{"type":"response.output_item.done","output_index":0,"item":{"type":"reasoning","encrypted_content":"e"}}"#.to_owned()),
+        Just(r#"{"type":"response.incomplete","response":{"incomplete_details":{"reason":"max_output_tokens"},"usage":{"input_tokens":2}}}"#.to_owned()),
         "[ -~]{0,12}",
         any::<Vec<u8>>().prop_map(|bytes| String::from_utf8_lossy(&bytes).into_owned()),
     ];
