@@ -454,7 +454,7 @@ impl Session {
     /// current one (already replaced, or being replaced, after another request's 404) leaves the
     /// current one alone: the request is only sent again, on the new session. A closed session
     /// stays closed. A 400 whose body speaks of the session counts as the 404 (see
-    /// [`is_unknown_session_refusal`]), except that its second time is reported as the server
+    /// `is_unknown_session_refusal`), except that its second time is reported as the server
     /// worded it.
     pub fn on_http_failure(
         &mut self,

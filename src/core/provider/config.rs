@@ -127,7 +127,7 @@ pub struct ResolvedProvider {
     pub iam_url: Option<String>,
     /// watsonx: the bearer token from the IAM exchange.
     pub access_token: Option<String>,
-    /// Merged into every request body; never holds a [`RESERVED_BODY_MEMBERS`] member.
+    /// Merged into every request body; never holds a `RESERVED_BODY_MEMBERS` member.
     pub extra_body: Map<String, Value>,
 }
 
