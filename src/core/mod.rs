@@ -9,6 +9,7 @@ pub mod mcp;
 pub mod message;
 pub mod model_event;
 pub mod ndjson;
+pub mod oauth;
 pub mod provider;
 pub mod sse;
 pub mod stream;

@@ -31,3 +31,24 @@ pub fn parse_unsigned<T: TryFrom<u64>>(digits: &str, radix: u32) -> Option<T> {
         .ok()
         .and_then(|number| T::try_from(number).ok())
 }
+
+const HEX_DIGITS: &[u8; 16] = b"0123456789ABCDEF";
+
+/// Percent-encodes `value` for an `application/x-www-form-urlencoded` body or a URL query: every
+/// byte but the unreserved characters of RFC 3986 §2.3 (the watsonx IAM exchange, OAuth).
+pub fn form_encode(value: &str) -> String {
+    let mut encoded = String::with_capacity(value.len());
+    for byte in value.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                encoded.push(byte as char)
+            }
+            _ => {
+                encoded.push('%');
+                encoded.push(char::from(HEX_DIGITS[usize::from(byte >> 4)]));
+                encoded.push(char::from(HEX_DIGITS[usize::from(byte & 0xf)]));
+            }
+        }
+    }
+    encoded
+}

@@ -563,22 +563,4 @@ pub(super) fn function_name_for_result<'a>(
     result.name.as_deref()
 }
 
-const HEX_DIGITS: &[u8; 16] = b"0123456789ABCDEF";
-
-/// Percent-encodes `value` for an `application/x-www-form-urlencoded` body.
-pub(super) fn form_encode(value: &str) -> String {
-    let mut encoded = String::with_capacity(value.len());
-    for byte in value.bytes() {
-        match byte {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                encoded.push(byte as char)
-            }
-            _ => {
-                encoded.push('%');
-                encoded.push(char::from(HEX_DIGITS[usize::from(byte >> 4)]));
-                encoded.push(char::from(HEX_DIGITS[usize::from(byte & 0xf)]));
-            }
-        }
-    }
-    encoded
-}
+pub(super) use crate::core::text::form_encode;

@@ -1,0 +1,593 @@
+//! The pure parts of an OAuth 2.1 authorization code flow with PKCE for an MCP server, as the MCP
+//! authorization spec (2025-11-25, "Authorization",
+//! <https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization>) asks of a
+//! client: where the metadata is (RFC 9728 protected resource metadata, RFC 8414 and OpenID
+//! Connect discovery), what it says, the client registration (RFC 7591), the authorization URL
+//! and the token requests (RFC 6749 §4.1, RFC 7636 S256, RFC 8707 `resource`), the redirect's
+//! answer, and the tokens kept with their expiry. The web layer (`web/oauth.rs`) does the
+//! fetching, the randomness, the hashing, the popup and the storage; time comes in as `now`.
+
+use serde_json::{Map, Value};
+use thiserror::Error;
+
+use crate::core::json_text::{object, to_json_text, SetMember};
+use crate::core::text::{form_encode, join};
+use crate::core::url_policy::{check_server_url, CheckedUrl};
+
+/// Why the flow stopped; the web layer gives each its stable code (`oauth_…`). No message
+/// holds a token.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum OAuthError {
+    /// `oauth_invalid_options`
+    #[error("{0}")]
+    InvalidOptions(String),
+    /// `oauth_discovery_failed`
+    #[error("{0}")]
+    Discovery(String),
+    /// `oauth_registration_failed`
+    #[error("{0}")]
+    Registration(String),
+    /// `oauth_denied`: the authorization server's `error` and `error_description`.
+    #[error("the authorization was refused: {0}")]
+    Denied(String),
+    /// `oauth_state_mismatch`
+    #[error("the redirect's state is not the one sent: an answer to another request, or forged")]
+    StateMismatch,
+    /// `oauth_token_failed`
+    #[error("{0}")]
+    Token(String),
+}
+
+/// Where the protected resource metadata of `server` may be, in the order the spec's "Protected
+/// Resource Metadata Discovery Requirements" give when the challenge names none: the path-aware
+/// well-known URL (RFC 9728 §3.1), then the root one.
+pub fn protected_resource_metadata_urls(server: &CheckedUrl) -> Vec<String> {
+    well_known_urls(server, "oauth-protected-resource", false)
+}
+
+/// Where the authorization server metadata of `issuer` may be, in the order of the spec's
+/// "Authorization Server Metadata Discovery": with a path, RFC 8414 and OpenID Connect with the
+/// well-known part inserted before the path, then OpenID Connect appended to it; without a path,
+/// the two root ones.
+pub fn authorization_server_metadata_urls(
+    issuer: &str,
+    allow_insecure_local_urls: bool,
+) -> Result<Vec<String>, OAuthError> {
+    let issuer = checked(
+        issuer,
+        "the authorization server",
+        allow_insecure_local_urls,
+    )
+    .map_err(OAuthError::Discovery)?;
+    let mut urls = well_known_urls(&issuer, "oauth-authorization-server", true);
+    urls.extend(well_known_urls(&issuer, "openid-configuration", true));
+    let path = path_of(&issuer);
+    if !path.is_empty() {
+        urls.push(format!(
+            "{}{path}/.well-known/openid-configuration",
+            issuer.origin()
+        ));
+    }
+    Ok(urls)
+}
+
+/// `{origin}/.well-known/{name}{path}`, then (without `path_only`, or for a URL without path)
+/// `{origin}/.well-known/{name}`.
+fn well_known_urls(url: &CheckedUrl, name: &str, path_only: bool) -> Vec<String> {
+    let root = format!("{}/.well-known/{name}", url.origin());
+    let path = path_of(url);
+    match (path.is_empty(), path_only) {
+        (true, _) => vec![root],
+        (false, true) => vec![format!("{root}{path}")],
+        (false, false) => vec![format!("{root}{path}"), root],
+    }
+}
+
+/// The URL's path without its query and without a trailing `/` (RFC 8414 §3.1: a terminating
+/// slash is removed before the well-known part is inserted); empty for the root.
+fn path_of(url: &CheckedUrl) -> &str {
+    let path = url.path_and_query.split('?').next().unwrap_or_default();
+    path.trim_end_matches('/')
+}
+
+/// The MCP server's canonical URI (the spec's "Canonical Server URI", RFC 8707 §2): scheme, host
+/// and path, lowercase scheme and host, no query or fragment, no trailing slash.
+pub fn canonical_resource(server: &CheckedUrl) -> String {
+    format!("{}{}", server.origin(), path_of(server))
+}
+
+/// `url` if the URL policy allows it, else a message naming `what` it is.
+fn checked(url: &str, what: &str, allow_insecure_local_urls: bool) -> Result<CheckedUrl, String> {
+    check_server_url(url, allow_insecure_local_urls)
+        .map_err(|error| format!("{what}'s URL `{url}` is refused: {error}"))
+}
+
+/// What the protected resource metadata (RFC 9728 §2) tells the flow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProtectedResource {
+    /// `authorization_servers[0]`: the issuer to use.
+    pub authorization_server: String,
+    /// The `resource` parameter for the authorization and token requests (RFC 8707).
+    pub resource: String,
+    /// `scopes_supported`, space-separated: the scope to ask for when the challenge names none.
+    pub scopes_supported: Option<String>,
+}
+
+impl ProtectedResource {
+    /// Reads the metadata of `server`. Its `resource` must be the server's URL or a prefix of it
+    /// on the same origin (RFC 9728 §3.3 and §7.3: metadata naming another resource is not this
+    /// server's); without one, the server's canonical URI is the resource.
+    pub fn read(text: &str, server: &CheckedUrl) -> Result<ProtectedResource, OAuthError> {
+        let discovery = OAuthError::Discovery;
+        let members = json_object(text).ok_or_else(|| {
+            discovery("the protected resource metadata is not a JSON object".to_owned())
+        })?;
+        let authorization_server = match members.get("authorization_servers") {
+            Some(Value::Array(servers)) => servers.first().and_then(Value::as_str),
+            _ => None,
+        }
+        .ok_or_else(|| {
+            discovery("the protected resource metadata names no authorization server".to_owned())
+        })?;
+        let canonical = canonical_resource(server);
+        let resource = match string_member(&members, "resource") {
+            None => canonical,
+            Some(named) => {
+                let named = named.trim_end_matches('/');
+                let under = canonical
+                    .strip_prefix(named)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
+                if !under {
+                    return Err(discovery(format!(
+                        "the protected resource metadata is for `{named}`, not for `{canonical}`"
+                    )));
+                }
+                named.to_owned()
+            }
+        };
+        Ok(ProtectedResource {
+            authorization_server: authorization_server.to_owned(),
+            resource,
+            scopes_supported: scopes_of(&members),
+        })
+    }
+}
+
+/// What the authorization server metadata (RFC 8414 §2) tells the flow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuthorizationServer {
+    pub authorization_endpoint: String,
+    pub token_endpoint: String,
+    /// Where Dynamic Client Registration (RFC 7591) is offered, if it is.
+    pub registration_endpoint: Option<String>,
+}
+
+impl AuthorizationServer {
+    /// Reads the metadata. Refused: a server whose `code_challenge_methods_supported` lacks
+    /// `S256` (the spec: "If `code_challenge_methods_supported` is absent, the authorization
+    /// server does not support PKCE and MCP clients MUST refuse to proceed"), and endpoints the
+    /// URL policy refuses (https, or http on a local address with `allowInsecureLocalUrls`).
+    pub fn read(
+        text: &str,
+        allow_insecure_local_urls: bool,
+    ) -> Result<AuthorizationServer, OAuthError> {
+        let discovery = OAuthError::Discovery;
+        let members = json_object(text).ok_or_else(|| {
+            discovery("the authorization server metadata is not a JSON object".to_owned())
+        })?;
+        let s256 = match members.get("code_challenge_methods_supported") {
+            Some(Value::Array(methods)) => methods.iter().any(|method| method == "S256"),
+            _ => false,
+        };
+        if !s256 {
+            return Err(discovery(
+                "the authorization server does not offer PKCE with S256 (code_challenge_methods_supported), which MCP requires".to_owned(),
+            ));
+        }
+        let endpoint = |name: &str| -> Result<Option<String>, OAuthError> {
+            let Some(url) = string_member(&members, name) else {
+                return Ok(None);
+            };
+            let what = format!("the authorization server's {name}");
+            let url = checked(url, &what, allow_insecure_local_urls).map_err(discovery)?;
+            Ok(Some(url.href()))
+        };
+        let required = |name: &str| {
+            endpoint(name)?.ok_or_else(|| {
+                discovery(format!("the authorization server metadata has no {name}"))
+            })
+        };
+        Ok(AuthorizationServer {
+            authorization_endpoint: required("authorization_endpoint")?,
+            token_endpoint: required("token_endpoint")?,
+            registration_endpoint: endpoint("registration_endpoint")?,
+        })
+    }
+}
+
+/// The Dynamic Client Registration request (RFC 7591 §2, §3.1) of a browser app: a public
+/// client (`token_endpoint_auth_method: none`, OAuth 2.1 §2.1) with one redirect URI.
+pub fn registration_request(client_name: &str, redirect_uri: &str) -> String {
+    let strings = |items: &[&str]| {
+        let mut list = Vec::with_capacity(items.len());
+        for item in items {
+            list.push(Value::from(*item));
+        }
+        Value::Array(list)
+    };
+    to_json_text(&object([
+        ("client_name", client_name.into()),
+        ("redirect_uris", strings(&[redirect_uri])),
+        (
+            "grant_types",
+            strings(&["authorization_code", "refresh_token"]),
+        ),
+        ("response_types", strings(&["code"])),
+        ("token_endpoint_auth_method", "none".into()),
+    ]))
+}
+
+/// A registered client: its id, and a secret when the server issued one anyway (RFC 7591 §3.2.1),
+/// which then goes with the token requests (`client_secret_post`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Client {
+    pub client_id: String,
+    pub client_secret: Option<String>,
+}
+
+impl Client {
+    /// Reads a registration response (RFC 7591 §3.2.1), or a stored one (`to_json`).
+    pub fn read(text: &str) -> Result<Client, OAuthError> {
+        let members = json_object(text);
+        let client_id = members.as_ref().and_then(|m| string_member(m, "client_id"));
+        let Some(client_id) = client_id.filter(|id| !id.is_empty()) else {
+            return Err(OAuthError::Registration(
+                "the registration response has no client_id".to_owned(),
+            ));
+        };
+        let client_secret = members
+            .as_ref()
+            .and_then(|m| string_member(m, "client_secret"));
+        Ok(Client {
+            client_id: client_id.to_owned(),
+            client_secret: client_secret.map(str::to_owned),
+        })
+    }
+
+    /// The form kept in storage.
+    pub fn to_json(&self) -> String {
+        let mut members = Map::new();
+        members.set("client_id", self.client_id.as_str().into());
+        if let Some(secret) = &self.client_secret {
+            members.set("client_secret", secret.as_str().into());
+        }
+        to_json_text(&Value::Object(members))
+    }
+}
+
+/// The parameters of one authorization request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuthorizationRequest<'a> {
+    pub client_id: &'a str,
+    pub redirect_uri: &'a str,
+    /// The S256 challenge of the code verifier ([`base64url`] of its SHA-256).
+    pub code_challenge: &'a str,
+    pub state: &'a str,
+    pub scope: Option<&'a str>,
+    pub resource: &'a str,
+}
+
+/// The authorization URL (RFC 6749 §4.1.1, RFC 7636 §4.3, RFC 8707 §2): the endpoint's own query
+/// kept, ours appended.
+pub fn authorization_url(endpoint: &str, request: &AuthorizationRequest<'_>) -> String {
+    let mut parameters = vec![
+        ("response_type", "code"),
+        ("client_id", request.client_id),
+        ("redirect_uri", request.redirect_uri),
+        ("code_challenge", request.code_challenge),
+        ("code_challenge_method", "S256"),
+        ("state", request.state),
+    ];
+    if let Some(scope) = request.scope {
+        parameters.push(("scope", scope));
+    }
+    parameters.push(("resource", request.resource));
+    let separator = match endpoint.find('?') {
+        None => "?",
+        Some(at) if at + 1 == endpoint.len() || endpoint.ends_with('&') => "",
+        Some(_) => "&",
+    };
+    format!("{endpoint}{separator}{}", form_body(&parameters))
+}
+
+/// The token request for the code (RFC 6749 §4.1.3, RFC 7636 §4.5, RFC 8707 §2.2).
+pub fn code_exchange_body(
+    client: &Client,
+    code: &str,
+    redirect_uri: &str,
+    code_verifier: &str,
+    resource: &str,
+) -> String {
+    let mut parameters = vec![
+        ("grant_type", "authorization_code"),
+        ("code", code),
+        ("redirect_uri", redirect_uri),
+        ("client_id", client.client_id.as_str()),
+        ("code_verifier", code_verifier),
+        ("resource", resource),
+    ];
+    if let Some(secret) = &client.client_secret {
+        parameters.push(("client_secret", secret));
+    }
+    form_body(&parameters)
+}
+
+/// The refresh request (RFC 6749 §6, OAuth 2.1 §4.3.1 for a public client's `client_id`,
+/// RFC 8707 §2.2).
+pub fn refresh_body(client: &Client, refresh_token: &str, resource: &str) -> String {
+    let mut parameters = vec![
+        ("grant_type", "refresh_token"),
+        ("refresh_token", refresh_token),
+        ("client_id", client.client_id.as_str()),
+        ("resource", resource),
+    ];
+    if let Some(secret) = &client.client_secret {
+        parameters.push(("client_secret", secret));
+    }
+    form_body(&parameters)
+}
+
+fn form_body(parameters: &[(&str, &str)]) -> String {
+    let mut pairs = Vec::with_capacity(parameters.len());
+    for (name, value) in parameters {
+        pairs.push(format!("{name}={}", form_encode(value)));
+    }
+    join(&pairs, "&")
+}
+
+/// The scope to ask for: the challenge's (the spec's "Scope Selection Strategy"), else the
+/// protected resource's `scopes_supported`, else none.
+pub fn chosen_scope<'a>(
+    challenge_scope: Option<&'a str>,
+    resource: &'a ProtectedResource,
+) -> Option<&'a str> {
+    challenge_scope.or(resource.scopes_supported.as_deref())
+}
+
+/// `bytes` in base64url without padding (RFC 4648 §5, RFC 7636 Appendix A): the S256 challenge
+/// of a verifier's SHA-256 digest, and the verifier and `state` from random bytes.
+pub fn base64url(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut text = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let group = chunk.iter().enumerate().fold(0u32, |group, (index, byte)| {
+            group | u32::from(*byte) << (16 - 8 * index)
+        });
+        for index in 0..=chunk.len() {
+            text.push(char::from(
+                ALPHABET[(group >> (18 - 6 * index)) as usize & 63],
+            ));
+        }
+    }
+    text
+}
+
+/// The code the redirect carries, once its `state` is the one sent; the server's `error` (RFC
+/// 6749 §4.1.2.1) as [`OAuthError::Denied`].
+pub fn read_redirect(redirect_url: &str, expected_state: &str) -> Result<String, OAuthError> {
+    let without_fragment = redirect_url.split('#').next().unwrap_or_default();
+    let query = without_fragment
+        .split_once('?')
+        .map_or("", |(_, query)| query);
+    let (mut code, mut state, mut error, mut description) = (None, None, None, None);
+    for pair in query.split('&') {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let slot = match name {
+            "code" => &mut code,
+            "state" => &mut state,
+            "error" => &mut error,
+            "error_description" => &mut description,
+            _ => continue,
+        };
+        *slot = Some(form_decode(value));
+    }
+    if state.as_deref() != Some(expected_state) {
+        return Err(OAuthError::StateMismatch);
+    }
+    if let Some(error) = error {
+        return Err(OAuthError::Denied(match description {
+            Some(description) => format!("{error} ({description})"),
+            None => error,
+        }));
+    }
+    code.filter(|code| !code.is_empty()).ok_or_else(|| {
+        OAuthError::Denied("the redirect carries neither a code nor an error".to_owned())
+    })
+}
+
+/// A query value decoded (`+` a space, `%XX` a byte); a malformed escape is kept as written.
+fn form_decode(value: &str) -> String {
+    let bytes = value.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    while index < bytes.len() {
+        let escaped = value
+            .get(index + 1..index + 3)
+            .filter(|hex| hex.bytes().all(|digit| digit.is_ascii_hexdigit()))
+            .and_then(|hex| crate::core::text::parse_unsigned(hex, 16));
+        match (bytes[index], escaped) {
+            (b'%', Some(byte)) => {
+                decoded.push(byte);
+                index += 3;
+            }
+            (b'+', _) => {
+                decoded.push(b' ');
+                index += 1;
+            }
+            (byte, _) => {
+                decoded.push(byte);
+                index += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&decoded).into_owned()
+}
+
+/// Tokens kept for one MCP server.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Tokens {
+    pub access_token: String,
+    pub refresh_token: Option<String>,
+    /// Milliseconds since the Unix epoch, from `expires_in`; `None` when the server gave none.
+    pub expires_at: Option<u64>,
+}
+
+/// How long before its stated expiry a token counts as expired: it should not lapse on its way.
+pub const EXPIRY_MARGIN_MS: u64 = 30_000;
+
+impl Tokens {
+    /// Reads a token response (RFC 6749 §5.1) received at `now_ms`, or its error (§5.2). A
+    /// refresh response without a `refresh_token` keeps `previous_refresh_token` (§6).
+    pub fn from_response(
+        status: u16,
+        text: &str,
+        now_ms: u64,
+        previous_refresh_token: Option<&str>,
+    ) -> Result<Tokens, OAuthError> {
+        let members = json_object(text).unwrap_or_default();
+        if let Some(error) = string_member(&members, "error") {
+            let description = string_member(&members, "error_description")
+                .map(|description| format!(" ({description})"))
+                .unwrap_or_default();
+            return Err(OAuthError::Token(format!(
+                "the token endpoint answered {status}: {error}{description}"
+            )));
+        }
+        let access_token =
+            string_member(&members, "access_token").filter(|token| !token.is_empty());
+        let (true, Some(access_token)) = ((200..300).contains(&status), access_token) else {
+            return Err(OAuthError::Token(format!(
+                "the token endpoint answered {status} without an access_token"
+            )));
+        };
+        let expires_in = members.get("expires_in").and_then(Value::as_u64);
+        let refresh_token = string_member(&members, "refresh_token").or(previous_refresh_token);
+        Ok(Tokens {
+            access_token: access_token.to_owned(),
+            refresh_token: refresh_token.map(str::to_owned),
+            expires_at: expires_in
+                .map(|seconds| now_ms.saturating_add(seconds.saturating_mul(1000))),
+        })
+    }
+
+    /// Whether the access token has expired at `now_ms`, or will within [`EXPIRY_MARGIN_MS`].
+    pub fn is_expired(&self, now_ms: u64) -> bool {
+        self.expires_at
+            .is_some_and(|expires_at| now_ms.saturating_add(EXPIRY_MARGIN_MS) >= expires_at)
+    }
+}
+
+/// What is kept for one MCP server: its tokens, and what refreshing them takes.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Grant {
+    pub tokens: Tokens,
+    pub token_endpoint: String,
+    /// The RFC 8707 resource the tokens are for.
+    pub resource: String,
+    pub client: Client,
+}
+
+impl Grant {
+    /// The form kept in storage: `{access_token, refresh_token, expires_at, token_endpoint,
+    /// resource, client_id, client_secret}`.
+    pub fn to_json(&self) -> String {
+        let tokens = &self.tokens;
+        let mut members = Map::new();
+        members.set("access_token", tokens.access_token.as_str().into());
+        if let Some(refresh_token) = &tokens.refresh_token {
+            members.set("refresh_token", refresh_token.as_str().into());
+        }
+        if let Some(expires_at) = tokens.expires_at {
+            members.set("expires_at", expires_at.into());
+        }
+        members.set("token_endpoint", self.token_endpoint.as_str().into());
+        members.set("resource", self.resource.as_str().into());
+        members.set("client_id", self.client.client_id.as_str().into());
+        if let Some(secret) = &self.client.client_secret {
+            members.set("client_secret", secret.as_str().into());
+        }
+        to_json_text(&Value::Object(members))
+    }
+
+    /// Reads what [`Grant::to_json`] wrote; `None` for anything else.
+    pub fn from_json(text: &str) -> Option<Grant> {
+        let members = json_object(text)?;
+        let owned = |name: &str| string_member(&members, name).map(str::to_owned);
+        Some(Grant {
+            tokens: Tokens {
+                access_token: owned("access_token")?,
+                refresh_token: owned("refresh_token"),
+                expires_at: members.get("expires_at").and_then(Value::as_u64),
+            },
+            token_endpoint: owned("token_endpoint")?,
+            resource: owned("resource")?,
+            client: Client {
+                client_id: owned("client_id")?,
+                client_secret: owned("client_secret"),
+            },
+        })
+    }
+}
+
+/// Prints no token or secret: the `Debug` of a value an error or a log may show.
+impl std::fmt::Debug for Grant {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("Grant([redacted])")
+    }
+}
+
+/// Prints no token: the `Debug` of a value an error or a log may show.
+impl std::fmt::Debug for Tokens {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("Tokens([redacted])")
+    }
+}
+
+/// The storage keys, all under one prefix.
+pub const STORAGE_PREFIX: &str = "mcp-agent-wasm:oauth:";
+
+/// The key of the tokens of the MCP server at `server_url`.
+pub fn tokens_key(server_url: &str) -> String {
+    format!("{STORAGE_PREFIX}tokens:{server_url}")
+}
+
+/// The key of the client registered at `issuer` for `redirect_uri` (a registration names its
+/// redirect URIs; client ids are per authorization server, as the spec says).
+pub fn client_key(issuer: &str, redirect_uri: &str) -> String {
+    format!("{STORAGE_PREFIX}client:{issuer} {redirect_uri}")
+}
+
+fn json_object(text: &str) -> Option<Map<String, Value>> {
+    match serde_json::from_str(text) {
+        Ok(Value::Object(members)) => Some(members),
+        _ => None,
+    }
+}
+
+fn string_member<'a>(members: &'a Map<String, Value>, name: &str) -> Option<&'a str> {
+    members.get(name).and_then(Value::as_str)
+}
+
+/// `scopes_supported` joined with spaces, when it lists any.
+fn scopes_of(members: &Map<String, Value>) -> Option<String> {
+    let Some(Value::Array(scopes)) = members.get("scopes_supported") else {
+        return None;
+    };
+    let mut names = Vec::with_capacity(scopes.len());
+    for scope in scopes {
+        if let Some(scope) = scope.as_str() {
+            names.push(scope);
+        }
+    }
+    (!names.is_empty()).then(|| join(&names, " "))
+}

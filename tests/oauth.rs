@@ -1,0 +1,354 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! The pure parts of the browser OAuth flow (`core::oauth`), against the MCP authorization spec
+//! 2025-11-25 (<https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization>)
+//! and the RFCs it builds on.
+
+use mcp_agent_wasm::core::oauth::{
+    authorization_server_metadata_urls, authorization_url, base64url, canonical_resource,
+    chosen_scope, code_exchange_body, protected_resource_metadata_urls, read_redirect,
+    refresh_body, registration_request, AuthorizationRequest, AuthorizationServer, Client, Grant,
+    OAuthError, ProtectedResource, Tokens, EXPIRY_MARGIN_MS,
+};
+use mcp_agent_wasm::core::url_policy::check_server_url;
+
+fn server(url: &str) -> mcp_agent_wasm::core::url_policy::CheckedUrl {
+    check_server_url(url, true).expect("a valid URL")
+}
+
+/// The spec's "Protected Resource Metadata Discovery Requirements": the path-aware well-known
+/// URL first, then the root one; a server at the root has only the root one.
+#[test]
+fn protected_resource_metadata_is_looked_for_path_first_then_root() {
+    assert_eq!(
+        protected_resource_metadata_urls(&server("https://example.com/public/mcp?key=1")),
+        [
+            "https://example.com/.well-known/oauth-protected-resource/public/mcp",
+            "https://example.com/.well-known/oauth-protected-resource",
+        ]
+    );
+    assert_eq!(
+        protected_resource_metadata_urls(&server("https://example.com/")),
+        ["https://example.com/.well-known/oauth-protected-resource"]
+    );
+}
+
+/// The spec's "Authorization Server Metadata Discovery": for an issuer with a path, RFC 8414 path
+/// insertion, OpenID Connect path insertion, OpenID Connect path appending; without a path, the
+/// RFC 8414 root, then the OpenID Connect root. A trailing slash is no path (RFC 8414 §3.1).
+#[test]
+fn authorization_server_metadata_is_looked_for_in_the_specs_order() {
+    assert_eq!(
+        authorization_server_metadata_urls("https://auth.example.com/tenant1", false).unwrap(),
+        [
+            "https://auth.example.com/.well-known/oauth-authorization-server/tenant1",
+            "https://auth.example.com/.well-known/openid-configuration/tenant1",
+            "https://auth.example.com/tenant1/.well-known/openid-configuration",
+        ]
+    );
+    for issuer in ["https://auth.example.com", "https://auth.example.com/"] {
+        assert_eq!(
+            authorization_server_metadata_urls(issuer, false).unwrap(),
+            [
+                "https://auth.example.com/.well-known/oauth-authorization-server",
+                "https://auth.example.com/.well-known/openid-configuration",
+            ]
+        );
+    }
+}
+
+/// An issuer over plain http is refused unless local URLs are allowed (OAuth 2.1 §1.5: the
+/// endpoints use TLS; RFC 8414 §3: the metadata URL MUST use https).
+#[test]
+fn an_http_issuer_is_refused_without_the_opt_in() {
+    let refused = authorization_server_metadata_urls("http://auth.example.com", false);
+    assert!(
+        matches!(&refused, Err(OAuthError::Discovery(message)) if message.contains("http")),
+        "{refused:?}"
+    );
+    assert!(authorization_server_metadata_urls("http://127.0.0.1:9000", true).is_ok());
+}
+
+const METADATA: &str = r#"{
+    "issuer": "https://auth.example.com",
+    "authorization_endpoint": "https://auth.example.com/authorize",
+    "token_endpoint": "https://auth.example.com/token",
+    "registration_endpoint": "https://auth.example.com/register",
+    "code_challenge_methods_supported": ["plain", "S256"]
+}"#;
+
+#[test]
+fn authorization_server_metadata_gives_the_endpoints() {
+    assert_eq!(
+        AuthorizationServer::read(METADATA, false).unwrap(),
+        AuthorizationServer {
+            authorization_endpoint: "https://auth.example.com/authorize".to_owned(),
+            token_endpoint: "https://auth.example.com/token".to_owned(),
+            registration_endpoint: Some("https://auth.example.com/register".to_owned()),
+        }
+    );
+}
+
+/// The spec: "If `code_challenge_methods_supported` is absent, the authorization server does not
+/// support PKCE and MCP clients MUST refuse to proceed"; a list without S256 is refused too, the
+/// client using S256 only (RFC 7636 §4.2: S256 is mandatory to implement).
+#[test]
+fn metadata_without_s256_is_refused() {
+    for methods in [r#"["plain"]"#, "[]", "null"] {
+        let text = METADATA.replace(r#"["plain", "S256"]"#, methods);
+        let refused = AuthorizationServer::read(&text, false);
+        assert!(
+            matches!(&refused, Err(OAuthError::Discovery(message)) if message.contains("S256")),
+            "{methods}: {refused:?}"
+        );
+    }
+    let absent = METADATA.replace(
+        r#""code_challenge_methods_supported": ["plain", "S256"]"#,
+        r#""x": 1"#,
+    );
+    assert!(AuthorizationServer::read(&absent, false).is_err());
+}
+
+/// An endpoint over http (off a local address, or without the opt-in) is refused: the token and
+/// the code would travel in the clear.
+#[test]
+fn an_http_endpoint_in_metadata_is_refused() {
+    let text = METADATA.replace(
+        "https://auth.example.com/token",
+        "http://auth.example.com/token",
+    );
+    let refused = AuthorizationServer::read(&text, false);
+    assert!(
+        matches!(&refused, Err(OAuthError::Discovery(message)) if message.contains("token_endpoint") && message.contains("http")),
+        "{refused:?}"
+    );
+    let local = METADATA.replace("https://auth.example.com/token", "http://127.0.0.1:9/token");
+    assert!(AuthorizationServer::read(&local, false).is_err());
+    assert_eq!(
+        AuthorizationServer::read(&local, true)
+            .unwrap()
+            .token_endpoint,
+        "http://127.0.0.1:9/token"
+    );
+}
+
+/// RFC 9728 §2: `authorization_servers` and `resource`; a resource that is not this server, or
+/// a prefix of it, is refused (§3.3); none makes the server's canonical URI the resource.
+#[test]
+fn protected_resource_metadata_names_the_issuer_and_the_resource() {
+    let mcp = server("https://mcp.example.com/v1/mcp");
+    let read = ProtectedResource::read(
+        r#"{"resource":"https://mcp.example.com/v1/","authorization_servers":["https://auth.example.com","https://other"],"scopes_supported":["a","b"]}"#,
+        &mcp,
+    )
+    .unwrap();
+    assert_eq!(
+        read,
+        ProtectedResource {
+            authorization_server: "https://auth.example.com".to_owned(),
+            resource: "https://mcp.example.com/v1".to_owned(),
+            scopes_supported: Some("a b".to_owned()),
+        }
+    );
+    assert_eq!(chosen_scope(Some("c"), &read), Some("c"));
+    assert_eq!(chosen_scope(None, &read), Some("a b"));
+    let without =
+        ProtectedResource::read(r#"{"authorization_servers":["https://a"]}"#, &mcp).unwrap();
+    assert_eq!(without.resource, "https://mcp.example.com/v1/mcp");
+    assert_eq!(chosen_scope(None, &without), None);
+    for other in [
+        "https://evil.example.com/v1/mcp",
+        "https://mcp.example.com/v1/mcpx",
+    ] {
+        let text = format!(r#"{{"resource":"{other}","authorization_servers":["https://a"]}}"#);
+        assert!(ProtectedResource::read(&text, &mcp).is_err(), "{other}");
+    }
+    assert!(ProtectedResource::read(r#"{"authorization_servers":[]}"#, &mcp).is_err());
+}
+
+/// The spec's "Canonical Server URI": lowercase scheme and host, no query, no trailing slash.
+#[test]
+fn the_canonical_resource_has_no_query_and_no_trailing_slash() {
+    assert_eq!(
+        canonical_resource(&server("HTTPS://MCP.Example.com/mcp/?key=1")),
+        "https://mcp.example.com/mcp"
+    );
+    assert_eq!(
+        canonical_resource(&server("https://mcp.example.com")),
+        "https://mcp.example.com"
+    );
+}
+
+/// RFC 7591 §2 metadata of a public browser client.
+#[test]
+fn the_registration_request_is_a_public_client() {
+    assert_eq!(
+        registration_request("My app", "https://app.example/cb"),
+        r#"{"client_name":"My app","redirect_uris":["https://app.example/cb"],"grant_types":["authorization_code","refresh_token"],"response_types":["code"],"token_endpoint_auth_method":"none"}"#
+    );
+    let client = Client::read(r#"{"client_id":"c1","client_id_issued_at":1}"#).unwrap();
+    assert_eq!(client.client_id, "c1");
+    assert_eq!(Client::read(&client.to_json()).unwrap(), client);
+    assert!(matches!(
+        Client::read(r#"{"error":"invalid_client_metadata"}"#),
+        Err(OAuthError::Registration(_))
+    ));
+}
+
+/// RFC 7636 Appendix B: the verifier `dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk`, whose SHA-256
+/// digest (the octets listed there) encodes to `E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM`.
+#[test]
+fn s256_encoding_of_rfc_7636_appendix_b() {
+    let digest = [
+        19, 211, 30, 150, 26, 26, 216, 236, 47, 22, 177, 12, 76, 152, 46, 8, 118, 168, 120, 173,
+        109, 241, 68, 86, 110, 225, 137, 74, 203, 112, 249, 195,
+    ];
+    assert_eq!(
+        base64url(&digest),
+        "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+    );
+    // The verifier itself is base64url of the 32 random octets of Appendix B.
+    let random = [
+        116, 24, 223, 180, 151, 153, 224, 37, 79, 250, 96, 125, 216, 173, 187, 186, 22, 212, 37,
+        77, 105, 214, 191, 240, 91, 88, 5, 88, 83, 132, 141, 121,
+    ];
+    assert_eq!(
+        base64url(&random),
+        "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+    );
+    assert_eq!(base64url(b"f"), "Zg");
+    assert_eq!(base64url(b"fo"), "Zm8");
+    assert_eq!(base64url(&[0xfb, 0xff]), "-_8");
+}
+
+/// RFC 6749 §4.1.1 with RFC 7636 §4.3 and RFC 8707 §2, values form-encoded; the endpoint's own
+/// query is kept.
+#[test]
+fn the_authorization_url_exactly() {
+    let request = AuthorizationRequest {
+        client_id: "client 1",
+        redirect_uri: "https://app.example/oauth-callback.html",
+        code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+        state: "s-1",
+        scope: Some("mcp:tools mcp:admin"),
+        resource: "https://mcp.example.com/mcp",
+    };
+    assert_eq!(
+        authorization_url("https://auth.example.com/authorize", &request),
+        "https://auth.example.com/authorize?response_type=code&client_id=client%201&redirect_uri=https%3A%2F%2Fapp.example%2Foauth-callback.html&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256&state=s-1&scope=mcp%3Atools%20mcp%3Aadmin&resource=https%3A%2F%2Fmcp.example.com%2Fmcp"
+    );
+    let no_scope = AuthorizationRequest {
+        scope: None,
+        ..request
+    };
+    assert_eq!(
+        authorization_url("https://a.example/auth?tenant=x", &no_scope),
+        "https://a.example/auth?tenant=x&response_type=code&client_id=client%201&redirect_uri=https%3A%2F%2Fapp.example%2Foauth-callback.html&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256&state=s-1&resource=https%3A%2F%2Fmcp.example.com%2Fmcp"
+    );
+}
+
+/// RFC 6749 §4.1.3 and §6, RFC 7636 §4.5, RFC 8707 §2.2: the form bodies exactly.
+#[test]
+fn the_token_request_bodies_exactly() {
+    let public = Client {
+        client_id: "c1".to_owned(),
+        client_secret: None,
+    };
+    assert_eq!(
+        code_exchange_body(&public, "a/b", "https://app.example/cb", "v~1", "https://mcp.example.com/mcp"),
+        "grant_type=authorization_code&code=a%2Fb&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&client_id=c1&code_verifier=v~1&resource=https%3A%2F%2Fmcp.example.com%2Fmcp"
+    );
+    assert_eq!(
+        refresh_body(&public, "r+1", "https://mcp.example.com/mcp"),
+        "grant_type=refresh_token&refresh_token=r%2B1&client_id=c1&resource=https%3A%2F%2Fmcp.example.com%2Fmcp"
+    );
+    let confidential = Client {
+        client_secret: Some("s".to_owned()),
+        ..public
+    };
+    assert!(refresh_body(&confidential, "r", "x").ends_with("&client_secret=s"));
+}
+
+/// RFC 6749 §4.1.2 and §4.1.2.1: the state must be ours; the server's `error` is a denial.
+#[test]
+fn the_redirect_gives_the_code_or_the_denial() {
+    let url = "https://app.example/cb?code=a%2Fb+c&state=s1#x";
+    assert_eq!(read_redirect(url, "s1").unwrap(), "a/b c");
+    assert_eq!(read_redirect(url, "s2"), Err(OAuthError::StateMismatch));
+    assert_eq!(
+        read_redirect("https://app.example/cb?code=c", "s1"),
+        Err(OAuthError::StateMismatch)
+    );
+    let denied = read_redirect(
+        "https://app.example/cb?error=access_denied&error_description=the+user+said+no&state=s1",
+        "s1",
+    )
+    .unwrap_err();
+    assert_eq!(
+        denied,
+        OAuthError::Denied("access_denied (the user said no)".to_owned())
+    );
+    assert_eq!(
+        denied.to_string(),
+        "the authorization was refused: access_denied (the user said no)"
+    );
+    assert!(matches!(
+        read_redirect("https://app.example/cb?state=s1", "s1"),
+        Err(OAuthError::Denied(_))
+    ));
+}
+
+/// RFC 6749 §5.1: `expires_in` seconds from the response's arrival; §6: a refresh that returns
+/// no refresh token keeps the old one; §5.2: an error names its code, never a token.
+#[test]
+fn token_responses_and_expiry() {
+    let now = 1_000_000;
+    let tokens = Tokens::from_response(
+        200,
+        r#"{"access_token":"at","token_type":"Bearer","expires_in":3600,"refresh_token":"rt"}"#,
+        now,
+        None,
+    )
+    .unwrap();
+    assert_eq!(tokens.expires_at, Some(now + 3_600_000));
+    assert_eq!(tokens.refresh_token.as_deref(), Some("rt"));
+    assert!(!tokens.is_expired(now + 3_600_000 - EXPIRY_MARGIN_MS - 1));
+    assert!(tokens.is_expired(now + 3_600_000 - EXPIRY_MARGIN_MS));
+    let grant = Grant {
+        tokens: tokens.clone(),
+        token_endpoint: "https://a.example/token".to_owned(),
+        resource: "https://mcp.example.com/mcp".to_owned(),
+        client: Client {
+            client_id: "c1".to_owned(),
+            client_secret: None,
+        },
+    };
+    assert_eq!(
+        grant.to_json(),
+        r#"{"access_token":"at","refresh_token":"rt","expires_at":4600000,"token_endpoint":"https://a.example/token","resource":"https://mcp.example.com/mcp","client_id":"c1"}"#
+    );
+    assert_eq!(Grant::from_json(&grant.to_json()), Some(grant.clone()));
+    assert_eq!(Grant::from_json(r#"{"access_token":"at"}"#), None);
+    assert!(
+        !format!("{tokens:?}{grant:?}").contains("at"),
+        "no token in Debug"
+    );
+
+    let refreshed =
+        Tokens::from_response(200, r#"{"access_token":"at2"}"#, now, Some("rt")).unwrap();
+    assert_eq!(refreshed.refresh_token.as_deref(), Some("rt"));
+    assert_eq!(refreshed.expires_at, None);
+    assert!(!refreshed.is_expired(u64::MAX));
+
+    let refused = Tokens::from_response(
+        400,
+        r#"{"error":"invalid_grant","error_description":"expired"}"#,
+        now,
+        None,
+    );
+    assert_eq!(
+        refused.unwrap_err().to_string(),
+        "the token endpoint answered 400: invalid_grant (expired)"
+    );
+    let odd = Tokens::from_response(500, r#"{"access_token":"secret"}"#, now, None).unwrap_err();
+    assert!(!odd.to_string().contains("secret"), "{odd}");
+}
