@@ -79,8 +79,17 @@
 //   /auth-scope/...  /auth/ where the token `admin` passes too, and tool `admin` needs it: other
 //                    tokens get 403 `error="insufficient_scope"`
 //   /auth-legacy/... /legacy/ with /auth/'s token check on the stream and on every POST
+//   /.well-known/oauth-authorization-server, /oauth/register, /oauth/authorize, /oauth/token:
+//                    the authorization server the /auth/ paths' metadata names (RFC 8414, RFC 7591,
+//                    RFC 6749 with PKCE S256 and RFC 8707 `resource`). /oauth/authorize approves at
+//                    once with a 302 to `redirect_uri` carrying `code` and `state`; a client
+//                    registered with client_name "deny" gets `error=access_denied`, one named
+//                    "wrong-state" a different `state`. /oauth/token checks the code's client id,
+//                    redirect URI, resource and PKCE verifier, and issues `good` (the token /auth/
+//                    accepts) with a refresh token; the refresh grant issues `good` again
 //   (other modes answer a GET without Last-Event-ID with 405)
 
+import { createHash } from "node:crypto";
 import http from "node:http";
 
 const log = [];
@@ -515,6 +524,94 @@ function authRefusal(request, url, mode, message) {
   return null;
 }
 
+/// The authorization server's state: registered clients, issued codes and refresh tokens.
+const oauthClients = new Map();
+const oauthCodes = new Map();
+const oauthRefreshTokens = new Map();
+let oauthCounter = 0;
+
+/// Answers a request to the authorization server's paths; false for any other path.
+function answerOAuth(request, response, url, body) {
+  const origin = `http://${request.headers.host}`;
+  const json = (status, value) => {
+    response.writeHead(status, { ...corsHeaders(true), "Content-Type": "application/json", "Cache-Control": "no-store" });
+    response.end(JSON.stringify(value));
+  };
+  if (url.pathname === "/.well-known/oauth-authorization-server") {
+    json(200, {
+      issuer: origin,
+      authorization_endpoint: `${origin}/oauth/authorize`,
+      token_endpoint: `${origin}/oauth/token`,
+      registration_endpoint: `${origin}/oauth/register`,
+      response_types_supported: ["code"],
+      grant_types_supported: ["authorization_code", "refresh_token"],
+      code_challenge_methods_supported: ["S256"],
+      token_endpoint_auth_methods_supported: ["none"],
+    });
+  } else if (url.pathname === "/oauth/register" && request.method === "POST") {
+    const metadata = JSON.parse(body || "{}");
+    if (!Array.isArray(metadata.redirect_uris) || metadata.redirect_uris.length === 0) {
+      json(400, { error: "invalid_redirect_uri" });
+      return true;
+    }
+    oauthCounter += 1;
+    const client = { ...metadata, client_id: `client-${oauthCounter}`, client_id_issued_at: Math.floor(Date.now() / 1000) };
+    oauthClients.set(client.client_id, client);
+    json(201, client);
+  } else if (url.pathname === "/oauth/authorize") {
+    const query = Object.fromEntries(url.searchParams);
+    const client = oauthClients.get(query.client_id);
+    if (!client || !client.redirect_uris.includes(query.redirect_uri)) {
+      response.writeHead(400, { "Content-Type": "text/plain" }).end("unknown client or redirect_uri");
+      return true;
+    }
+    const target = new URL(query.redirect_uri);
+    if (client.client_name === "deny") {
+      target.searchParams.set("error", "access_denied");
+      target.searchParams.set("error_description", "the user refused");
+    } else if (query.response_type !== "code" || query.code_challenge_method !== "S256" || !query.code_challenge) {
+      target.searchParams.set("error", "invalid_request");
+    } else {
+      oauthCounter += 1;
+      const code = `code-${oauthCounter}`;
+      oauthCodes.set(code, { ...query });
+      target.searchParams.set("code", code);
+    }
+    target.searchParams.set("state", client.client_name === "wrong-state" ? "forged" : query.state ?? "");
+    response.writeHead(302, { Location: target.href }).end();
+  } else if (url.pathname === "/oauth/token" && request.method === "POST") {
+    const form = Object.fromEntries(new URLSearchParams(body));
+    const issue = (client_id, resource) => {
+      oauthCounter += 1;
+      const refreshToken = `refresh-${oauthCounter}`;
+      oauthRefreshTokens.set(refreshToken, { client_id, resource });
+      json(200, { access_token: "good", token_type: "Bearer", expires_in: 3600, refresh_token: refreshToken });
+    };
+    if (form.grant_type === "authorization_code") {
+      const granted = oauthCodes.get(form.code);
+      oauthCodes.delete(form.code);
+      const challenge = createHash("sha256").update(form.code_verifier ?? "").digest("base64url");
+      const wrong = !granted ? "unknown code"
+        : granted.client_id !== form.client_id ? "client_id"
+        : granted.redirect_uri !== form.redirect_uri ? "redirect_uri"
+        : granted.resource !== form.resource ? "resource"
+        : granted.code_challenge !== challenge ? "code_verifier"
+        : null;
+      if (wrong) json(400, { error: "invalid_grant", error_description: `wrong ${wrong}` });
+      else issue(form.client_id, form.resource);
+    } else if (form.grant_type === "refresh_token") {
+      const granted = oauthRefreshTokens.get(form.refresh_token);
+      if (!granted || granted.client_id !== form.client_id) json(400, { error: "invalid_grant" });
+      else issue(form.client_id, form.resource);
+    } else {
+      json(400, { error: "unsupported_grant_type" });
+    }
+  } else {
+    return false;
+  }
+  return true;
+}
+
 const pendingResumes = new Map();
 /// Per event id of a /broken/ stream: the response to replay to a GET resuming after it.
 const brokenReplies = new Map();
@@ -617,6 +714,7 @@ const server = http.createServer(async (request, response) => {
     allHeaders: request.headers,
     body: parsed,
   });
+  if (answerOAuth(request, response, url, body)) return;
   const mode = url.pathname.split("/")[1];
   const refusal = mode.startsWith("auth") && authRefusal(request, url, mode, parsed);
   if (refusal) {

@@ -6,6 +6,7 @@ pub mod http;
 pub mod join;
 pub mod json;
 pub mod mcp;
+pub mod oauth;
 pub mod provider;
 pub mod timer;
 pub mod tools_api;

@@ -1,6 +1,6 @@
 // Type-checked by `tsc --noEmit --strict` in testing/tests/package.test.mjs: a consumer that
 // handles every event type of the public API, with no `any`.
-import init, { Agent, McpClient, listProviders, sanitizeJsonSchema, buildToolNames, validateToolArguments } from "mcp-agent-wasm";
+import init, { Agent, McpClient, browserOAuth, finishOAuthRedirect, listProviders, sanitizeJsonSchema, buildToolNames, validateToolArguments } from "mcp-agent-wasm";
 import type { AgentConfig, AgentError, AgentErrorCode, AgentEvent, ChatMessage, McpTool, McpToolResult, ToolInfo } from "mcp-agent-wasm";
 import type { McpGetPromptResult, McpPrompt, McpPromptMessage, McpReadResourceResult, McpResource, McpResourceTemplate } from "mcp-agent-wasm";
 
@@ -115,4 +115,14 @@ export function typeErrors(): void {
   const client = new McpClient({ url: "https://example.invalid/mcp" });
   // @ts-expect-error a prompt's arguments are strings
   void client.getPrompt("args-prompt", { count: 3 });
+}
+
+/** browserOAuth's hook fits `getAccessToken`; its options are checked. */
+export function withOAuth(url: string): AgentConfig {
+  const getAccessToken = browserOAuth({ redirectUri: "https://app.example/oauth-callback.html", clientName: "My app", storage: localStorage });
+  const custom = browserOAuth({ redirectUri: "https://app.example/cb", authorize: async (address, { signal }) => `${address}${signal?.aborted}` });
+  const finished: boolean = finishOAuthRedirect();
+  // @ts-expect-error redirectUri is required
+  browserOAuth({ clientName: "x" });
+  return { provider: { id: "openai", apiKey: "k", model: "m" }, mcpServers: [{ name: `a${finished}`, url, getAccessToken }, { name: "b", url, getAccessToken: custom }] };
 }

@@ -1,0 +1,627 @@
+//! `browserOAuth(options)`: a `getAccessToken` hook that runs the MCP authorization flow in the
+//! page (MCP spec 2025-11-25, "Authorization"; the MCP TypeScript SDK's `auth()` does the same
+//! steps): protected resource and authorization server metadata, a client (given, stored, or
+//! registered by RFC 7591), PKCE S256, the authorization in a popup (or the page's `authorize`),
+//! the code exchanged for tokens, kept in the page's storage and refreshed. `finishOAuthRedirect()`
+//! is the redirect page's half. What is decided is `core::oauth`'s; this does the I/O.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use futures::future::{select, Either};
+use js_sys::{Function, Object, Promise, Reflect, Uint8Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::AbortSignal;
+
+use super::error::{js_error, set_property};
+use super::http::{fetch, HttpRequest};
+use super::timer::sleep;
+use crate::core::oauth::{
+    authorization_server_metadata_urls, authorization_url, base64url, chosen_scope, client_key,
+    code_exchange_body, protected_resource_metadata_urls, read_redirect, refresh_body,
+    registration_request, tokens_key, AuthorizationRequest, AuthorizationServer, Client, Grant,
+    OAuthError, ProtectedResource, Tokens,
+};
+use crate::core::url_policy::check_server_url;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = crypto, js_name = getRandomValues)]
+    fn get_random_values(array: &Uint8Array);
+    #[wasm_bindgen(js_namespace = ["crypto", "subtle"], js_name = digest)]
+    fn digest(algorithm: &str, data: &Uint8Array) -> Promise;
+    #[wasm_bindgen(js_name = open)]
+    fn open_window(url: &str, target: &str, features: &str) -> JsValue;
+    #[wasm_bindgen(js_name = addEventListener)]
+    fn add_global_listener(kind: &str, listener: &Function);
+    #[wasm_bindgen(js_name = removeEventListener)]
+    fn remove_global_listener(kind: &str, listener: &Function);
+}
+
+#[wasm_bindgen(typescript_custom_section)]
+const OAUTH_TYPES: &str = r#"
+/** Where `browserOAuth` keeps client registrations and tokens: `localStorage`, `sessionStorage`, or your own. */
+export interface OAuthStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+export interface BrowserOAuthOptions {
+  /** Where the authorization server sends the browser back: a page of yours that calls `finishOAuthRedirect()`. */
+  redirectUri: string;
+  /** `client_name` of a Dynamic Client Registration. Default "mcp-agent-wasm". */
+  clientName?: string | undefined;
+  /** A pre-registered client id (or a Client ID Metadata Document URL); no registration then. */
+  clientId?: string | undefined;
+  /** Keys start with `mcp-agent-wasm:oauth:`. Default: in memory, for this hook only. */
+  storage?: OAuthStorage | undefined;
+  /** Shows the authorization page and resolves with the URL the browser was sent back to. Default: a popup. */
+  authorize?: ((url: string, options: { signal?: AbortSignal }) => Promise<string>) | undefined;
+  /** Development only: allow `http:` and loopback/private metadata and endpoint URLs. Default false. */
+  allowInsecureLocalUrls?: boolean | undefined;
+}
+"#;
+
+/// The `type` of the message `finishOAuthRedirect` posts to the window that opened it.
+const REDIRECT_MESSAGE: &str = "mcp-agent-wasm:oauth-redirect";
+
+/// The options of `browserOAuth`, and what it keeps between questions.
+struct Flow {
+    redirect_uri: String,
+    client_name: String,
+    client_id: Option<String>,
+    /// The page's `Storage`-like object; `None` keeps everything in `memory`.
+    storage: Option<JsValue>,
+    memory: RefCell<Vec<(String, String)>>,
+    authorize: Option<Function>,
+    allow_insecure_local_urls: bool,
+    /// Per server URL: the token handed out last, and whether a refresh after a refusal gave it
+    /// (refused again, it is not refreshed again: the full flow runs).
+    given: RefCell<Vec<(String, String, bool)>>,
+}
+
+/// `browserOAuth(options)`: a `getAccessToken` for `mcpServers` entries and `McpClient`.
+#[wasm_bindgen(js_name = browserOAuth, unchecked_return_type = "GetAccessToken")]
+pub fn browser_oauth(
+    #[wasm_bindgen(unchecked_param_type = "BrowserOAuthOptions")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let flow = Rc::new(read_options(&options).map_err(|message| {
+        JsValue::from(js_error(
+            "oauth_invalid_options",
+            &format!("browserOAuth: {message}"),
+        ))
+    })?);
+    let hook = Closure::<dyn Fn(JsValue) -> Promise>::new(move |context: JsValue| {
+        let flow = Rc::clone(&flow);
+        super::promise_of(async move { access_token(&flow, &context).await })
+    });
+    Ok(hook.into_js_value())
+}
+
+fn read_options(options: &JsValue) -> Result<Flow, String> {
+    if !options.is_object() {
+        return Err("options must be an object with `redirectUri`".to_owned());
+    }
+    let known = [
+        "redirectUri",
+        "clientName",
+        "clientId",
+        "storage",
+        "authorize",
+        "allowInsecureLocalUrls",
+    ];
+    let object: &Object = options.unchecked_ref();
+    for key in Object::keys(object) {
+        let key = key.as_string().unwrap_or_default();
+        if !known.contains(&key.as_str()) {
+            return Err(format!("unknown option `{key}`"));
+        }
+    }
+    let member = |name: &str| super::option_member(options, name).ok().flatten();
+    let text = |name: &str| -> Result<Option<String>, String> {
+        member(name)
+            .map(|value| {
+                value
+                    .as_string()
+                    .ok_or(format!("`{name}` must be a string"))
+            })
+            .transpose()
+    };
+    let redirect_uri = text("redirectUri")?.ok_or("`redirectUri` is required")?;
+    let allow_insecure_local_urls = match member("allowInsecureLocalUrls") {
+        None => false,
+        Some(flag) => flag
+            .as_bool()
+            .ok_or("`allowInsecureLocalUrls` must be a boolean")?,
+    };
+    check_server_url(&redirect_uri, allow_insecure_local_urls)
+        .map_err(|error| format!("`redirectUri` is refused: {error}"))?;
+    let storage = member("storage");
+    if let Some(storage) = &storage {
+        for method in ["getItem", "setItem", "removeItem"] {
+            if !Reflect::get(storage, &method.into()).is_ok_and(|value| value.is_function()) {
+                return Err(format!("`storage` has no `{method}` method"));
+            }
+        }
+    }
+    let authorize = super::hook_of(options, "authorize", "(url, { signal }) => Promise<string>")?;
+    Ok(Flow {
+        redirect_uri,
+        client_name: text("clientName")?.unwrap_or_else(|| "mcp-agent-wasm".to_owned()),
+        client_id: text("clientId")?,
+        storage,
+        memory: RefCell::new(Vec::new()),
+        authorize,
+        allow_insecure_local_urls,
+        given: RefCell::new(Vec::new()),
+    })
+}
+
+/// The answer to one question of the MCP client (`web/mcp/auth.rs` says what `context` holds).
+async fn access_token(flow: &Flow, context: &JsValue) -> Result<JsValue, JsValue> {
+    let member = |name: &str| {
+        Reflect::get(context, &name.into())
+            .ok()
+            .and_then(|value| value.as_string())
+    };
+    let url = member("url").unwrap_or_default();
+    let signal: Option<AbortSignal> = Reflect::get(context, &"signal".into())
+        .ok()
+        .and_then(|signal| signal.dyn_into().ok());
+    let signal = signal.as_ref();
+    let key = tokens_key(&url);
+    let stored = flow.load(&key).as_deref().and_then(Grant::from_json);
+    let now = js_sys::Date::now() as u64;
+    if member("reason").as_deref() != Some("unauthorized") {
+        let Some(grant) = stored else {
+            return Ok(JsValue::UNDEFINED);
+        };
+        if !grant.tokens.is_expired(now) {
+            return Ok(flow.give(&url, grant.tokens.access_token, false));
+        }
+        if let Ok(token) = refresh(flow, &key, grant, signal).await {
+            return Ok(flow.give(&url, token, false));
+        }
+        flow.remove(&key);
+        return Ok(JsValue::UNDEFINED);
+    }
+    let error = member("error");
+    if let Some(grant) = stored {
+        let last = flow.last_given(&url);
+        let stored_was_refused = last
+            .as_ref()
+            .is_some_and(|(token, _)| *token == grant.tokens.access_token);
+        if !stored_was_refused && !grant.tokens.is_expired(now) {
+            // Another Agent or tab replaced the token meanwhile: that one first.
+            return Ok(flow.give(&url, grant.tokens.access_token, false));
+        }
+        let refreshed_before = last.is_some_and(|(_, from_refresh)| from_refresh);
+        if !refreshed_before && error.as_deref() != Some("insufficient_scope") {
+            if let Ok(token) = refresh(flow, &key, grant, signal).await {
+                return Ok(flow.give(&url, token, true));
+            }
+        }
+        flow.remove(&key);
+    }
+    let token = authorize_anew(
+        flow,
+        &url,
+        member("resourceMetadataUrl"),
+        member("scope"),
+        signal,
+    )
+    .await
+    .map_err(|error| match error {
+        FlowError::OAuth(error) => coded_error(error),
+        FlowError::Js(error) => error,
+    })?;
+    Ok(flow.give(&url, token, false))
+}
+
+/// `grant_type=refresh_token` once; the new tokens are kept.
+async fn refresh(
+    flow: &Flow,
+    key: &str,
+    grant: Grant,
+    signal: Option<&AbortSignal>,
+) -> Result<String, OAuthError> {
+    let refresh_token = grant
+        .tokens
+        .refresh_token
+        .as_deref()
+        .ok_or_else(|| OAuthError::Token("no refresh token".to_owned()))?;
+    let body = refresh_body(&grant.client, refresh_token, &grant.resource);
+    let (status, text) = post_form(&grant.token_endpoint, &body, signal).await?;
+    let tokens = Tokens::from_response(status, &text, now(), Some(refresh_token))?;
+    let token = tokens.access_token.clone();
+    flow.save(key, &Grant { tokens, ..grant }.to_json());
+    Ok(token)
+}
+
+fn now() -> u64 {
+    js_sys::Date::now() as u64
+}
+
+/// The whole flow, steps (1) to (7) of the spec's "Authorization Flow Steps".
+async fn authorize_anew(
+    flow: &Flow,
+    url: &str,
+    resource_metadata_url: Option<String>,
+    challenge_scope: Option<String>,
+    signal: Option<&AbortSignal>,
+) -> Result<String, FlowError> {
+    let allow = flow.allow_insecure_local_urls;
+    let server = check_server_url(url, allow)
+        .map_err(|error| OAuthError::Discovery(format!("the server URL is refused: {error}")))?;
+    let metadata_urls = match resource_metadata_url {
+        Some(given) => {
+            let checked = check_server_url(&given, allow).map_err(|error| {
+                OAuthError::Discovery(format!("resource_metadata `{given}` is refused: {error}"))
+            })?;
+            vec![checked.href()]
+        }
+        None => protected_resource_metadata_urls(&server),
+    };
+    let text = first_found(&metadata_urls, "protected resource metadata", signal).await?;
+    let resource = ProtectedResource::read(&text, &server)?;
+    let issuer = &resource.authorization_server;
+    let as_urls = authorization_server_metadata_urls(issuer, allow)?;
+    let text = first_found(&as_urls, "authorization server metadata", signal).await?;
+    let metadata = AuthorizationServer::read(&text, allow)?;
+    let client = client_for(flow, issuer, &metadata, signal).await?;
+
+    let verifier = base64url(&random_bytes(32));
+    let digest = JsFuture::from(digest("SHA-256", &Uint8Array::from(verifier.as_bytes())))
+        .await
+        .map_err(FlowError::Js)?;
+    let challenge = base64url(&Uint8Array::new(&digest).to_vec());
+    let state = base64url(&random_bytes(16));
+    let address = authorization_url(
+        &metadata.authorization_endpoint,
+        &AuthorizationRequest {
+            client_id: &client.client_id,
+            redirect_uri: &flow.redirect_uri,
+            code_challenge: &challenge,
+            state: &state,
+            scope: chosen_scope(challenge_scope.as_deref(), &resource),
+            resource: &resource.resource,
+        },
+    );
+    let redirect = match &flow.authorize {
+        Some(authorize) => by_page(authorize, &address, signal).await,
+        None => in_popup(&address, signal).await,
+    }
+    .map_err(FlowError::Js)?;
+    let code = read_redirect(&redirect, &state)?;
+    let body = code_exchange_body(
+        &client,
+        &code,
+        &flow.redirect_uri,
+        &verifier,
+        &resource.resource,
+    );
+    let (status, text) = post_form(&metadata.token_endpoint, &body, signal).await?;
+    let tokens = Tokens::from_response(status, &text, now(), None)?;
+    let token = tokens.access_token.clone();
+    let grant = Grant {
+        tokens,
+        token_endpoint: metadata.token_endpoint,
+        resource: resource.resource,
+        client,
+    };
+    flow.save(&tokens_key(url), &grant.to_json());
+    Ok(token)
+}
+
+/// Why the flow stopped: one of its own errors, or what the page's `authorize` or the popup
+/// ended with, passed on as it is.
+enum FlowError {
+    OAuth(OAuthError),
+    Js(JsValue),
+}
+
+impl From<OAuthError> for FlowError {
+    fn from(error: OAuthError) -> Self {
+        FlowError::OAuth(error)
+    }
+}
+
+/// The client: the `clientId` option, the one registered at `issuer` before, or a new
+/// registration (RFC 7591), kept.
+async fn client_for(
+    flow: &Flow,
+    issuer: &str,
+    metadata: &AuthorizationServer,
+    signal: Option<&AbortSignal>,
+) -> Result<Client, OAuthError> {
+    if let Some(client_id) = &flow.client_id {
+        return Ok(Client {
+            client_id: client_id.clone(),
+            client_secret: None,
+        });
+    }
+    let key = client_key(issuer, &flow.redirect_uri);
+    if let Some(client) = flow.load(&key).and_then(|text| Client::read(&text).ok()) {
+        return Ok(client);
+    }
+    let Some(endpoint) = &metadata.registration_endpoint else {
+        return Err(OAuthError::Registration(format!(
+            "`{issuer}` offers no client registration (registration_endpoint): pass `clientId`"
+        )));
+    };
+    let body = registration_request(&flow.client_name, &flow.redirect_uri);
+    let (status, text) = send(endpoint, Some(("application/json", &body)), signal)
+        .await
+        .map_err(OAuthError::Registration)?;
+    if !(200..300).contains(&status) {
+        return Err(OAuthError::Registration(format!(
+            "the client registration at `{endpoint}` answered {status}"
+        )));
+    }
+    let client = Client::read(&text)?;
+    flow.save(&key, &client.to_json());
+    Ok(client)
+}
+
+/// The body of the first of `urls` that answers 2xx.
+async fn first_found(
+    urls: &[String],
+    what: &str,
+    signal: Option<&AbortSignal>,
+) -> Result<String, OAuthError> {
+    let mut tried = Vec::with_capacity(urls.len());
+    for url in urls {
+        match send(url, None, signal).await {
+            Ok((200..=299, text)) => return Ok(text),
+            Ok((status, _)) => tried.push(format!("{url} ({status})")),
+            Err(error) => tried.push(format!("{url} ({error})")),
+        }
+    }
+    Err(OAuthError::Discovery(format!(
+        "no {what} found: {}",
+        crate::core::text::join(&tried, ", ")
+    )))
+}
+
+async fn post_form(
+    url: &str,
+    body: &str,
+    signal: Option<&AbortSignal>,
+) -> Result<(u16, String), OAuthError> {
+    let content_type = "application/x-www-form-urlencoded";
+    send(url, Some((content_type, body)), signal)
+        .await
+        .map_err(|error| OAuthError::Token(format!("the token request failed: {error}")))
+}
+
+/// A GET, or a POST of `body` with its content type; the status and the body's text.
+async fn send(
+    url: &str,
+    body: Option<(&str, &str)>,
+    signal: Option<&AbortSignal>,
+) -> Result<(u16, String), String> {
+    let mut headers = vec![("Accept".to_owned(), "application/json".to_owned())];
+    if let Some((content_type, _)) = body {
+        headers.push(("Content-Type".to_owned(), content_type.to_owned()));
+    }
+    let request = HttpRequest {
+        method: if body.is_some() { "POST" } else { "GET" },
+        url,
+        headers: &headers,
+        body: body.map(|(_, text)| text),
+    };
+    let mut response = fetch(&request, signal)
+        .await
+        .map_err(|error| error.to_string())?;
+    let text = response.text().await.map_err(|error| error.to_string())?;
+    Ok((response.status, text))
+}
+
+fn random_bytes(length: u32) -> Vec<u8> {
+    let bytes = Uint8Array::new_with_length(length);
+    get_random_values(&bytes);
+    bytes.to_vec()
+}
+
+/// The page's `authorize(url, { signal })`: the redirect URL it resolves with.
+async fn by_page(
+    authorize: &Function,
+    url: &str,
+    signal: Option<&AbortSignal>,
+) -> Result<String, JsValue> {
+    let options = Object::new();
+    if let Some(signal) = signal {
+        set_property(&options, "signal", signal);
+    }
+    let answer = authorize.call2(&JsValue::UNDEFINED, &url.into(), &options)?;
+    let answer = JsFuture::from(Promise::resolve(&answer)).await?;
+    answer.as_string().ok_or_else(|| {
+        js_error(
+            "oauth_invalid_options",
+            "`authorize` must resolve with the redirect URL, a string",
+        )
+        .into()
+    })
+}
+
+/// Opens the authorization in a popup and waits for `finishOAuthRedirect`'s message from it
+/// (same origin only). A closed popup or an aborted `signal` ends the wait.
+async fn in_popup(url: &str, signal: Option<&AbortSignal>) -> Result<String, JsValue> {
+    let popup = open_window(url, "_blank", "popup,width=600,height=700");
+    if !popup.is_object() {
+        return Err(js_error(
+            "oauth_popup_blocked",
+            "the browser blocked the authorization popup: call the Agent from a click, or pass `authorize` and open the URL from one",
+        )
+        .into());
+    }
+    let origin = global_member(&["location", "origin"]);
+    let mut resolve_slot: Option<Function> = None;
+    let promise = Promise::new(&mut |resolve, _reject| resolve_slot = Some(resolve));
+    let resolve = resolve_slot.expect_throw("the executor runs at once");
+    let source = popup.clone();
+    let listener = Closure::<dyn Fn(JsValue)>::new(move |event: JsValue| {
+        let get = |target: &JsValue, name: &str| {
+            Reflect::get(target, &name.into()).unwrap_or(JsValue::UNDEFINED)
+        };
+        let data = get(&event, "data");
+        let ours = get(&event, "origin") == origin
+            && Object::is(&get(&event, "source"), &source)
+            && get(&data, "type").as_string().as_deref() == Some(REDIRECT_MESSAGE);
+        if ours {
+            let _ = resolve.call1(&JsValue::UNDEFINED, &get(&data, "url"));
+        }
+    });
+    let listener = Listening(listener.into_js_value().unchecked_into());
+    add_global_listener("message", &listener.0);
+    let mut answer = JsFuture::from(promise);
+    let closed = || Reflect::get(&popup, &"closed".into()).is_ok_and(|closed| closed.is_truthy());
+    loop {
+        match select(&mut answer, sleep(250)).await {
+            Either::Left((answer, _)) => {
+                return Ok(answer?.as_string().unwrap_or_default());
+            }
+            Either::Right(_) if signal.is_some_and(AbortSignal::aborted) => {
+                let _ = Reflect::get(&popup, &"close".into())
+                    .and_then(|close| close.unchecked_into::<Function>().call0(&popup));
+                return Err(js_error("aborted", "the authorization was given up").into());
+            }
+            Either::Right(_) if closed() => {
+                // Its message may still be on its way: `finishOAuthRedirect` closes it at once.
+                if let Either::Left((answer, _)) = select(&mut answer, sleep(300)).await {
+                    return Ok(answer?.as_string().unwrap_or_default());
+                }
+                return Err(js_error(
+                    "oauth_popup_closed",
+                    "the authorization popup was closed before it finished",
+                )
+                .into());
+            }
+            Either::Right(_) => {}
+        }
+    }
+}
+
+/// The `message` listener, removed when the wait ends.
+struct Listening(Function);
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        remove_global_listener("message", &self.0);
+    }
+}
+
+/// `globalThis.a.b…`, or `undefined`.
+fn global_member(path: &[&str]) -> JsValue {
+    let mut value: JsValue = js_sys::global().into();
+    for name in path {
+        value = Reflect::get(&value, &(*name).into()).unwrap_or(JsValue::UNDEFINED);
+    }
+    value
+}
+
+/// For the redirect page: posts its URL to the window that opened it (same origin only), which
+/// `browserOAuth`'s popup waits for, and closes itself. `false` when no window opened it.
+#[wasm_bindgen(js_name = finishOAuthRedirect)]
+pub fn finish_oauth_redirect() -> bool {
+    let opener = global_member(&["opener"]);
+    if !opener.is_object() {
+        return false;
+    }
+    let message = Object::new();
+    set_property(&message, "type", &REDIRECT_MESSAGE.into());
+    set_property(&message, "url", &global_member(&["location", "href"]));
+    let origin = global_member(&["location", "origin"]);
+    let post = Reflect::get(&opener, &"postMessage".into())
+        .ok()
+        .and_then(|post| post.dyn_into::<Function>().ok());
+    let Some(post) = post else {
+        return false;
+    };
+    if post.call2(&opener, &message, &origin).is_err() {
+        return false;
+    }
+    if let Ok(close) = Reflect::get(&js_sys::global(), &"close".into()) {
+        if let Ok(close) = close.dyn_into::<Function>() {
+            let _ = close.call0(&JsValue::UNDEFINED);
+        }
+    }
+    true
+}
+
+/// An error of the flow as a JS `Error` with its stable code; the message never holds a token.
+fn coded_error(error: OAuthError) -> JsValue {
+    let message = error.to_string();
+    let error = match error {
+        OAuthError::InvalidOptions(_) => js_error("oauth_invalid_options", &message),
+        OAuthError::Discovery(_) => js_error("oauth_discovery_failed", &message),
+        OAuthError::Registration(_) => js_error("oauth_registration_failed", &message),
+        OAuthError::Denied(_) => js_error("oauth_denied", &message),
+        OAuthError::StateMismatch => js_error("oauth_state_mismatch", &message),
+        OAuthError::Token(_) => js_error("oauth_token_failed", &message),
+    };
+    error.into()
+}
+
+impl Flow {
+    fn load(&self, key: &str) -> Option<String> {
+        let Some(storage) = &self.storage else {
+            let memory = self.memory.borrow();
+            let found = memory.iter().find(|(stored, _)| stored == key);
+            return found.map(|(_, value)| value.clone());
+        };
+        // A storage that throws (a private window's quota, say) holds nothing.
+        call_storage(storage, "getItem", &[key.into()])
+            .ok()
+            .and_then(|value| value.as_string())
+    }
+
+    fn save(&self, key: &str, value: &str) {
+        let Some(storage) = &self.storage else {
+            let mut memory = self.memory.borrow_mut();
+            memory.retain(|(stored, _)| stored != key);
+            memory.push((key.to_owned(), value.to_owned()));
+            return;
+        };
+        let _ = call_storage(storage, "setItem", &[key.into(), value.into()]);
+    }
+
+    fn remove(&self, key: &str) {
+        match &self.storage {
+            None => self.memory.borrow_mut().retain(|(stored, _)| stored != key),
+            Some(storage) => {
+                let _ = call_storage(storage, "removeItem", &[key.into()]);
+            }
+        }
+    }
+
+    /// Hands `token` out for `url`, remembering it.
+    fn give(&self, url: &str, token: String, from_refresh: bool) -> JsValue {
+        let value = JsValue::from_str(&token);
+        let mut given = self.given.borrow_mut();
+        given.retain(|(server, _, _)| server != url);
+        given.push((url.to_owned(), token, from_refresh));
+        value
+    }
+
+    fn last_given(&self, url: &str) -> Option<(String, bool)> {
+        let given = self.given.borrow();
+        let last = given.iter().find(|(server, _, _)| server == url);
+        last.map(|(_, token, from_refresh)| (token.clone(), *from_refresh))
+    }
+}
+
+fn call_storage(
+    storage: &JsValue,
+    method: &str,
+    arguments: &[JsValue],
+) -> Result<JsValue, JsValue> {
+    let function: Function = Reflect::get(storage, &method.into())?.dyn_into()?;
+    match arguments {
+        [key] => function.call1(storage, key),
+        [key, value, ..] => function.call2(storage, key, value),
+        [] => function.call0(storage),
+    }
+}

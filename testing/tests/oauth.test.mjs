@@ -1,0 +1,116 @@
+// browserOAuth in Chromium: the whole MCP authorization flow (MCP spec 2025-11-25,
+// "Authorization") against the MCP test server's /auth/ paths and its authorization server,
+// with the default popup and www/oauth-callback.html as the redirect page.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { agentConfig, bounded, env, eventsOf, mcpLog, mcpTestPath, page, scriptProvider, useSharedPage } from "./agent-harness.mjs";
+
+useSharedPage();
+
+/** Runs an Agent whose one MCP server at `url` gets its token from `browserOAuth`; `store`
+ * names a storage object kept on the page, shared by the runs that name it. */
+async function runWithOAuth(url, { store, clientName = "oauth test" }) {
+  await scriptProvider([{ toolCalls: [{ id: "call_echo", name: "echo", arguments: { message: "hi" } }] }, { text: "done" }]);
+  const popups = [];
+  const onPopup = (popup) => popups.push(popup);
+  page.on("popup", onPopup);
+  const config = agentConfig({ mcpServers: [] });
+  const run = await page.evaluate(
+    async ({ config, url, store, clientName, redirectUri }) => {
+      window.oauthStores ??= {};
+      const items = (window.oauthStores[store] ??= new Map());
+      const storage = {
+        getItem: (key) => items.get(key) ?? null,
+        setItem: (key, value) => items.set(key, String(value)),
+        removeItem: (key) => items.delete(key),
+      };
+      const { browserOAuth } = window.agentWasm;
+      const getAccessToken = browserOAuth({ redirectUri, clientName, storage, allowInsecureLocalUrls: true });
+      config.mcpServers = [{ name: "linear", url, getAccessToken }];
+      const run = await window.collect(window.agentWasm, config, [{ role: "user", content: "echo hi" }]);
+      return { ...run, stored: [...items.keys()] };
+    },
+    { config, url, store, clientName, redirectUri: new URL("/oauth-callback.html", env.demoUrl).href },
+  );
+  page.off("popup", onPopup);
+  return { ...run, popups: popups.length };
+}
+
+test("a run against a server that needs OAuth registers, authorizes in a popup and calls the tool", bounded, async () => {
+  const path = mcpTestPath("auth");
+  const url = `${env.mcpTestUrl}${path}`;
+  const before = (await mcpLog("/oauth/")).length;
+  const run = await runWithOAuth(url, { store: "whole" });
+  assert.equal(run.error, undefined, JSON.stringify(run.error));
+  assert.deepEqual(eventsOf(run, "serverError"), []);
+  assert.equal(eventsOf(run, "toolResult").length, 1, JSON.stringify(run.events));
+  assert.equal(run.popups, 1);
+  const keys = run.stored.sort();
+  assert.ok(keys.every((key) => key.startsWith("mcp-agent-wasm:oauth:")), keys.join());
+  assert.equal(keys.length, 2, "the client and the tokens");
+
+  const oauth = (await mcpLog("/oauth/")).slice(before);
+  const register = oauth.find((entry) => entry.path === "/oauth/register");
+  assert.deepEqual(register.body, {
+    client_name: "oauth test",
+    redirect_uris: [new URL("/oauth-callback.html", env.demoUrl).href],
+    grant_types: ["authorization_code", "refresh_token"],
+    response_types: ["code"],
+    token_endpoint_auth_method: "none",
+  });
+  const authorize = Object.fromEntries(new URLSearchParams(oauth.find((entry) => entry.path === "/oauth/authorize").query));
+  assert.equal(authorize.code_challenge_method, "S256");
+  assert.match(authorize.code_challenge, /^[A-Za-z0-9_-]{43}$/);
+  assert.equal(authorize.resource, url);
+  // The challenge's scope (the /auth/ 401 asks for mcp:tools).
+  assert.equal(authorize.scope, "mcp:tools");
+  const token = Object.fromEntries(new URLSearchParams(oauth.find((entry) => entry.path === "/oauth/token").body));
+  assert.equal(token.grant_type, "authorization_code");
+  assert.equal(token.resource, url);
+  assert.equal(createHash("sha256").update(token.code_verifier).digest("base64url"), authorize.code_challenge);
+  assert.equal((await mcpLog("/.well-known/oauth-authorization-server")).length > 0, true);
+
+  // A second Agent with the same storage connects with the stored token: no popup, no flow.
+  const again = await runWithOAuth(url, { store: "whole" });
+  assert.equal(again.error, undefined, JSON.stringify(again.error));
+  assert.equal(eventsOf(again, "toolResult").length, 1);
+  assert.equal(again.popups, 0);
+  assert.equal((await mcpLog("/oauth/")).slice(before).length, oauth.length);
+  const initialize = (await mcpLog(path)).filter((entry) => entry.body?.method === "initialize");
+  assert.equal(initialize.at(-1).headers.authorization, "Bearer good");
+});
+
+/** The server's error for the run's one server: a `serverError` event or the run's error. */
+function serverFailure(run) {
+  const [event] = eventsOf(run, "serverError");
+  return event ?? run.error;
+}
+
+test("a denied authorization fails the server with mcp_unauthorized quoting the denial", bounded, async () => {
+  const run = await runWithOAuth(`${env.mcpTestUrl}${mcpTestPath("auth")}`, { store: "denied", clientName: "deny" });
+  const failure = serverFailure(run);
+  assert.equal(failure?.code, "mcp_unauthorized", JSON.stringify(run));
+  assert.match(failure.message, /the authorization was refused: access_denied \(the user refused\)/);
+  assert.doesNotMatch(failure.message, /good|refresh-/);
+});
+
+test("a redirect whose state is not the one sent is refused", bounded, async () => {
+  const before = (await mcpLog("/oauth/token")).length;
+  const run = await runWithOAuth(`${env.mcpTestUrl}${mcpTestPath("auth")}`, { store: "forged", clientName: "wrong-state" });
+  const failure = serverFailure(run);
+  assert.equal(failure?.code, "mcp_unauthorized", JSON.stringify(run));
+  assert.match(failure.message, /state is not the one sent/);
+  assert.equal((await mcpLog("/oauth/token")).length, before, "no code exchanged");
+});
+
+test("browserOAuth refuses options without a redirectUri with oauth_invalid_options", bounded, async () => {
+  const thrown = await page.evaluate(() => {
+    try {
+      window.agentWasm.browserOAuth({ clientName: "x" });
+    } catch (error) {
+      return { code: error.code, message: error.message };
+    }
+  });
+  assert.deepEqual(thrown, { code: "oauth_invalid_options", message: "browserOAuth: `redirectUri` is required" });
+});
