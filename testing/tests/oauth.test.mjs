@@ -79,6 +79,27 @@ test("a run against a server that needs OAuth registers, authorizes in a popup a
   assert.equal((await mcpLog("/oauth/")).slice(before).length, oauth.length);
   const initialize = (await mcpLog(path)).filter((entry) => entry.body?.method === "initialize");
   assert.equal(initialize.at(-1).headers.authorization, "Bearer good");
+
+  // An expired token is refreshed before the session (RFC 6749 §6), again without a popup.
+  const refreshToken = await page.evaluate(() => {
+    const items = window.oauthStores.whole;
+    const key = [...items.keys()].find((name) => name.startsWith("mcp-agent-wasm:oauth:tokens:"));
+    const grant = JSON.parse(items.get(key));
+    items.set(key, JSON.stringify({ ...grant, expires_at: 1 }));
+    return grant.refresh_token;
+  });
+  const refreshed = await runWithOAuth(url, { store: "whole" });
+  assert.equal(refreshed.error, undefined, JSON.stringify(refreshed.error));
+  assert.equal(eventsOf(refreshed, "toolResult").length, 1);
+  assert.equal(refreshed.popups, 0);
+  const [refresh, ...more] = (await mcpLog("/oauth/")).slice(before + oauth.length);
+  assert.deepEqual(more, []);
+  assert.deepEqual(Object.fromEntries(new URLSearchParams(refresh.body)), {
+    grant_type: "refresh_token",
+    refresh_token: refreshToken,
+    client_id: token.client_id,
+    resource: url,
+  });
 });
 
 /** The server's error for the run's one server: a `serverError` event or the run's error. */
