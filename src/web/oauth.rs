@@ -28,12 +28,14 @@ use crate::core::url_policy::check_server_url;
 
 #[wasm_bindgen]
 extern "C" {
-    #[wasm_bindgen(js_namespace = crypto, js_name = getRandomValues)]
-    fn get_random_values(array: &Uint8Array);
-    #[wasm_bindgen(js_namespace = ["crypto", "subtle"], js_name = digest)]
-    fn digest(algorithm: &str, data: &Uint8Array) -> Promise;
-    #[wasm_bindgen(js_name = open)]
-    fn open_window(url: &str, target: &str, features: &str) -> JsValue;
+    // `catch` on each: `crypto.subtle` is missing outside secure contexts, `open` in Workers, and
+    // a JS exception thrown through the wasm would leave the hook's promise unsettled.
+    #[wasm_bindgen(catch, js_namespace = crypto, js_name = getRandomValues)]
+    fn get_random_values(array: &Uint8Array) -> Result<(), JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["crypto", "subtle"], js_name = digest)]
+    fn digest(algorithm: &str, data: &Uint8Array) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_name = open)]
+    fn open_window(url: &str, target: &str, features: &str) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = addEventListener)]
     fn add_global_listener(kind: &str, listener: &Function);
     #[wasm_bindgen(js_name = removeEventListener)]
@@ -272,12 +274,12 @@ async fn authorize_anew(
     let metadata = AuthorizationServer::read(&text, allow)?;
     let client = client_for(flow, issuer, &metadata, signal).await?;
 
-    let verifier = base64url(&random_bytes(32));
-    let digest = JsFuture::from(digest("SHA-256", &Uint8Array::from(verifier.as_bytes())))
-        .await
-        .map_err(FlowError::Js)?;
+    let verifier = base64url(&random_bytes(32)?);
+    let digest =
+        digest("SHA-256", &Uint8Array::from(verifier.as_bytes())).map_err(|_| no_crypto())?;
+    let digest = JsFuture::from(digest).await.map_err(FlowError::Js)?;
     let challenge = base64url(&Uint8Array::new(&digest).to_vec());
-    let state = base64url(&random_bytes(16));
+    let state = base64url(&random_bytes(16)?);
     let address = authorization_url(
         &metadata.authorization_endpoint,
         &AuthorizationRequest {
@@ -419,10 +421,20 @@ async fn send(
     Ok((response.status, text))
 }
 
-fn random_bytes(length: u32) -> Vec<u8> {
+fn random_bytes(length: u32) -> Result<Vec<u8>, FlowError> {
     let bytes = Uint8Array::new_with_length(length);
-    get_random_values(&bytes);
-    bytes.to_vec()
+    get_random_values(&bytes).map_err(|_| no_crypto())?;
+    Ok(bytes.to_vec())
+}
+
+fn no_crypto() -> FlowError {
+    FlowError::Js(
+        js_error(
+            "oauth_invalid_options",
+            "PKCE needs crypto.getRandomValues and crypto.subtle, which a browser offers only to secure pages (https or localhost)",
+        )
+        .into(),
+    )
 }
 
 /// The page's `authorize(url, { signal })`: the redirect URL it resolves with.
@@ -449,7 +461,7 @@ async fn by_page(
 /// Opens the authorization in a popup and waits for `finishOAuthRedirect`'s message from it
 /// (same origin only). A closed popup or an aborted `signal` ends the wait.
 async fn in_popup(url: &str, signal: Option<&AbortSignal>) -> Result<String, JsValue> {
-    let popup = open_window(url, "_blank", "popup,width=600,height=700");
+    let popup = open_window(url, "_blank", "popup,width=600,height=700").unwrap_or_default();
     if !popup.is_object() {
         return Err(js_error(
             "oauth_popup_blocked",

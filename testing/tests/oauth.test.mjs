@@ -125,6 +125,20 @@ test("a redirect whose state is not the one sent is refused", bounded, async () 
   assert.equal((await mcpLog("/oauth/token")).length, before, "no code exchanged");
 });
 
+// `crypto.subtle` exists only in secure contexts (https, localhost): on a plain-http page the flow
+// must fail with a clear error, not throw through the wasm and leave the hook unanswered.
+test("a page without crypto.subtle fails the flow with a coded error", bounded, async () => {
+  await page.evaluate(() => Object.defineProperty(globalThis.crypto, "subtle", { value: undefined, configurable: true }));
+  try {
+    const run = await runWithOAuth(`${env.mcpTestUrl}${mcpTestPath("auth")}`, { store: "no-subtle" });
+    const failure = serverFailure(run);
+    assert.equal(failure?.code, "mcp_unauthorized", JSON.stringify(run));
+    assert.match(failure.message, /crypto\.subtle/);
+  } finally {
+    await page.evaluate(() => delete globalThis.crypto.subtle);
+  }
+});
+
 test("browserOAuth refuses options without a redirectUri with oauth_invalid_options", bounded, async () => {
   const thrown = await page.evaluate(() => {
     try {
