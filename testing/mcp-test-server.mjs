@@ -85,8 +85,10 @@
 //                    once with a 302 to `redirect_uri` carrying `code` and `state`; a client
 //                    registered with client_name "deny" gets `error=access_denied`, one named
 //                    "wrong-state" a different `state`. /oauth/token checks the code's client id,
-//                    redirect URI, resource and PKCE verifier, and issues `good` (the token /auth/
-//                    accepts) with a refresh token; the refresh grant issues `good` again
+//                    redirect URI, resource and PKCE verifier, and issues the token the resource's
+//                    /auth/ path accepts (`good` at first) with a refresh token, as does the
+//                    refresh grant; POST /oauth/__rotate?path=<path>&token=<t> makes `t` the
+//                    token that path accepts (the one it held is refused from then on)
 //   (other modes answer a GET without Last-Event-ID with 405)
 
 import { createHash } from "node:crypto";
@@ -579,13 +581,17 @@ function answerOAuth(request, response, url, body) {
     }
     target.searchParams.set("state", client.client_name === "wrong-state" ? "forged" : query.state ?? "");
     response.writeHead(302, { Location: target.href }).end();
+  } else if (url.pathname === "/oauth/__rotate" && request.method === "POST") {
+    authTokens.set(url.searchParams.get("path"), url.searchParams.get("token"));
+    json(200, {});
   } else if (url.pathname === "/oauth/token" && request.method === "POST") {
     const form = Object.fromEntries(new URLSearchParams(body));
     const issue = (client_id, resource) => {
       oauthCounter += 1;
       const refreshToken = `refresh-${oauthCounter}`;
       oauthRefreshTokens.set(refreshToken, { client_id, resource });
-      json(200, { access_token: "good", token_type: "Bearer", expires_in: 3600, refresh_token: refreshToken });
+      const accessToken = authTokens.get(new URL(resource).pathname) ?? "good";
+      json(200, { access_token: accessToken, token_type: "Bearer", expires_in: 3600, refresh_token: refreshToken });
     };
     if (form.grant_type === "authorization_code") {
       const granted = oauthCodes.get(form.code);

@@ -102,6 +102,28 @@ test("a run against a server that needs OAuth registers, authorizes in a popup a
   });
 });
 
+// After a 401 to the stored token, the hook refreshes it once (RFC 6749 §6) instead of running
+// the whole flow again.
+test("a refused stored token is refreshed, without a popup", bounded, async () => {
+  const path = mcpTestPath("auth");
+  const url = `${env.mcpTestUrl}${path}`;
+  const first = await runWithOAuth(url, { store: "rotate" });
+  assert.equal(first.error, undefined, JSON.stringify(first.error));
+  assert.equal(first.popups, 1);
+  await fetch(`${env.mcpTestUrl}/oauth/__rotate?path=${encodeURIComponent(path)}&token=fresh`, { method: "POST" });
+  const before = (await mcpLog("/oauth/")).length;
+  const run = await runWithOAuth(url, { store: "rotate" });
+  assert.equal(run.error, undefined, JSON.stringify(run.error));
+  assert.deepEqual(eventsOf(run, "serverError"), []);
+  assert.equal(eventsOf(run, "toolResult").length, 1);
+  assert.equal(run.popups, 0);
+  const oauth = (await mcpLog("/oauth/")).slice(before);
+  assert.deepEqual(oauth.map((entry) => entry.path), ["/oauth/token"]);
+  assert.equal(new URLSearchParams(oauth[0].body).get("grant_type"), "refresh_token");
+  const sent = (await mcpLog(path)).map((entry) => entry.headers.authorization);
+  assert.equal(sent.at(-1), "Bearer fresh");
+});
+
 /** The server's error for the run's one server: a `serverError` event or the run's error. */
 function serverFailure(run) {
   const [event] = eventsOf(run, "serverError");
