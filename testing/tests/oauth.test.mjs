@@ -10,14 +10,14 @@ useSharedPage();
 
 /** Runs an Agent whose one MCP server at `url` gets its token from `browserOAuth`; `store`
  * names a storage object kept on the page, shared by the runs that name it. */
-async function runWithOAuth(url, { store, clientName = "oauth test" }) {
+async function runWithOAuth(url, { store, clientName = "oauth test", byNode = false }) {
   await scriptProvider([{ toolCalls: [{ id: "call_echo", name: "echo", arguments: { message: "hi" } }] }, { text: "done" }]);
   const popups = [];
   const onPopup = (popup) => popups.push(popup);
   page.on("popup", onPopup);
   const config = agentConfig({ mcpServers: [] });
   const run = await page.evaluate(
-    async ({ config, url, store, clientName, redirectUri }) => {
+    async ({ config, url, store, clientName, redirectUri, byNode }) => {
       window.oauthStores ??= {};
       const items = (window.oauthStores[store] ??= new Map());
       const storage = {
@@ -26,12 +26,13 @@ async function runWithOAuth(url, { store, clientName = "oauth test" }) {
         removeItem: (key) => items.delete(key),
       };
       const { browserOAuth } = window.agentWasm;
-      const getAccessToken = browserOAuth({ redirectUri, clientName, storage, allowInsecureLocalUrls: true });
+      const authorize = byNode ? { authorize: (address, { signal }) => window.authorizeInNode(address, signal instanceof AbortSignal) } : {};
+      const getAccessToken = browserOAuth({ redirectUri, clientName, storage, allowInsecureLocalUrls: true, ...authorize });
       config.mcpServers = [{ name: "linear", url, getAccessToken }];
       const run = await window.collect(window.agentWasm, config, [{ role: "user", content: "echo hi" }]);
       return { ...run, stored: [...items.keys()] };
     },
-    { config, url, store, clientName, redirectUri: new URL("/oauth-callback.html", env.demoUrl).href },
+    { config, url, store, clientName, redirectUri: new URL("/oauth-callback.html", env.demoUrl).href, byNode },
   );
   page.off("popup", onPopup);
   return { ...run, popups: popups.length };
@@ -122,6 +123,24 @@ test("a refused stored token is refreshed, without a popup", bounded, async () =
   assert.equal(new URLSearchParams(oauth[0].body).get("grant_type"), "refresh_token");
   const sent = (await mcpLog(path)).map((entry) => entry.headers.authorization);
   assert.equal(sent.at(-1), "Bearer fresh");
+});
+
+// `authorize(url, { signal })` replaces the popup: here the test runner follows the
+// authorization server's redirect and hands its Location back.
+test("the page's authorize shows the authorization and gives the redirect URL back", bounded, async () => {
+  const seen = [];
+  await page.exposeFunction("authorizeInNode", async (address, hasSignal) => {
+    seen.push({ address, hasSignal });
+    const response = await fetch(address, { redirect: "manual" });
+    return response.headers.get("location");
+  });
+  const run = await runWithOAuth(`${env.mcpTestUrl}${mcpTestPath("auth")}`, { store: "by-node", byNode: true });
+  assert.equal(run.error, undefined, JSON.stringify(run.error));
+  assert.equal(eventsOf(run, "toolResult").length, 1);
+  assert.equal(run.popups, 0);
+  assert.equal(seen.length, 1);
+  assert.ok(seen[0].address.startsWith(`${env.mcpTestUrl}/oauth/authorize?response_type=code&`), seen[0].address);
+  assert.equal(seen[0].hasSignal, true);
 });
 
 /** The server's error for the run's one server: a `serverError` event or the run's error. */
