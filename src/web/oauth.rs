@@ -138,7 +138,10 @@ fn read_options(options: &JsValue) -> Result<Flow, String> {
             .as_bool()
             .ok_or("`allowInsecureLocalUrls` must be a boolean")?,
     };
-    check_server_url(&redirect_uri, allow_insecure_local_urls)
+    // An absolute http(s) URL: a page's address, which the browser is sent to and nothing is
+    // fetched from, so a development server's `http://localhost` one is fine (loopback redirect
+    // URIs use http: RFC 8252 §7.3).
+    check_server_url(&redirect_uri, true)
         .map_err(|error| format!("`redirectUri` is refused: {error}"))?;
     let storage = member("storage");
     if let Some(storage) = &storage {

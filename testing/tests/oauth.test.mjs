@@ -181,12 +181,20 @@ test("a page without crypto.subtle fails the flow with a coded error", bounded, 
 });
 
 test("browserOAuth refuses options without a redirectUri with oauth_invalid_options", bounded, async () => {
-  const thrown = await page.evaluate(() => {
-    try {
-      window.agentWasm.browserOAuth({ clientName: "x" });
-    } catch (error) {
-      return { code: error.code, message: error.message };
-    }
-  });
-  assert.deepEqual(thrown, { code: "oauth_invalid_options", message: "browserOAuth: `redirectUri` is required" });
+  const outcomes = await page.evaluate(() =>
+    [{ clientName: "x" }, { redirectUri: "/oauth-callback.html" }, { redirectUri: "http://localhost:5173/cb" }, { redirectUri: "https://app.example/cb", prompt: "x" }].map((options) => {
+      try {
+        return typeof window.agentWasm.browserOAuth(options);
+      } catch (error) {
+        return { code: error.code, message: error.message };
+      }
+    }),
+  );
+  assert.deepEqual(outcomes, [
+    { code: "oauth_invalid_options", message: "browserOAuth: `redirectUri` is required" },
+    { code: "oauth_invalid_options", message: "browserOAuth: `redirectUri` is refused: `/oauth-callback.html` is not a valid URL" },
+    // A development server's loopback redirect is a page address, not an endpoint fetched.
+    "function",
+    { code: "oauth_invalid_options", message: "browserOAuth: unknown option `prompt`" },
+  ]);
 });
