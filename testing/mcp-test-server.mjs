@@ -84,8 +84,9 @@
 //                    RFC 6749 with PKCE S256 and RFC 8707 `resource`). /oauth/authorize approves at
 //                    once with a 302 to `redirect_uri` carrying `code` and `state`; a client
 //                    registered with client_name "deny" gets `error=access_denied`, one named
-//                    "wrong-state" a different `state`. /oauth/token checks the code's client id,
-//                    redirect URI, resource and PKCE verifier, and issues the token the resource's
+//                    "wrong-state" a different `state`, one named "hold" a page that stays.
+//                    /oauth/token checks the code's client id, redirect URI, resource and PKCE
+//                    verifier, and issues the token the resource's
 //                    /auth/ path accepts (`good` at first) with a refresh token, as does the
 //                    refresh grant; POST /oauth/__rotate?path=<path>&token=<t> makes `t` the
 //                    token that path accepts (the one it held is refused from then on)
@@ -565,6 +566,10 @@ function answerOAuth(request, response, url, body) {
     const client = oauthClients.get(query.client_id);
     if (!client || !client.redirect_uris.includes(query.redirect_uri)) {
       response.writeHead(400, { "Content-Type": "text/plain" }).end("unknown client or redirect_uri");
+      return true;
+    }
+    if (client.client_name === "hold") {
+      response.writeHead(200, { "Content-Type": "text/html" }).end("<p>signing in…</p>");
       return true;
     }
     const target = new URL(query.redirect_uri);

@@ -10,10 +10,13 @@ useSharedPage();
 
 /** Runs an Agent whose one MCP server at `url` gets its token from `browserOAuth`; `store`
  * names a storage object kept on the page, shared by the runs that name it. */
-async function runWithOAuth(url, { store, clientName = "oauth test", byNode = false }) {
+async function runWithOAuth(url, { store, clientName = "oauth test", byNode = false, onPopupOpened }) {
   await scriptProvider([{ toolCalls: [{ id: "call_echo", name: "echo", arguments: { message: "hi" } }] }, { text: "done" }]);
   const popups = [];
-  const onPopup = (popup) => popups.push(popup);
+  const onPopup = (popup) => {
+    popups.push(popup);
+    onPopupOpened?.(popup);
+  };
   page.on("popup", onPopup);
   const config = agentConfig({ mcpServers: [] });
   const run = await page.evaluate(
@@ -141,6 +144,18 @@ test("the page's authorize shows the authorization and gives the redirect URL ba
   assert.equal(seen.length, 1);
   assert.ok(seen[0].address.startsWith(`${env.mcpTestUrl}/oauth/authorize?response_type=code&`), seen[0].address);
   assert.equal(seen[0].hasSignal, true);
+});
+
+test("a popup closed before the redirect ends the wait with the reason", bounded, async () => {
+  const run = await runWithOAuth(`${env.mcpTestUrl}${mcpTestPath("auth")}`, {
+    store: "closed",
+    clientName: "hold",
+    onPopupOpened: (popup) => setTimeout(() => popup.close(), 300),
+  });
+  const failure = serverFailure(run);
+  assert.equal(failure?.code, "mcp_unauthorized", JSON.stringify(run));
+  assert.match(failure.message, /the authorization popup was closed before it finished/);
+  assert.equal(run.popups, 1);
 });
 
 /** The server's error for the run's one server: a `serverError` event or the run's error. */
