@@ -1,9 +1,9 @@
 //! MCP authorization, client side (spec 2025-06-18 and 2025-11-25, "Authorization"): the bearer
 //! token the page's `getAccessToken` gives goes with every request of the session; a 401, or a
 //! 403 `insufficient_scope` (the spec's step-up), asks it for a new one and sends the request
-//! once more. The OAuth flow itself (discovery, registration, PKCE, redirects) is the page's:
-//! it needs the page's windows and storage, and the challenge's `resourceMetadataUrl` is where
-//! it starts.
+//! once more. The OAuth flow itself (discovery, registration, PKCE, the redirect) is behind the
+//! hook: `browserOAuth` (web/oauth.rs) makes one that runs it, starting at the challenge's
+//! `resourceMetadataUrl`, or the page gives its own.
 
 use std::cell::Cell;
 use std::rc::Rc;
