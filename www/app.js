@@ -128,8 +128,32 @@ function parseHeaders(text) {
   return headers;
 }
 
+/**
+ * The demo's sign-in for servers that need OAuth: when a server refuses it (401 with its OAuth
+ * metadata), `browserOAuth` registers the demo, opens the server's authorization page in a popup
+ * and keeps the tokens for this tab. A server given an `Authorization` header keeps that instead.
+ */
+let signIn = { allowLocal: undefined, getAccessToken: undefined };
+
+function oauthSignIn() {
+  const allowLocal = $("allow-local").checked;
+  if (signIn.getAccessToken === undefined || signIn.allowLocal !== allowLocal) {
+    const getAccessToken = wasm.browserOAuth({
+      redirectUri: new URL("oauth-callback.html", location.href).href,
+      clientName: "mcp-agent-wasm demo",
+      storage: sessionStorage,
+      allowInsecureLocalUrls: allowLocal,
+    });
+    signIn = { allowLocal, getAccessToken };
+  }
+  return signIn.getAccessToken;
+}
+
 function serverConfigs(servers) {
-  return servers.map(({ name, url, headers }) => ({ name, url, headers }));
+  return servers.map(({ name, url, headers }) => {
+    const authorized = Object.keys(headers ?? {}).some((header) => header.toLowerCase() === "authorization");
+    return authorized ? { name, url, headers } : { name, url, headers, getAccessToken: oauthSignIn() };
+  });
 }
 
 /** A provider that needs no key, for listing tools only: listing never calls the model. */

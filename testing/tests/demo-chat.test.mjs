@@ -279,6 +279,27 @@ test("adding a second MCP server lists its tools under their collision-free name
   }
 });
 
+test("a server that needs OAuth is signed in to in a popup when it is added, then lists its tools", async () => {
+  const { page, problems } = await openDemo();
+  try {
+    const popups = [];
+    page.on("popup", (popup) => popups.push(popup));
+    // The MCP test server's /auth/ paths answer 401 with OAuth metadata naming its own
+    // authorization server, which approves at once and sends the popup back to the demo.
+    await page.fill("#server-name", "secure");
+    await page.fill("#server-url", `${process.env.MCP_TEST_SERVER_URL}/auth/demo-${Date.now()}`);
+    await page.click('#add-server button[type="submit"]');
+    await page.waitForSelector('#servers [data-server="secure"][data-status="ok"]', { timeout: 30000 });
+    assert.equal(popups.length, 1);
+    assert.ok(await page.locator('#tools [data-server="secure"]').count() > 0);
+    const stored = await page.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith("mcp-agent-wasm:oauth:")));
+    assert.equal(stored.length, 2, "the demo's registration and the server's tokens, for this tab");
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
 test("a server that cannot be reached shows its error next to it", async () => {
   const { page, problems } = await openDemo();
   try {
