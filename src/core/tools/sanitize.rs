@@ -16,6 +16,8 @@
 //! against the ORIGINAL schema (see [`super::validate_arguments`]), so a lossy rewrite here only
 //! lets the model propose values that the validator then catches.
 
+use std::fmt;
+
 use serde_json::{json, Map, Value};
 
 use super::property_keys::{rename_property_keys, RenamedProperty};
@@ -359,7 +361,8 @@ fn child_location(location: &str, keyword: &str, key: &str) -> String {
 }
 
 impl Sanitizer<'_> {
-    fn warn(&mut self, location: &str, message: String) {
+    /// The message as format arguments, written once into the warning with its location.
+    fn warn(&mut self, location: &str, message: fmt::Arguments<'_>) {
         if self.warnings.len() < MAX_WARNINGS {
             self.warnings.push(format!("{location}: {message}"));
         } else {
@@ -374,7 +377,7 @@ impl Sanitizer<'_> {
         for renamed in &renamed {
             self.warn(
                 &child_location("#", "properties", &renamed.original),
-                format!(
+                format_args!(
                     "renamed `{}`: Anthropic takes only keys of 1 to 64 characters of [a-zA-Z0-9_.-]",
                     renamed.sent
                 ),
@@ -387,7 +390,7 @@ impl Sanitizer<'_> {
         self.strict_compatible = false;
         self.warn(
             location,
-            format!("{reason}; send this tool with `strict: false`"),
+            format_args!("{reason}; send this tool with `strict: false`"),
         );
     }
 
@@ -401,7 +404,7 @@ impl Sanitizer<'_> {
             if !any_value {
                 self.warn(
                     location,
-                    format!("nested deeper than {MAX_SCHEMA_DEPTH} levels: replaced by {{}} (any value)"),
+                    format_args!("nested deeper than {MAX_SCHEMA_DEPTH} levels: replaced by {{}} (any value)"),
                 );
             }
             return json!({});
@@ -418,7 +421,9 @@ impl Sanitizer<'_> {
             Value::Bool(false) => {
                 self.warn(
                     location,
-                    "`false` schema kept as `{\"not\": {}}`, which no value matches".to_owned(),
+                    format_args!(
+                        "`false` schema kept as `{{\"not\": {{}}}}`, which no value matches"
+                    ),
                 );
                 never_schema()
             }
@@ -426,7 +431,7 @@ impl Sanitizer<'_> {
             _ => {
                 self.warn(
                     location,
-                    "not a schema: replaced by {} (any value)".to_owned(),
+                    format_args!("not a schema: replaced by {{}} (any value)"),
                 );
                 json!({})
             }
@@ -451,7 +456,7 @@ impl Sanitizer<'_> {
                         Value::Object(sanitized)
                     }
                     _ => {
-                        self.warn(location, format!("`{key}` is not an object: removed"));
+                        self.warn(location, format_args!("`{key}` is not an object: removed"));
                         continue;
                     }
                 },
@@ -462,7 +467,7 @@ impl Sanitizer<'_> {
                     Value::Bool(_) => value.clone(),
                     Value::Object(_) => self.base(value, &format!("{location}/{key}")),
                     _ => {
-                        self.warn(location, format!("`{key}` is not a schema: removed"));
+                        self.warn(location, format_args!("`{key}` is not a schema: removed"));
                         continue;
                     }
                 },
@@ -474,7 +479,7 @@ impl Sanitizer<'_> {
                     _ => {
                         self.warn(
                             location,
-                            format!("`{key}` is not a non-empty list: removed"),
+                            format_args!("`{key}` is not a non-empty list: removed"),
                         );
                         continue;
                     }
@@ -508,7 +513,7 @@ impl Sanitizer<'_> {
             }
         }
         let Value::String(reference) = reference else {
-            self.warn(location, "`$ref` is not a string: removed".to_owned());
+            self.warn(location, format_args!("`$ref` is not a string: removed"));
             return self.base_object(&siblings, location);
         };
         let target = match resolve_ref(self.root, reference) {
@@ -516,7 +521,7 @@ impl Sanitizer<'_> {
             RefTarget::Remote => {
                 self.warn(
                     location,
-                    format!(
+                    format_args!(
                         "remote `$ref` `{reference}` is not fetched: replaced by {{}} (any value)"
                     ),
                 );
@@ -525,7 +530,7 @@ impl Sanitizer<'_> {
             RefTarget::Dangling => {
                 self.warn(
                     location,
-                    format!("`$ref` `{reference}` names nothing in this schema: replaced by {{}} (any value)"),
+                    format_args!("`$ref` `{reference}` names nothing in this schema: replaced by {{}} (any value)"),
                 );
                 return json!({});
             }
@@ -538,7 +543,7 @@ impl Sanitizer<'_> {
         if repeats >= MAX_RECURSIVE_REF_DEPTH {
             self.warn(
                 location,
-                format!("recursive `$ref` `{reference}` cut after {MAX_RECURSIVE_REF_DEPTH} levels: replaced by {{}} (any value)"),
+                format_args!("recursive `$ref` `{reference}` cut after {MAX_RECURSIVE_REF_DEPTH} levels: replaced by {{}} (any value)"),
             );
             return json!({});
         }
@@ -551,7 +556,7 @@ impl Sanitizer<'_> {
             self.ref_expansions = MAX_REF_EXPANSIONS + 1;
             self.warn(
                 location,
-                format!("`$ref` expansion limit reached ({MAX_REF_EXPANSIONS} expansions or about {} KB inlined): this and later `$ref`s replaced by {{}} (any value)", MAX_INLINED_BYTES / 1024),
+                format_args!("`$ref` expansion limit reached ({MAX_REF_EXPANSIONS} expansions or about {} KB inlined): this and later `$ref`s replaced by {{}} (any value)", MAX_INLINED_BYTES / 1024),
             );
             return json!({});
         }
@@ -584,7 +589,7 @@ impl Sanitizer<'_> {
             node.shift_remove("enum");
             self.warn(
                 location,
-                "`enum` is not a non-empty list: removed".to_owned(),
+                format_args!("`enum` is not a non-empty list: removed"),
             );
         }
         match node.get("type") {
@@ -610,7 +615,7 @@ impl Sanitizer<'_> {
                 if !dropped.is_empty() {
                     self.warn(
                         location,
-                        format!("unknown type {} removed", join(&dropped, ", ")),
+                        format_args!("unknown type {} removed", join(&dropped, ", ")),
                     );
                 }
                 set_types(node, types);
@@ -666,7 +671,7 @@ impl Sanitizer<'_> {
                 node.shift_remove("required");
                 self.warn(
                     location,
-                    "`required` is not a list of names: removed".to_owned(),
+                    format_args!("`required` is not a list of names: removed"),
                 );
             }
         }
@@ -703,7 +708,7 @@ impl Sanitizer<'_> {
         }
         for (key, kind) in mistyped {
             node.shift_remove(&key);
-            self.warn(location, format!("`{key}` is not a {kind}: removed"));
+            self.warn(location, format_args!("`{key}` is not a {kind}: removed"));
         }
     }
 
@@ -717,7 +722,7 @@ impl Sanitizer<'_> {
         if node.contains_key("prefixItems") {
             self.warn(
                 location,
-                "`items` as a list next to `prefixItems` removed".to_owned(),
+                format_args!("`items` as a list next to `prefixItems` removed"),
             );
         } else if positional.as_array().is_some_and(|items| !items.is_empty()) {
             node.set("prefixItems", positional);
@@ -786,20 +791,20 @@ impl Sanitizer<'_> {
                 if !node.is_empty() {
                     self.warn(
                         "#",
-                        "the root schema has no `type`: set to `object`".to_owned(),
+                        format_args!("the root schema has no `type`: set to `object`"),
                     );
                 }
                 node.set("type", Value::from("object"));
             }
             Some(types) if types == ["object"] => {}
             Some(types) if types.iter().any(|name| name == "object") => {
-                self.warn("#", "the root type is narrowed to `object`".to_owned());
+                self.warn("#", format_args!("the root type is narrowed to `object`"));
                 node.set("type", Value::from("object"));
             }
             Some(types) => {
                 self.warn(
                     "#",
-                    format!(
+                    format_args!(
                         "the root schema is a {}, not an object: replaced by an empty object schema",
                         join(&types, " or ")
                     ),
@@ -838,7 +843,7 @@ impl Sanitizer<'_> {
         }
         self.warn(
             location,
-            format!(
+            format_args!(
                 "properties that accept no value removed: {}",
                 join(&never, ", ")
             ),
@@ -865,7 +870,7 @@ impl Sanitizer<'_> {
         }
         self.warn(
             location,
-            format!(
+            format_args!(
                 "removed {} (not supported by {})",
                 join(&quoted(&removed), ", "),
                 self.dialect.name()
@@ -878,12 +883,12 @@ impl Sanitizer<'_> {
             return;
         };
         if node.contains_key("anyOf") {
-            self.warn(location, "`oneOf` next to `anyOf` removed".to_owned());
+            self.warn(location, format_args!("`oneOf` next to `anyOf` removed"));
         } else {
             node.set("anyOf", one_of);
             self.warn(
                 location,
-                "`oneOf` rewritten as `anyOf` (exclusivity not enforced)".to_owned(),
+                format_args!("`oneOf` rewritten as `anyOf` (exclusivity not enforced)"),
             );
         }
     }
@@ -907,7 +912,7 @@ impl Sanitizer<'_> {
             SchemaDialect::OpenAi | SchemaDialect::Anthropic => true,
         };
         let merged = merge_all_of(node, &dialect_keeps)?;
-        self.warn(location, "`allOf` merged into one schema".to_owned());
+        self.warn(location, format_args!("`allOf` merged into one schema"));
         Ok(merged)
     }
 
@@ -926,7 +931,7 @@ impl Sanitizer<'_> {
                     root.shift_remove("allOf");
                     self.warn(
                         "#",
-                        format!("the root `allOf` cannot be merged ({conflict}): removed"),
+                        format_args!("the root `allOf` cannot be merged ({conflict}): removed"),
                     );
                     root
                 }
@@ -941,7 +946,7 @@ impl Sanitizer<'_> {
             if root.shift_remove(keyword).is_some() {
                 self.warn(
                     "#",
-                    format!("`{keyword}` is not accepted at the root: removed"),
+                    format_args!("`{keyword}` is not accepted at the root: removed"),
                 );
             }
         }
@@ -970,7 +975,7 @@ impl Sanitizer<'_> {
                 root.shift_remove("anyOf");
                 self.warn(
                     "#",
-                    "the root `anyOf` is not a union of objects: removed".to_owned(),
+                    format_args!("the root `anyOf` is not a union of objects: removed"),
                 );
             }
             return Value::Object(root);
@@ -1020,8 +1025,7 @@ impl Sanitizer<'_> {
         }
         self.warn(
             "#",
-            "the root `anyOf` of objects is flattened into one object whose properties are all optional (the alternatives are not enforced)"
-                .to_owned(),
+            format_args!("the root `anyOf` of objects is flattened into one object whose properties are all optional (the alternatives are not enforced)"),
         );
         Value::Object(root)
     }
@@ -1048,7 +1052,7 @@ impl Sanitizer<'_> {
             if !STRICT_FORMATS.contains(&format.as_str()) {
                 self.warn(
                     location,
-                    format!("format `{format}` is not supported by openai-strict: removed"),
+                    format_args!("format `{format}` is not supported by openai-strict: removed"),
                 );
                 node.shift_remove("format");
             }
@@ -1208,7 +1212,7 @@ impl Sanitizer<'_> {
                 node.shift_remove("allOf");
                 self.warn(
                     location,
-                    format!("`allOf` cannot be merged ({conflict}): removed"),
+                    format_args!("`allOf` cannot be merged ({conflict}): removed"),
                 );
                 node
             }
@@ -1227,7 +1231,7 @@ impl Sanitizer<'_> {
             node.set("items", object([("type", Value::from("string"))]));
             self.warn(
                 location,
-                "an array without `items` is offered as an array of strings".to_owned(),
+                format_args!("an array without `items` is offered as an array of strings"),
             );
         }
         if let Some(Value::String(format)) = node.get("format") {
@@ -1240,7 +1244,7 @@ impl Sanitizer<'_> {
             if !allowed {
                 self.warn(
                     location,
-                    format!("format `{format}` is not supported by gemini: removed"),
+                    format_args!("format `{format}` is not supported by gemini: removed"),
                 );
                 node.shift_remove("format");
             }
@@ -1280,7 +1284,7 @@ impl Sanitizer<'_> {
                 if required.len() != before {
                     self.warn(
                         location,
-                        "`required` names that are not properties removed".to_owned(),
+                        format_args!("`required` names that are not properties removed"),
                     );
                 }
             }
@@ -1296,7 +1300,7 @@ impl Sanitizer<'_> {
             node.shift_remove("required");
             self.warn(
                 location,
-                "`properties`/`required` on a non-object schema removed".to_owned(),
+                format_args!("`properties`/`required` on a non-object schema removed"),
             );
         }
         infer_type(&mut node);
@@ -1315,7 +1319,9 @@ impl Sanitizer<'_> {
                 node.set(inclusive, bound);
                 self.warn(
                     location,
-                    format!("`{exclusive}` loosened to `{inclusive}` (not supported by gemini)"),
+                    format_args!(
+                        "`{exclusive}` loosened to `{inclusive}` (not supported by gemini)"
+                    ),
                 );
             }
         }
@@ -1361,7 +1367,7 @@ impl Sanitizer<'_> {
             if merge_keyword(&mut merged, key, value).is_err() {
                 self.warn(
                     location,
-                    "a single-branch `anyOf` could not be folded into its parent".to_owned(),
+                    format_args!("a single-branch `anyOf` could not be folded into its parent"),
                 );
                 return None;
             }
@@ -1388,7 +1394,7 @@ impl Sanitizer<'_> {
             0 => {
                 self.warn(
                     location,
-                    "a `null`-only type becomes a nullable string".to_owned(),
+                    format_args!("a `null`-only type becomes a nullable string"),
                 );
                 node.set("type", Value::from("string"));
             }
@@ -1397,7 +1403,10 @@ impl Sanitizer<'_> {
             }
             _ if node.contains_key("anyOf") => {
                 node.shift_remove("type");
-                self.warn(location, "a type list next to `anyOf` removed".to_owned());
+                self.warn(
+                    location,
+                    format_args!("a type list next to `anyOf` removed"),
+                );
             }
             _ => {
                 node.shift_remove("type");
@@ -1406,7 +1415,7 @@ impl Sanitizer<'_> {
                     branches.push(object([("type", Value::String(name.clone()))]));
                 }
                 node.set("anyOf", Value::Array(branches));
-                self.warn(location, "a type list becomes an `anyOf`".to_owned());
+                self.warn(location, format_args!("a type list becomes an `anyOf`"));
             }
         }
     }
@@ -1469,7 +1478,7 @@ impl Sanitizer<'_> {
         }
         self.warn(
             location,
-            "non-string `enum` values moved to the description".to_owned(),
+            format_args!("non-string `enum` values moved to the description"),
         );
     }
 
@@ -1492,7 +1501,7 @@ impl Sanitizer<'_> {
         node.set("items", items);
         self.warn(
             location,
-            "positional items merged into one `items` schema".to_owned(),
+            format_args!("positional items merged into one `items` schema"),
         );
     }
 }
