@@ -12,6 +12,7 @@ mod sampling;
 mod stream;
 
 use std::cell::{Cell, OnceCell, RefCell};
+use std::fmt;
 use std::pin::pin;
 use std::rc::Rc;
 
@@ -260,6 +261,15 @@ fn server_label(name: Option<&str>, index: usize) -> String {
     }
 }
 
+/// An `invalid_config` error saying "invalid Agent config: " and `problem`: written once here
+/// for every option's refusal.
+pub(super) fn config_error(problem: fmt::Arguments<'_>) -> js_sys::Error {
+    js_error(
+        "invalid_config",
+        &format!("invalid Agent config: {problem}"),
+    )
+}
+
 /// `error`, about the server `name` (see `server_label`), with that name as its `server` property
 /// when it has one.
 fn naming_server(error: js_sys::Error, name: Option<&str>) -> JsValue {
@@ -290,28 +300,23 @@ impl Agent {
             )
             .into());
         }
-        let options: AgentOptions = from_js(&config).map_err(|error| {
-            js_error("invalid_config", &format!("invalid Agent config: {error}"))
-        })?;
+        let options: AgentOptions =
+            from_js(&config).map_err(|error| config_error(format_args!("{error}")))?;
         // A getter that throws passes its exception on, as the other members' readers do.
         let function_option = |name: &str, signature: &str| {
             option_member(&config, name)?
                 .map(JsCast::dyn_into::<js_sys::Function>)
                 .transpose()
                 .map_err(|_| {
-                    let message =
-                        format!("invalid Agent config: {name} must be a function {signature}");
-                    JsValue::from(js_error("invalid_config", &message))
+                    JsValue::from(config_error(format_args!(
+                        "{name} must be a function {signature}"
+                    )))
                 })
         };
         let approve_tool_call =
             function_option("approveToolCall", "(call) => boolean | Promise<boolean>")?;
-        let on_elicitation = elicitation_hook_of(&config).map_err(|problem| {
-            js_error(
-                "invalid_config",
-                &format!("invalid Agent config: {problem}"),
-            )
-        })?;
+        let on_elicitation = elicitation_hook_of(&config)
+            .map_err(|problem| config_error(format_args!("{problem}")))?;
         let approve_sampling = function_option(
             "approveSampling",
             "(request, { signal, server }) => boolean | Promise<boolean>",
@@ -325,12 +330,8 @@ impl Agent {
             let name = entry.get("name").and_then(Value::as_str).map(str::to_owned);
             let label = server_label(name.as_deref(), index);
             let refused = |error: js_sys::Error| naming_server(error, name.as_deref());
-            let server = server_options(entry).map_err(|error| {
-                refused(js_error(
-                    "invalid_config",
-                    &format!("invalid Agent config: {label}: {error}"),
-                ))
-            })?;
+            let server = server_options(entry)
+                .map_err(|error| refused(config_error(format_args!("{label}: {error}"))))?;
             if page_tools.is_some() && server.name == PAGE_SERVER {
                 return Err(refused(js_error(
                     "invalid_config",
@@ -343,17 +344,11 @@ impl Agent {
                     &format!("{label}: another MCP server has this name: names must be unique"),
                 )));
             }
-            let get_access_token = entry_token_hook(&config, index).map_err(|problem| {
-                refused(js_error(
-                    "invalid_config",
-                    &format!("invalid Agent config: {label}: {problem}"),
-                ))
-            })?;
+            let get_access_token = entry_token_hook(&config, index)
+                .map_err(|problem| refused(config_error(format_args!("{label}: {problem}"))))?;
             if get_access_token.is_some() && has_authorization_header(&server.headers) {
-                return Err(refused(js_error(
-                    "invalid_config",
-                    &format!("invalid Agent config: {label}: {HOOK_AND_HEADER}"),
-                )));
+                let problem = format_args!("{label}: {HOOK_AND_HEADER}");
+                return Err(refused(config_error(problem)));
             }
             let client = McpClient::new(McpServerConfig {
                 url: server.url,

@@ -17,13 +17,14 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal};
 
+use super::config_error;
 use super::driver::{cut_for_model, Input};
 use crate::core::agent_loop::{ToolInvocation, ToolOutcome, ToolResult};
 use crate::core::json_text::to_json_text;
 use crate::core::mcp::session::CallDeadline;
 use crate::core::mcp::tools::ToolCallResult;
 use crate::core::tools::McpTool;
-use crate::web::error::{js_error, js_error_message, set_property};
+use crate::web::error::{js_error_message, set_property};
 use crate::web::json::{from_js, value_from_js, value_to_js};
 use crate::web::option_member;
 use crate::web::timer::{aborted, sleep};
@@ -79,11 +80,7 @@ impl PageTools {
 }
 
 fn refused(message: &str) -> JsValue {
-    js_error(
-        "invalid_config",
-        &format!("invalid Agent config: {message}"),
-    )
-    .into()
+    config_error(format_args!("{message}")).into()
 }
 
 /// The members of an entry of `tools`; others are refused, as unknown options are, so that a
@@ -96,7 +93,8 @@ fn page_tool(name: &str, entry: &JsValue) -> Result<(McpTool, Function), JsValue
     if name.is_empty() {
         return Err(refused("a tool in `tools` has an empty name"));
     }
-    let refused_member = |what: &str| refused(&format!("tool `{name}`: {what}"));
+    let refused_member =
+        |what: &str| JsValue::from(config_error(format_args!("tool `{name}`: {what}")));
     if !entry.is_object() || Array::is_array(entry) {
         return Err(refused_member(
             "expected an object { description?, inputSchema?, execute }",
