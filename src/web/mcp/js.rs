@@ -15,7 +15,7 @@ use crate::core::mcp::jsonrpc::Progress;
 use crate::core::mcp::session::{TransportMode, DEFAULT_CALL_TIMEOUT_MS};
 use crate::core::tools::McpTool;
 use crate::web::error::{js_error, set_property};
-use crate::web::json::{from_js, set_tool_result_members, to_js, value_to_js};
+use crate::web::json::{from_js, set_tool_result_members, value_to_js};
 use crate::web::{is_options_object, option_member, promise_of};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -195,6 +195,25 @@ impl JsMcpClient {
 }
 
 /// The options every request takes: `{ signal, timeoutMs }`.
+/// `{ progressToken, progress, total?, message? }` for `onProgress`, built in JS member by
+/// member like the listing below. The numbers are finite: `progress_of` read them from JSON.
+fn progress_to_js(progress: &Progress) -> JsValue {
+    let object = js_sys::Object::new();
+    set_property(
+        &object,
+        "progressToken",
+        &value_to_js(&progress.progress_token),
+    );
+    set_property(&object, "progress", &JsValue::from_f64(progress.progress));
+    if let Some(total) = progress.total {
+        set_property(&object, "total", &JsValue::from_f64(total));
+    }
+    if let Some(message) = &progress.message {
+        set_property(&object, "message", &JsValue::from_str(message));
+    }
+    object.into()
+}
+
 /// The tools as listed (`McpTool` in the TypeScript), built in JS member by member rather than
 /// serialized and parsed: a type serialized for this alone costs the wasm its serializer.
 fn tools_to_js(tools: &[McpTool]) -> JsValue {
@@ -287,8 +306,8 @@ async fn call_tool(
         .transpose()
         .map_err(|_| options_error("`onProgress` must be a function"))?;
     let report = |progress: &Progress| {
-        if let (Some(callback), Ok(progress)) = (&on_progress, to_js(progress)) {
-            let _ = callback.call1(&JsValue::NULL, &progress);
+        if let Some(callback) = &on_progress {
+            let _ = callback.call1(&JsValue::NULL, &progress_to_js(progress));
         }
     };
     let result = client
