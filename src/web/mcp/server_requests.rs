@@ -29,6 +29,10 @@ use crate::web::spawn;
 /// A server request's answer, or the JSON-RPC error code and message of its failure.
 pub type Answer = Result<Value, (i64, String)>;
 
+/// Makes a server request's answer, given the signal that aborts when it is no longer awaited.
+/// Boxed, so that `answer_later`'s waiting is compiled once for elicitation and sampling alike.
+type Answerer = Box<dyn FnOnce(AbortSignal) -> LocalBoxFuture<'static, Answer>>;
+
 /// Answers `sampling/createMessage` params within the signal: an Agent's model.
 #[derive(Clone)]
 pub struct Sampler(pub Rc<dyn Fn(Value, AbortSignal) -> LocalBoxFuture<'static, Answer>>);
@@ -62,7 +66,7 @@ impl McpClient {
             }
         };
         let server = self.state.borrow().name.clone();
-        self.answer_later(id, carrier, move |signal| {
+        let answer: Answerer = Box::new(move |signal| {
             Box::pin(async move {
                 let answer = ask_page(&hook, &request, server, &signal).await;
                 answer
@@ -70,6 +74,7 @@ impl McpClient {
                     .map_err(|problem| (INTERNAL_ERROR, problem))
             })
         });
+        self.answer_later(id, carrier, answer);
     }
 
     /// Has `sampler` answer the sampling request `id`, in the background.
@@ -81,17 +86,16 @@ impl McpClient {
         carrier: Option<&CallContext<'_>>,
     ) {
         let params = params.clone();
-        self.answer_later(id, carrier, move |signal| (sampler.0)(params, signal));
+        self.answer_later(
+            id,
+            carrier,
+            Box::new(move |signal| (sampler.0)(params, signal)),
+        );
     }
 
     /// Posts the answer `answer` gives to the server request `id`, unless the request that
     /// carried it (`carrier`) ends or the client closes first, which aborts `answer`'s signal.
-    fn answer_later(
-        &self,
-        id: &Value,
-        carrier: Option<&CallContext<'_>>,
-        answer: impl FnOnce(AbortSignal) -> LocalBoxFuture<'static, Answer> + 'static,
-    ) {
+    fn answer_later(&self, id: &Value, carrier: Option<&CallContext<'_>>, answer: Answerer) {
         let deadline = carrier.map(|carrier| {
             carrier.restart_deadline();
             Rc::clone(&carrier.deadline)
