@@ -19,6 +19,7 @@ use crate::core::agent_loop::{
     ToolOutcome, ToolResult,
 };
 use crate::core::mcp::cache::ToolsCache;
+use crate::core::mcp::tools::ToolCallResult;
 use crate::core::mcp::McpError;
 use crate::core::message::ChatMessage;
 use crate::core::model_event::{queue_merging_pieces, ModelEvent};
@@ -704,12 +705,7 @@ async fn tool_call(
             Some(shared.tool_timeout_ms),
         )
         .await
-        .map(|result| ToolResult {
-            text: cut_for_model(result.model_text, shared.max_tool_result_chars),
-            content: result.blocks,
-            structured_content: result.structured_content,
-            is_error: result.is_error,
-        })
+        .map(|result| tool_result(result, shared.max_tool_result_chars))
         .map_err(|error| error.to_string())
 }
 
@@ -750,9 +746,20 @@ async fn approval_of(
     approved(approve, &request, &context, signal, &refusals).await
 }
 
+/// A tool's result for the loop: the text the model reads cut to `max_chars` (see
+/// [`cut_for_model`]), the blocks for the UI whole.
+pub(super) fn tool_result(result: ToolCallResult, max_chars: usize) -> ToolResult {
+    ToolResult {
+        text: cut_for_model(result.model_text, max_chars),
+        content: result.blocks,
+        structured_content: result.structured_content,
+        is_error: result.is_error,
+    }
+}
+
 /// The first `max_chars` characters of a tool result and a note saying what was left out; the
 /// content blocks the UI gets stay whole.
-pub(super) fn cut_for_model(text: String, max_chars: usize) -> String {
+fn cut_for_model(text: String, max_chars: usize) -> String {
     let Some((cut_at, _)) = text.char_indices().nth(max_chars) else {
         return text;
     };

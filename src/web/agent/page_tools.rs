@@ -18,8 +18,8 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal};
 
 use super::config_error;
-use super::driver::{cut_for_model, Input};
-use crate::core::agent_loop::{ToolInvocation, ToolOutcome, ToolResult};
+use super::driver::{tool_result, Input};
+use crate::core::agent_loop::{ToolInvocation, ToolOutcome};
 use crate::core::json_text::to_json_text;
 use crate::core::mcp::session::CallDeadline;
 use crate::core::mcp::tools::ToolCallResult;
@@ -227,12 +227,9 @@ pub(crate) async fn call_page_tool(
     });
     let ended = pin!(aborted(call_signal));
     match select(settled, select(expired, ended)).await {
-        Either::Left((Ok(value), _)) => page_result(&value).map(|result| ToolResult {
-            text: cut_for_model(result.model_text, max_result_chars),
-            content: result.blocks,
-            structured_content: result.structured_content,
-            is_error: result.is_error,
-        }),
+        Either::Left((Ok(value), _)) => {
+            page_result(&value).map(|result| tool_result(result, max_result_chars))
+        }
         Either::Left((Err(error), _)) => Err(js_error_message(&error)),
         Either::Right((Either::Left(_), _)) => Err(format!("no answer within {timeout_ms} ms")),
         Either::Right((Either::Right(_), _)) => Err("aborted".to_owned()),
