@@ -15,8 +15,8 @@ use web_sys::{AbortController, AbortSignal};
 use super::page_tools::{call_page_tool, PageTools, PAGE_SERVER};
 use super::{approved, AgentShared, BuiltTools, Refusals};
 use crate::core::agent_loop::{
-    Action, AgentEvent, AgentLoop, ModelFailure, ModelRequest, OutcomeReason, ToolInvocation,
-    ToolOutcome, ToolResult,
+    Action, AgentEvent, AgentLoop, FinalReason, ModelFailure, ModelRequest, OutcomeReason,
+    ToolInvocation, ToolOutcome, ToolResult,
 };
 use crate::core::mcp::cache::ToolsCache;
 use crate::core::mcp::tools::ToolCallResult;
@@ -176,6 +176,134 @@ fn text_event(kind: TextKind, text: &str) -> JsValue {
         let _ = js_sys::Reflect::set(&event, &strings.text_key, &JsValue::from_str(text));
         event.into()
     })
+}
+
+/// `{ type, id }`, the start of a call's event.
+fn event_of(event_type: &str, id: &str) -> js_sys::Object {
+    let event = js_sys::Object::new();
+    set_property(&event, "type", &JsValue::from_str(event_type));
+    set_property(&event, "id", &JsValue::from_str(id));
+    event
+}
+
+/// A number as its JSON text parsed gives it: `null` when it is not finite.
+fn json_number(number: f64) -> JsValue {
+    if number.is_finite() {
+        JsValue::from_f64(number)
+    } else {
+        JsValue::NULL
+    }
+}
+
+/// An event as JS, with the members `AgentEvent`'s `Serialize` writes, in its order, built in JS
+/// member by member: text and reasoning from the strings made once; a tool result's content
+/// through `value_to_js` (no JSON text of megabytes); the others so too, since serializing them
+/// to JSON text for `JSON.parse` compiled the derived serializer into the wasm for them alone.
+fn event_to_js(event: &AgentEvent) -> Result<JsValue, JsValue> {
+    let (event, members): (js_sys::Object, Vec<(&str, JsValue)>) = match event {
+        AgentEvent::Text { text } => return Ok(text_event(TextKind::Text, text)),
+        AgentEvent::Reasoning { text } => return Ok(text_event(TextKind::Reasoning, text)),
+        AgentEvent::ToolResult {
+            id,
+            text,
+            content,
+            structured_content,
+            is_error,
+        } => {
+            let event = event_of("toolResult", id);
+            set_property(&event, "text", &JsValue::from_str(text));
+            let structured_content = structured_content.as_ref();
+            set_tool_result_members(&event, "content", content, structured_content, *is_error);
+            return Ok(event.into());
+        }
+        AgentEvent::Round { round } => {
+            let event = js_sys::Object::new();
+            set_property(&event, "type", &JsValue::from_str("round"));
+            (event, vec![("round", JsValue::from(*round))])
+        }
+        AgentEvent::ToolCall {
+            id,
+            name,
+            server,
+            tool,
+            arguments,
+        } => (
+            event_of("toolCall", id),
+            vec![
+                ("name", JsValue::from_str(name)),
+                ("server", JsValue::from_str(server)),
+                ("tool", JsValue::from_str(tool)),
+                ("arguments", value_to_js(arguments)),
+            ],
+        ),
+        AgentEvent::ToolEta { id, eta_ms } => (
+            event_of("toolEta", id),
+            vec![("etaMs", JsValue::from_f64(*eta_ms as f64))],
+        ),
+        AgentEvent::ToolProgress {
+            id,
+            progress,
+            total,
+            message,
+        } => {
+            let mut members = vec![("progress", json_number(*progress))];
+            if let Some(total) = total {
+                members.push(("total", json_number(*total)));
+            }
+            if let Some(message) = message {
+                members.push(("message", JsValue::from_str(message)));
+            }
+            (event_of("toolProgress", id), members)
+        }
+        AgentEvent::ToolError { id, message } => (
+            event_of("toolError", id),
+            vec![("message", JsValue::from_str(message))],
+        ),
+        AgentEvent::Usage(usage) => {
+            let event = js_sys::Object::new();
+            set_property(&event, "type", &JsValue::from_str("usage"));
+            let mut members = vec![
+                ("inputTokens", JsValue::from_f64(usage.input_tokens as f64)),
+                (
+                    "outputTokens",
+                    JsValue::from_f64(usage.output_tokens as f64),
+                ),
+            ];
+            let parts = [
+                ("cachedInputTokens", usage.cached_input_tokens),
+                ("reasoningTokens", usage.reasoning_tokens),
+            ];
+            for (key, count) in parts {
+                if let Some(count) = count {
+                    members.push((key, JsValue::from_f64(count as f64)));
+                }
+            }
+            (event, members)
+        }
+        AgentEvent::Final {
+            text,
+            reason,
+            messages,
+        } => {
+            let event = js_sys::Object::new();
+            set_property(&event, "type", &JsValue::from_str("final"));
+            let reason = match reason {
+                FinalReason::Completed => "completed",
+                FinalReason::Exhausted => "exhausted",
+                FinalReason::Aborted => "aborted",
+            };
+            let members = vec![
+                ("text", JsValue::from_str(text)),
+                ("reason", JsValue::from_str(reason)),
+                ("messages", to_js(messages.as_slice())?),
+            ];
+            (event, members)
+        }
+    };
+    for (key, value) in members {
+        set_property(&event, key, &value);
+    }
+    Ok(event.into())
 }
 
 /// Lists every server's tools concurrently (through the shared cache). A server that fails is
@@ -351,27 +479,7 @@ struct Run<'a> {
 
 impl Run<'_> {
     fn emit(&self, event: &AgentEvent) {
-        let value = match event {
-            AgentEvent::Text { text } => Ok(text_event(TextKind::Text, text)),
-            AgentEvent::Reasoning { text } => Ok(text_event(TextKind::Reasoning, text)),
-            AgentEvent::ToolResult {
-                id,
-                text,
-                content,
-                structured_content,
-                is_error,
-            } => {
-                let event = js_sys::Object::new();
-                set_property(&event, "type", &JsValue::from_str("toolResult"));
-                set_property(&event, "id", &JsValue::from_str(id));
-                set_property(&event, "text", &JsValue::from_str(text));
-                let structured_content = structured_content.as_ref();
-                set_tool_result_members(&event, "content", content, structured_content, *is_error);
-                Ok(event.into())
-            }
-            other => to_js(other),
-        };
-        match value {
+        match event_to_js(event) {
             Ok(value) => {
                 let _ = self.events.unbounded_send(Ok(value));
             }
