@@ -562,6 +562,7 @@ impl Run<'_> {
     }
 
     fn call_model(&mut self, request: ModelRequest) {
+<<<<<<< HEAD
         let mut tools = Rc::default();
         if let Some(built) = self.tools.as_ref().filter(|_| request.with_tools) {
             // `toolChoice` asks the run's first call only.
@@ -578,6 +579,16 @@ impl Run<'_> {
                     });
                     return;
                 }
+=======
+        if let Some(tools) = self.tools.as_ref().filter(|_| request.with_tools) {
+            if let Err(error) = self
+                .shared
+                .provider
+                .check_tool_count(tools.table().entries())
+            {
+                let _ = self.inputs.unbounded_send(model_failed(error));
+                return;
+>>>>>>> f6e8dc9 (size: a failed model call becomes the loop's input through one driver::model_failed, where the tool-count refusal and the call's failure each built it; same failures; wasm −53 B gzip)
             }
         }
         let (abort, registration) = AbortHandle::new_pair();
@@ -595,13 +606,7 @@ impl Run<'_> {
             };
             let input = match result {
                 Ok(()) => Input::ModelDone,
-                Err(error) => Input::ModelFailed {
-                    failure: ModelFailure {
-                        code: error.code().to_owned(),
-                        message: error.to_string(),
-                    },
-                    error: error.into(),
-                },
+                Err(error) => model_failed(error),
             };
             let _ = inputs.unbounded_send(input);
         });
@@ -682,6 +687,18 @@ impl Run<'_> {
                 outcome,
             });
         });
+    }
+}
+
+/// A model call's failure for the loop (code and message) and for the run's error (the JS
+/// error, with the HTTP status and body when an answer caused it).
+fn model_failed(error: ProviderError) -> Input {
+    Input::ModelFailed {
+        failure: ModelFailure {
+            code: error.code().to_owned(),
+            message: error.to_string(),
+        },
+        error: error.into(),
     }
 }
 
