@@ -562,33 +562,15 @@ impl Run<'_> {
     }
 
     fn call_model(&mut self, request: ModelRequest) {
-<<<<<<< HEAD
         let mut tools = Rc::default();
         if let Some(built) = self.tools.as_ref().filter(|_| request.with_tools) {
             // `toolChoice` asks the run's first call only.
             match built.provider_tools_for(&self.shared, request.round == 1) {
                 Ok(prepared) => tools = prepared,
                 Err(error) => {
-                    let failure = ModelFailure {
-                        code: error.code().to_owned(),
-                        message: error.to_string(),
-                    };
-                    let _ = self.inputs.unbounded_send(Input::ModelFailed {
-                        failure,
-                        error: error.into(),
-                    });
+                    let _ = self.inputs.unbounded_send(model_failed(error));
                     return;
                 }
-=======
-        if let Some(tools) = self.tools.as_ref().filter(|_| request.with_tools) {
-            if let Err(error) = self
-                .shared
-                .provider
-                .check_tool_count(tools.table().entries())
-            {
-                let _ = self.inputs.unbounded_send(model_failed(error));
-                return;
->>>>>>> f6e8dc9 (size: a failed model call becomes the loop's input through one driver::model_failed, where the tool-count refusal and the call's failure each built it; same failures; wasm −53 B gzip)
             }
         }
         let (abort, registration) = AbortHandle::new_pair();
