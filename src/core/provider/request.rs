@@ -220,37 +220,27 @@ impl ResolvedProvider {
         }
         let mut warnings = Vec::new();
         let mut argument_keys = ArgumentKeys::default();
-        let mut members = Map::new();
+        let shape = match self.spec.endpoint {
+            Endpoint::Responses => FunctionToolShape::Flat,
+            _ => FunctionToolShape::Nested,
+        };
         let (wire_tools, tool_choice) = match self.spec.endpoint {
-            Endpoint::ChatCompletions | Endpoint::AzureDeployment | Endpoint::Responses => {
-                let shape = match self.spec.endpoint {
-                    Endpoint::Responses => FunctionToolShape::Flat,
-                    _ => FunctionToolShape::Nested,
-                };
-                (
-                    Value::Array(openai::function_tools(self, tools, shape, &mut warnings)),
-                    Some(Value::from("auto")),
-                )
-            }
+            Endpoint::ChatCompletions | Endpoint::AzureDeployment | Endpoint::Responses => (
+                Value::Array(openai::function_tools(self, tools, shape, &mut warnings)),
+                Some(Value::from("auto")),
+            ),
             Endpoint::AnthropicMessages => (
                 anthropic::tools(tools, &mut warnings, &mut argument_keys),
                 Some(object([("type", Value::from("auto"))])),
             ),
             Endpoint::GeminiModels => (gemini::tools(tools, &mut warnings), None),
             Endpoint::OllamaChat | Endpoint::WatsonxChat => (
-                Value::Array(openai::function_tools(
-                    self,
-                    tools,
-                    FunctionToolShape::Nested,
-                    &mut warnings,
-                )),
+                Value::Array(openai::function_tools(self, tools, shape, &mut warnings)),
                 None,
             ),
         };
-        members.set("tools", wire_tools);
-        let text = to_json_text(&Value::Object(members));
         ProviderTools {
-            members: Some(text[1..text.len() - 1].to_owned()),
+            members: Some(member_text("tools", wire_tools)),
             choice: tool_choice.map(|choice| member_text("tool_choice", choice)),
             warnings,
             argument_keys: Rc::new(argument_keys),
