@@ -172,13 +172,7 @@ pub(super) fn wire_messages(
             .as_ref()
             .is_some_and(|calls| !calls.is_empty())
     }) && provider.is_google_endpoint();
-    let replaced_ids = match provider.spec.tool_call_ids {
-        ToolCallIds::Any => Map::new(),
-        ToolCallIds::NineAlphanumeric => {
-            replaced_call_ids(messages, is_nine_alphanumeric, nine_alphanumeric)
-        }
-        ToolCallIds::AtMost40 => replaced_call_ids(messages, is_at_most_40, shortened_to_40),
-    };
+    let replaced_ids = refused_call_ids(provider, messages);
     let wire_id = |id: &str| sent_call_id(&replaced_ids, id);
     // A plain loop: a `Result` collect wrapped this body in a larger iterator adapter.
     let mut wire_messages = Vec::with_capacity(messages.len());
@@ -247,14 +241,29 @@ pub(super) fn wire_messages(
     Ok(wire_messages)
 }
 
+/// The conversation's tool call ids this provider's row says it refuses, each with the id sent
+/// in its place (see [`replaced_call_ids`]).
+pub(super) fn refused_call_ids(
+    provider: &ResolvedProvider,
+    messages: &[ChatMessage],
+) -> Map<String, Value> {
+    match provider.spec.tool_call_ids {
+        ToolCallIds::Any => Map::new(),
+        ToolCallIds::NineAlphanumeric => {
+            replaced_call_ids(messages, is_nine_alphanumeric, nine_alphanumeric)
+        }
+        ToolCallIds::AtMost40 => replaced_call_ids(messages, is_at_most_40, shortened_to_40),
+    }
+}
+
 const MAX_CALL_ID_LENGTH: usize = 40;
 
-pub(super) fn is_at_most_40(id: &str) -> bool {
+fn is_at_most_40(id: &str) -> bool {
     id.len() <= MAX_CALL_ID_LENGTH
 }
 
 /// The start of `id`, then `_` and 9 letters and digits derived from the whole of it: 40 bytes.
-pub(super) fn shortened_to_40(id: &str, attempt: u8) -> String {
+fn shortened_to_40(id: &str, attempt: u8) -> String {
     let suffix = nine_alphanumeric(id, attempt);
     let mut keep = MAX_CALL_ID_LENGTH - 1 - suffix.len();
     while !id.is_char_boundary(keep) {

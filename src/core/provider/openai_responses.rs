@@ -11,8 +11,8 @@ use serde_json::{Map, Value};
 
 use super::config::ResolvedProvider;
 use super::error::ProviderError;
-use super::request::{replaced_call_ids, sent_call_id, ResponseMode};
-use super::table::ToolCallIds;
+use super::openai::refused_call_ids;
+use super::request::{sent_call_id, ResponseMode};
 use crate::core::json_text::{object, SetMember};
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role, ThinkingBlock};
 
@@ -53,14 +53,7 @@ fn input_items(
     messages: &[ChatMessage],
     echo_reasoning: bool,
 ) -> Result<Vec<Value>, ProviderError> {
-    let replaced_ids = match provider.spec.tool_call_ids {
-        ToolCallIds::AtMost40 => replaced_call_ids(
-            messages,
-            super::openai::is_at_most_40,
-            super::openai::shortened_to_40,
-        ),
-        _ => Map::new(),
-    };
+    let replaced_ids = refused_call_ids(provider, messages);
     // Reasoning models take their instructions as the developer's, the others as the system's.
     let instructions_role = if echo_reasoning {
         "developer"
