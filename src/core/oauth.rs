@@ -10,6 +10,7 @@
 use serde_json::{Map, Value};
 use thiserror::Error;
 
+use crate::core::json_read::strings_in;
 use crate::core::json_text::{object, to_json_text, SetMember};
 use crate::core::text::{form_encode, join};
 use crate::core::url_policy::{check_server_url, CheckedUrl};
@@ -583,11 +584,6 @@ fn scopes_of(members: &Map<String, Value>) -> Option<String> {
     let Some(Value::Array(scopes)) = members.get("scopes_supported") else {
         return None;
     };
-    let mut names = Vec::with_capacity(scopes.len());
-    for scope in scopes {
-        if let Some(scope) = scope.as_str() {
-            names.push(scope);
-        }
-    }
+    let names = strings_in(scopes);
     (!names.is_empty()).then(|| join(&names, " "))
 }

@@ -178,7 +178,7 @@ async fn access_token(flow: &Flow, context: &JsValue) -> Result<JsValue, JsValue
     let signal = signal.as_ref();
     let key = tokens_key(&url);
     let stored = flow.load(&key).as_deref().and_then(Grant::from_json);
-    let now = js_sys::Date::now() as u64;
+    let now = now();
     if member("reason").as_deref() != Some("unauthorized") {
         let Some(grant) = stored else {
             return Ok(JsValue::UNDEFINED);
