@@ -290,8 +290,9 @@ test("a server that needs OAuth is signed in to in a popup when it is added, the
     await page.fill("#server-url", `${process.env.MCP_TEST_SERVER_URL}/auth/demo-${Date.now()}`);
     await page.click('#add-server button[type="submit"]');
     await page.waitForSelector('#servers [data-server="secure"][data-status="ok"]', { timeout: 30000 });
+    // The server's status is set before its tools are drawn, as for any server added.
+    await page.waitForSelector('#tools [data-server="secure"]');
     assert.equal(popups.length, 1);
-    assert.ok(await page.locator('#tools [data-server="secure"]').count() > 0);
     const stored = await page.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith("mcp-agent-wasm:oauth:")));
     assert.equal(stored.length, 2, "the demo's registration and the server's tokens, for this tab");
     assert.deepEqual(problems, []);
