@@ -245,3 +245,25 @@ fn legacy_endpoint_on_another_loopback_port_is_refused_even_with_opt_in() {
         .expect_err("another port is another origin");
     assert_eq!(error.code(), "url_cross_origin");
 }
+
+/// The one percent decoder of URL hosts, `$ref` fragments and OAuth redirects, by the WHATWG URL
+/// standard's "percent-decode": only `%` and two hex digits is a byte. std's number parser takes
+/// `+1` as the digits of 1, which once made `%+1` a byte here.
+#[test]
+fn percent_decoding_takes_only_two_hex_digits_as_a_byte() {
+    use mcp_agent_wasm::core::text::percent_decode;
+    let cases: &[(&str, &[u8])] = &[
+        ("%41%62c", b"Abc"),
+        ("%e2%82%AC", "€".as_bytes()),
+        ("%+1", b"%+1"),
+        ("%-1", b"%-1"),
+        ("%4", b"%4"),
+        ("a%", b"a%"),
+        ("%zz%2", b"%zz%2"),
+        ("%%41", b"%A"),
+        ("%24defs", b"$defs"),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(percent_decode(text), *expected, "{text}");
+    }
+}

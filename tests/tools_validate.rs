@@ -318,6 +318,12 @@ fn keyword_cases() -> Vec<(&'static str, Value, Value, &'static str)> {
             "argument `unit`: must be one of \"c\", \"f\"",
         ),
         (
+            "$ref with a percent-encoded pointer",
+            json!({"$defs": {"Unit": {"enum": ["c", "f"]}}, "properties": {"unit": {"$ref": "#/%24defs/Unit"}}}),
+            json!({"unit": "k"}),
+            "argument `unit`: must be one of \"c\", \"f\"",
+        ),
+        (
             "recursive $ref follows the data",
             json!({"$defs": {"Node": {"type": "object", "properties": {"value": {"type": "integer"}, "next": {"$ref": "#/$defs/Node"}}}}, "$ref": "#/$defs/Node"}),
             json!({"value": 1, "next": {"value": 2, "next": {"value": "three"}}}),

@@ -32,6 +32,36 @@ pub fn parse_unsigned<T: TryFrom<u64>>(digits: &str, radix: u32) -> Option<T> {
         .and_then(|number| T::try_from(number).ok())
 }
 
+/// `text` percent-decoded as the WHATWG URL standard does it: `%` and two hex digits is that
+/// byte, any other `%` stays as written. One decoder for URL hosts, `$ref` fragments and OAuth
+/// redirects, so that `%+1` (which std's parser would read as the number 1) is never a byte.
+pub fn percent_decode(text: &str) -> Vec<u8> {
+    let bytes = text.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    while index < bytes.len() {
+        let escaped = match bytes.get(index..index + 3) {
+            Some([b'%', high, low]) => hex_value(*high).zip(hex_value(*low)),
+            _ => None,
+        };
+        match escaped {
+            Some((high, low)) => {
+                decoded.push(high << 4 | low);
+                index += 3;
+            }
+            None => {
+                decoded.push(bytes[index]);
+                index += 1;
+            }
+        }
+    }
+    decoded
+}
+
+fn hex_value(digit: u8) -> Option<u8> {
+    char::from(digit).to_digit(16).map(|value| value as u8)
+}
+
 const HEX_DIGITS: &[u8; 16] = b"0123456789ABCDEF";
 
 /// Percent-encodes `value` for an `application/x-www-form-urlencoded` body or a URL query: every

@@ -7,7 +7,7 @@
 
 use ::core::net::{Ipv4Addr, Ipv6Addr};
 
-use crate::core::text::parse_unsigned;
+use crate::core::text::{parse_unsigned, percent_decode};
 use thiserror::Error;
 
 /// Why a server URL is refused.
@@ -264,7 +264,7 @@ fn parse_host(text: &str) -> Result<Host, HostError> {
             .map(Host::Ipv6)
             .map_err(|_| HostError::Invalid);
     }
-    let decoded = percent_decode(text).ok_or(HostError::Invalid)?;
+    let decoded = String::from_utf8(percent_decode(text)).map_err(|_| HostError::Invalid)?;
     if !decoded.is_ascii() {
         return Err(HostError::NonAscii);
     }
@@ -295,29 +295,6 @@ fn parse_host(text: &str) -> Result<Host, HostError> {
             .ok_or(HostError::Invalid);
     }
     Ok(Host::Domain(domain))
-}
-
-fn percent_decode(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut decoded = Vec::with_capacity(bytes.len());
-    let mut index = 0;
-    while index < bytes.len() {
-        if bytes[index] == b'%' && index + 2 < bytes.len() {
-            let hex = std::str::from_utf8(&bytes[index + 1..index + 3]).ok()?;
-            match parse_unsigned(hex, 16) {
-                Some(byte) => {
-                    decoded.push(byte);
-                    index += 3;
-                    continue;
-                }
-                None => decoded.push(b'%'),
-            }
-        } else {
-            decoded.push(bytes[index]);
-        }
-        index += 1;
-    }
-    String::from_utf8(decoded).ok()
 }
 
 /// The WHATWG "ends in a number" check: such a host must parse as IPv4 or the URL is invalid.
