@@ -10,7 +10,7 @@ use super::config::ResolvedProvider;
 use super::error::ProviderError;
 use super::request::{
     arguments_object, named_tool, parse_data_url, push_turn, replaced_call_ids, sanitized_schema,
-    sent_call_id, turn_values, ImageBudget, ResponseMode, Turns,
+    sent_call_id, turn_values, user_pieces, ImageBudget, ResponseMode, Turns,
 };
 use crate::core::json_text::{object, to_json_text, SetMember};
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role, ThinkingBlock};
@@ -167,7 +167,14 @@ fn wire_messages(
     for message in messages {
         let (role, blocks) = match message.role {
             Role::System => continue,
-            Role::User => ("user", user_blocks(provider, message)?),
+            Role::User => {
+                let pieces = user_pieces(provider, message, text_block, |url| {
+                    image_block(url).ok_or_else(|| {
+                        provider.images_unsupported("images must be base64 data URLs or https URLs")
+                    })
+                })?;
+                ("user", pieces)
+            }
             Role::Assistant => ("assistant", assistant_blocks(message, &replaced_ids)),
             Role::Tool => {
                 let id = message.tool_call_id.as_deref().ok_or_else(|| {
@@ -196,43 +203,6 @@ fn wire_messages(
         }
     }
     Ok(turn_values(turns, "content"))
-}
-
-fn user_blocks(
-    provider: &ResolvedProvider,
-    message: &ChatMessage,
-) -> Result<Vec<Value>, ProviderError> {
-    match &message.content {
-        None => Ok(Vec::new()),
-        Some(MessageContent::Text(text)) => {
-            let mut blocks = Vec::new();
-            if let Some(block) = text_block(text) {
-                blocks.push(block);
-            }
-            Ok(blocks)
-        }
-        Some(MessageContent::Parts(parts)) => {
-            let mut blocks = Vec::new();
-            for part in parts {
-                match part {
-                    ContentPart::Text { text } => {
-                        if let Some(block) = text_block(text) {
-                            blocks.push(block);
-                        }
-                    }
-                    ContentPart::ImageUrl { image_url } => {
-                        provider.check_images_accepted()?;
-                        let block = image_block(&image_url.url).ok_or_else(|| {
-                            provider
-                                .images_unsupported("images must be base64 data URLs or https URLs")
-                        })?;
-                        blocks.push(block);
-                    }
-                }
-            }
-            Ok(blocks)
-        }
-    }
 }
 
 fn image_block(url: &str) -> Option<Value> {

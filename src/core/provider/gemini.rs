@@ -11,7 +11,7 @@ use super::config::ResolvedProvider;
 use super::error::ProviderError;
 use super::request::{
     arguments_object, function_name_for_result, named_tool, parse_data_url, push_turn,
-    sanitized_schema, turn_values, ImageBudget, InlineImage, ResponseMode, Turns,
+    sanitized_schema, turn_values, user_pieces, ImageBudget, InlineImage, ResponseMode, Turns,
 };
 use crate::core::json_text::{object, to_json_text, SetMember};
 use crate::core::message::{
@@ -115,7 +115,17 @@ fn contents(
     for (position, message) in messages.iter().enumerate() {
         let (role, parts) = match message.role {
             Role::System => continue,
-            Role::User => ("user", user_parts(provider, message)?),
+            Role::User => {
+                let pieces = user_pieces(provider, message, text_part, |url| {
+                    let image = parse_data_url(url).ok_or_else(|| {
+                        provider.images_unsupported(
+                            "Gemini takes inline images only: give a base64 data URL",
+                        )
+                    })?;
+                    Ok(inline_data(&image))
+                })?;
+                ("user", pieces)
+            }
             Role::Assistant => ("model", model_parts(message, echoes_ids)),
             Role::Tool => {
                 let name =
@@ -150,44 +160,6 @@ fn contents(
         push_turn(&mut turns, role, parts);
     }
     Ok(turn_values(turns, "parts"))
-}
-
-fn user_parts(
-    provider: &ResolvedProvider,
-    message: &ChatMessage,
-) -> Result<Vec<Value>, ProviderError> {
-    match &message.content {
-        None => Ok(Vec::new()),
-        Some(MessageContent::Text(text)) => {
-            let mut parts = Vec::new();
-            if let Some(part) = text_part(text) {
-                parts.push(part);
-            }
-            Ok(parts)
-        }
-        Some(MessageContent::Parts(parts)) => {
-            let mut wire_parts = Vec::new();
-            for part in parts {
-                match part {
-                    ContentPart::Text { text } => {
-                        if let Some(part) = text_part(text) {
-                            wire_parts.push(part);
-                        }
-                    }
-                    ContentPart::ImageUrl { image_url } => {
-                        provider.check_images_accepted()?;
-                        let image = parse_data_url(&image_url.url).ok_or_else(|| {
-                            provider.images_unsupported(
-                                "Gemini takes inline images only: give a base64 data URL",
-                            )
-                        })?;
-                        wire_parts.push(inline_data(&image));
-                    }
-                }
-            }
-            Ok(wire_parts)
-        }
-    }
 }
 
 /// Gemini 3 and later models return an id with each call and map each response to its call by

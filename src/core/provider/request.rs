@@ -387,6 +387,34 @@ pub(super) fn push_turn(turns: &mut Turns, role: &'static str, pieces: Vec<Value
     }
 }
 
+/// A user message's content as one alternating wire's pieces (Anthropic's blocks, Gemini's
+/// parts): each text through `text_piece` (`None` for one the wire refuses, such as empty text),
+/// each image URL through `image_piece` once the model is known to take images.
+pub(super) fn user_pieces(
+    provider: &ResolvedProvider,
+    message: &ChatMessage,
+    text_piece: fn(&str) -> Option<Value>,
+    image_piece: impl Fn(&str) -> Result<Value, ProviderError>,
+) -> Result<Vec<Value>, ProviderError> {
+    let mut pieces = Vec::new();
+    match &message.content {
+        None => {}
+        Some(MessageContent::Text(text)) => pieces.extend(text_piece(text)),
+        Some(MessageContent::Parts(parts)) => {
+            for part in parts {
+                match part {
+                    ContentPart::Text { text } => pieces.extend(text_piece(text)),
+                    ContentPart::ImageUrl { image_url } => {
+                        provider.check_images_accepted()?;
+                        pieces.push(image_piece(&image_url.url)?);
+                    }
+                }
+            }
+        }
+    }
+    Ok(pieces)
+}
+
 /// `turns` as wire objects: `{role, <pieces_key>: [...]}`.
 pub(super) fn turn_values(turns: Turns, pieces_key: &str) -> Vec<Value> {
     let mut values = Vec::with_capacity(turns.len());
