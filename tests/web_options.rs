@@ -50,6 +50,8 @@ struct AgentOptions {
     /// Read by `ToolChoice::from_json` (its errors: tests/provider_requests.rs).
     #[serde(default)]
     tool_choice: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    max_retries: u32,
     /// A function in JS, which JSON leaves out; only its place in the list of members matters.
     #[serde(default)]
     approve_tool_call: Option<serde::de::IgnoredAny>,
@@ -158,6 +160,9 @@ fn options_are_refused_as_the_derived_readers_refused_them() {
         with("missingIdStrategy", json!("reRequestWithoutStreaming")),
         with("missingIdStrategy", json!("retry")),
         with("toolChoice", json!("required")),
+        with("maxRetries", json!(0)),
+        with("maxRetries", json!(-1)),
+        with("maxRetries", json!("2")),
         with("maxRoundz", json!(3)),
         with("mcpServers", json!({})),
         with("mcpServers", json!(null)),

@@ -105,6 +105,12 @@ export interface AgentConfig {
    */
   toolChoice?: "auto" | "required" | "none" | { type: "tool"; toolName: string } | undefined;
   /**
+   * How many times a model call is sent again after a 408, 409, 429 or 5xx answer or a failed
+   * connection (the AI SDK's `maxRetries`). 0 sends each call once, also when a stream breaks
+   * before anything reached the page. Default 2.
+   */
+  maxRetries?: number | undefined;
+  /**
    * Asked before each tool call runs (MCP asks hosts for the user's consent before a tool is
    * invoked). Only `true`, or a promise of it, runs the call; any other answer, a throw or a
    * rejection declines it: the model gets an error result and the page a `toolError` event. The

@@ -86,6 +86,14 @@ test("provider: a connection dropped mid tool-call is retried once and the run c
   assert.equal((await providerRequests()).length, 3, "the dropped round was asked for once more");
 });
 
+test("provider: with maxRetries: 0 a connection dropped mid tool-call is not asked for again", bounded, async () => {
+  const call = { id: "call_echo", name: "echo", arguments: { message: "x".repeat(200) } };
+  await scriptProvider([{ toolCalls: [call], disconnectAfter: 1200 }, { text: "never asked for" }]);
+  const run = await runInPage(page, config({ servers: [testServer("json", "test")], maxRetries: 0 }), question);
+  assertFailed(run, "provider_network", /./);
+  assert.equal((await providerRequests()).length, 1);
+});
+
 /** An Anthropic Messages SSE body: one tool call, or a text answer (as in ../shared/fixtures/anthropic). */
 function anthropicStream({ toolCall, text }) {
   const event = (data) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -192,6 +200,15 @@ test("provider: a 500 once is retried and the run completes", bounded, async () 
   const run = await runInPage(page, config({ faults: { status: "500", times: "1" } }), question);
   assert.equal(assertCompleted(run).text, "second try");
   assert.equal((await providerRequests()).length, 2);
+});
+
+test("provider: maxRetries sets how often a refused call is sent again (the AI SDK's option)", bounded, async () => {
+  for (const [maxRetries, requests] of [[0, 1], [3, 4]]) {
+    await resetProvider();
+    const run = await runInPage(page, config({ faults: { status: "503" }, maxRetries }), question);
+    assertFailed(run, "provider_http_status", /answered HTTP 503/);
+    assert.equal((await providerRequests()).length, requests, `maxRetries: ${maxRetries}`);
+  }
 });
 
 test("provider: a stream that stops sending fails with provider_idle_timeout (idleTimeoutMs)", bounded, async () => {

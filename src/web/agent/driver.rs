@@ -693,12 +693,15 @@ async fn model_call(
 ) -> Result<(), ProviderError> {
     if stream {
         // A connection lost before anything reached the loop (tool calls are held back until the
-        // stream ends) costs the user nothing: the round is asked for once more.
+        // stream ends) costs the user nothing: the round is asked for once more, unless the page
+        // wants no call sent twice (`maxRetries: 0`).
         return match streamed_call(shared, messages, tools, inputs).await {
             Err(StreamFailure {
                 error: ProviderError::Network { .. },
                 forwarded_any: false,
-            }) => streamed_call(shared, messages, tools, inputs).await,
+            }) if shared.retry_policy.max_retries > 0 => {
+                streamed_call(shared, messages, tools, inputs).await
+            }
             other => other,
         }
         .map_err(|failure| failure.error);

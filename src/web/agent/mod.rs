@@ -324,6 +324,10 @@ impl Agent {
         let page_tools = PageTools::from_config(&config)?;
         let provider = options.provider.resolve()?;
         let sampling_provider = Rc::new(provider.clone());
+        let retry_policy = RetryPolicy {
+            max_retries: options.max_retries,
+            ..RetryPolicy::default()
+        };
         let mut servers: Vec<(String, McpClient)> = Vec::new();
         let mut allowed_tools = Vec::new();
         for (index, entry) in options.mcp_servers.into_iter().enumerate() {
@@ -363,6 +367,7 @@ impl Agent {
                         provider,
                         approve,
                         server.name.clone(),
+                        retry_policy,
                         options.idle_timeout_ms,
                     )
                 }),
@@ -385,7 +390,7 @@ impl Agent {
                 provider,
                 servers,
                 allowed_tools,
-                retry_policy: RetryPolicy::default(),
+                retry_policy,
                 max_rounds: options.max_rounds,
                 answer_after_max_rounds: options.answer_after_max_rounds,
                 system_prompt: options.system_prompt,

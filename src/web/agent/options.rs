@@ -8,7 +8,7 @@ use crate::core::agent_loop::MissingIdStrategy;
 use crate::core::json_read::{
     boolean, known_member, list, named, object, optional, string, unsigned,
 };
-use crate::core::provider::{ProviderConfig, ToolChoice};
+use crate::core::provider::{ProviderConfig, RetryPolicy, ToolChoice};
 
 /// Tool rounds before the last call without tools (issue #8: default 10).
 const DEFAULT_MAX_ROUNDS: u32 = 10;
@@ -51,6 +51,9 @@ pub struct AgentOptions {
     pub missing_id_strategy: MissingIdStrategy,
     /// The tool use the first model call of a run asks for (later rounds: `auto`).
     pub tool_choice: ToolChoice,
+    /// Retries of a model call refused with a retryable status or unreachable (the AI SDK's
+    /// `maxRetries`, also 2 by default).
+    pub max_retries: u32,
 }
 
 const AGENT_OPTIONS: &[&str] = &[
@@ -70,6 +73,7 @@ const AGENT_OPTIONS: &[&str] = &[
     "toolsSupported",
     "missingIdStrategy",
     "toolChoice",
+    "maxRetries",
     // Functions, which `JSON.stringify` leaves out: read from the JS object by `Agent::new`.
     "approveToolCall",
     "approveSampling",
@@ -104,6 +108,7 @@ fn agent_options<E: Error>(value: Value) -> Result<AgentOptions, E> {
         tools_supported: true,
         missing_id_strategy: MissingIdStrategy::default(),
         tool_choice: ToolChoice::Auto,
+        max_retries: RetryPolicy::default().max_retries,
     };
     for (key, value) in object::<E>(value, "struct AgentOptions")? {
         known_member::<E>(&key, AGENT_OPTIONS)?;
@@ -129,6 +134,7 @@ fn agent_options<E: Error>(value: Value) -> Result<AgentOptions, E> {
                     named(value, MissingIdStrategy::NAMES, &MissingIdStrategy::ALL)?;
             }
             "toolChoice" => options.tool_choice = ToolChoice::from_json(value)?,
+            "maxRetries" => options.max_retries = unsigned(value, "u32")?,
             // Read from the JS object by `Agent::new`, with its own messages: JSON loses functions.
             "approveToolCall" | "approveSampling" | "onElicitation" | "tools" => {}
             _ => {} // refused by `known_member` above

@@ -25,6 +25,7 @@ pub fn model_sampler(
     provider: Rc<ResolvedProvider>,
     approve: Function,
     server: String,
+    retry_policy: RetryPolicy,
     idle_timeout_ms: u64,
 ) -> Sampler {
     Sampler(Rc::new(move |params: Value, signal: AbortSignal| {
@@ -39,7 +40,7 @@ pub fn model_sampler(
                 &provider,
                 &request.messages,
                 &ProviderTools::default(),
-                &RetryPolicy::default(),
+                &retry_policy,
                 Some(&signal),
                 IdleLimit(Some(idle_timeout_ms)),
             )
