@@ -60,6 +60,8 @@ struct AgentOptions {
     approve_sampling: Option<serde::de::IgnoredAny>,
     #[serde(default)]
     on_elicitation: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    on_notification: Option<serde::de::IgnoredAny>,
     /// Functions in JS too: read by `new Agent` from the JS object (tests/web_page_tools.rs).
     #[serde(default)]
     tools: Option<serde::de::IgnoredAny>,

@@ -128,6 +128,12 @@ export interface AgentConfig {
    */
   onElicitation?: OnElicitation | undefined;
   /**
+   * Told each notification a server sends but progress (which becomes `toolProgress`), with the
+   * server's name: logging (`notifications/message`), `notifications/resources/updated`,
+   * `notifications/elicitation/complete`, list changes, … What it returns or throws is ignored.
+   */
+  onNotification?: OnNotification | undefined;
+  /**
    * Lets the MCP servers sample this Agent's model (MCP sampling: a server's tool asks the
    * client's model for a completion): every server is told the client takes sampling requests,
    * each is put to this function first (`request` as the server sent it: `messages`,

@@ -341,6 +341,63 @@ test("approveSampling: a refusal reaches the server as the spec's user-rejected 
   assert.equal((await providerRequests()).length, 2, "no model call for the refused sampling");
 });
 
+test("onNotification: a server's notification reaches the page with the server's name, progress does not", async () => {
+  await scriptProvider([
+    {
+      toolCalls: [
+        { id: "call_add", name: "add-tool", arguments: { name: "weather", via: "response" } },
+        { id: "call_progress", name: "progress", arguments: { steps: 2, intervalMs: 10 } },
+      ],
+    },
+    { text: "Added." },
+  ]);
+  const servers = [
+    { name: "changing", url: `${env.mcpTestUrl}${mcpTestPath("changing")}` },
+    { name: "steps", url: `${env.mcpTestUrl}${mcpTestPath("sse")}` },
+  ];
+  const run = await page.evaluate(async ({ config, messages }) => {
+    const told = [];
+    config.onNotification = (notification, context) => {
+      told.push({ notification, context });
+      throw new Error("a throw is the page's own");
+    };
+    return { ...(await window.collect(window.agentWasm, config, messages)), told };
+  }, { config: agentConfig({ mcpServers: servers }), messages: question });
+  assert.equal(run.error, undefined, JSON.stringify(run.error));
+  assert.equal(run.events.at(-1).reason, "completed");
+  assert.equal(eventsOf(run, "toolProgress").length, 2, "progress stays a toolProgress event");
+  assert.deepEqual(run.told, [
+    { notification: { method: "notifications/tools/list_changed" }, context: { server: "changing" } },
+  ]);
+});
+
+test("McpClient onNotification: server-everything's simulated logging reaches the page", { timeout: 30_000 }, async () => {
+  const outcome = await page.evaluate(async (url) => {
+    const told = [];
+    const client = new window.agentWasm.McpClient({ url, allowInsecureLocalUrls: true, onNotification: (notification, context) => told.push({ notification, context }) });
+    try {
+      await client.listTools();
+      await client.callTool("toggle-simulated-logging");
+      // It sends one at once (on the standalone stream, if already open) and one every 5 s.
+      for (let waited = 0; waited < 12_000 && !told.length; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return { told };
+    } finally {
+      // Stopped before the session ends: the server's timer would write to a closed session.
+      await client.callTool("toggle-simulated-logging");
+      await client.close();
+      client.free();
+    }
+  }, env.everythingUrl);
+  assert.ok(outcome.told.length > 0, "a log message arrived within 12 s");
+  const [{ notification, context }] = outcome.told;
+  assert.equal(notification.method, "notifications/message");
+  assert.match(notification.params.level, /^(debug|info|notice|warning|error|critical|alert|emergency)$/);
+  assert.match(notification.params.data, /-level message - SessionId /);
+  assert.deepEqual(context, {});
+});
+
 test("onElicitation: not a function is refused as the Agent is made", async () => {
   const error = await page.evaluate((config) => {
     try {

@@ -37,8 +37,8 @@ use crate::web::error::{js_error, js_error_message, set_property};
 use crate::web::join::join_every;
 use crate::web::json::{from_js, value_to_js};
 use crate::web::mcp::{
-    elicitation_hook_of, entry_token_hook, has_authorization_header, McpClient, McpServerConfig,
-    HOOK_AND_HEADER,
+    elicitation_hook_of, entry_token_hook, has_authorization_header, notification_hook_of,
+    McpClient, McpServerConfig, HOOK_AND_HEADER,
 };
 use crate::web::timer::aborted;
 use crate::web::{is_options_object, option_member, promise_of};
@@ -317,6 +317,8 @@ impl Agent {
             function_option("approveToolCall", "(call) => boolean | Promise<boolean>")?;
         let on_elicitation = elicitation_hook_of(&config)
             .map_err(|problem| config_error(format_args!("{problem}")))?;
+        let on_notification = notification_hook_of(&config)
+            .map_err(|problem| config_error(format_args!("{problem}")))?;
         let approve_sampling = function_option(
             "approveSampling",
             "(request, { signal, server }) => boolean | Promise<boolean>",
@@ -361,6 +363,7 @@ impl Agent {
                 allow_insecure_local_urls: options.allow_insecure_local_urls,
                 accept_elicitation_defaults: false,
                 on_elicitation: on_elicitation.clone(),
+                on_notification: on_notification.clone(),
                 sampler: approve_sampling.clone().map(|approve| {
                     let provider = Rc::clone(&sampling_provider);
                     model_sampler(

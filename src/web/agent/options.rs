@@ -78,6 +78,7 @@ const AGENT_OPTIONS: &[&str] = &[
     "approveToolCall",
     "approveSampling",
     "onElicitation",
+    "onNotification",
     // Functions within: read from the JS object by `Agent::new` too.
     "tools",
 ];
@@ -136,7 +137,8 @@ fn agent_options<E: Error>(value: Value) -> Result<AgentOptions, E> {
             "toolChoice" => options.tool_choice = ToolChoice::from_json(value)?,
             "maxRetries" => options.max_retries = unsigned(value, "u32")?,
             // Read from the JS object by `Agent::new`, with its own messages: JSON loses functions.
-            "approveToolCall" | "approveSampling" | "onElicitation" | "tools" => {}
+            "approveToolCall" | "approveSampling" | "onElicitation" | "onNotification"
+            | "tools" => {}
             _ => {} // refused by `known_member` above
         }
     }

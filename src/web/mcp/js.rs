@@ -7,8 +7,8 @@ use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
 
 use super::{
-    elicitation_hook_of, has_authorization_header, token_hook_of, McpClient, McpServerConfig,
-    HOOK_AND_HEADER,
+    elicitation_hook_of, has_authorization_header, notification_hook_of, token_hook_of, McpClient,
+    McpServerConfig, HOOK_AND_HEADER,
 };
 use crate::core::json_read::{boolean, header_list, known_member, named, object, string};
 use crate::core::mcp::jsonrpc::Progress;
@@ -31,7 +31,16 @@ export interface McpClientOptions {
   onElicitation?: OnElicitation | undefined;
   /** The bearer token of each session, and a new one after a 401 (or a 403 insufficient_scope). */
   getAccessToken?: GetAccessToken | undefined;
+  /** Told each notification the server sends but progress (logging, resource updates, …). */
+  onNotification?: OnNotification | undefined;
 }
+/** A server notification as sent: `notifications/message` (logging), `notifications/resources/updated`, … */
+export interface McpNotification {
+  method: string;
+  params?: JsonObject;
+}
+/** Told each server notification but progress; `server` is the Agent's name for the server. What it returns or throws is ignored. */
+export type OnNotification = (notification: McpNotification, context: { server?: string }) => void;
 /** What `getAccessToken` is told: why it is asked, and the server's challenge after a refusal. */
 export interface AccessTokenContext {
   /** The server URL as configured. */
@@ -85,6 +94,7 @@ const CLIENT_OPTIONS: &[&str] = &[
     // Functions, which JSON leaves out: read from the JS object by the constructor.
     "getAccessToken",
     "onElicitation",
+    "onNotification",
 ];
 
 /// `new McpClient(options)` read by hand (`core::json_read`), with serde's error texts; other
@@ -103,7 +113,7 @@ fn client_options(value: Value) -> Result<McpServerConfig, serde_json::Error> {
             "allowInsecureLocalUrls" => allow_insecure_local_urls = boolean(value)?,
             "acceptElicitationDefaults" => accept_elicitation_defaults = boolean(value)?,
             // Here only when not functions, which the constructor refuses.
-            "getAccessToken" | "onElicitation" => {}
+            "getAccessToken" | "onElicitation" | "onNotification" => {}
             _ => {} // refused by `known_member` above
         }
     }
@@ -115,6 +125,7 @@ fn client_options(value: Value) -> Result<McpServerConfig, serde_json::Error> {
         accept_elicitation_defaults,
         on_elicitation: None,
         sampler: None,
+        on_notification: None,
         name: None,
         timeout_ms: DEFAULT_CALL_TIMEOUT_MS,
         get_access_token: None,
@@ -140,6 +151,7 @@ impl JsMcpClient {
     ) -> Result<JsMcpClient, JsValue> {
         let get_access_token = token_hook_of(&options).map_err(options_error)?;
         let on_elicitation = elicitation_hook_of(&options).map_err(options_error)?;
+        let on_notification = notification_hook_of(&options).map_err(options_error)?;
         let options: Value = from_js(&options).map_err(options_error)?;
         let mut config = client_options(options).map_err(options_error)?;
         if get_access_token.is_some() && has_authorization_header(&config.headers) {
@@ -152,6 +164,7 @@ impl JsMcpClient {
         }
         config.get_access_token = get_access_token;
         config.on_elicitation = on_elicitation;
+        config.on_notification = on_notification;
         let client = McpClient::new(config)?;
         Ok(JsMcpClient { client })
     }

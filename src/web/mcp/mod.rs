@@ -8,7 +8,8 @@ mod js;
 mod server_requests;
 
 pub use js::JsMcpClient;
-pub use server_requests::{elicitation_hook_of, Answer, Sampler};
+use server_requests::tell_page;
+pub use server_requests::{elicitation_hook_of, notification_hook_of, Answer, Sampler};
 
 use std::cell::{Cell, RefCell};
 use std::future::Future;
@@ -62,7 +63,9 @@ pub struct McpServerConfig {
     pub on_elicitation: Option<js_sys::Function>,
     /// Answers the server's sampling requests (an Agent's model), declaring `sampling`.
     pub sampler: Option<Sampler>,
-    /// The Agent's name for this server, which `onElicitation` is told.
+    /// The page's `onNotification`, told each notification the client does not consume itself.
+    pub on_notification: Option<js_sys::Function>,
+    /// The Agent's name for this server, which `onElicitation` and `onNotification` are told.
     pub name: Option<String>,
     /// The longest wait for connecting, for each request of the client's own, and for a tool
     /// call given no timeout: an Agent passes its `toolTimeoutMs`, so that a server that never
@@ -82,6 +85,7 @@ impl McpServerConfig {
             accept_elicitation_defaults: false,
             on_elicitation: None,
             sampler: None,
+            on_notification: None,
             name: None,
             timeout_ms: DEFAULT_CALL_TIMEOUT_MS,
             get_access_token: None,
@@ -154,6 +158,8 @@ struct ClientState {
     on_elicitation: Option<js_sys::Function>,
     /// See [`McpServerConfig::sampler`].
     sampler: Option<Sampler>,
+    /// See [`McpServerConfig::on_notification`].
+    on_notification: Option<js_sys::Function>,
     /// See [`McpServerConfig::name`].
     name: Option<String>,
 }
@@ -263,6 +269,7 @@ impl McpClient {
                 auth,
                 on_elicitation: config.on_elicitation,
                 sampler: config.sampler,
+                on_notification: config.on_notification,
                 name: config.name,
             })),
         })
@@ -984,8 +991,8 @@ impl McpClient {
                 self.answer_in_background(&id, &method, &params, Some(context));
                 None
             }
-            IncomingMessage::Notification { method, .. } => {
-                note_notification(&self.state, &method);
+            IncomingMessage::Notification { method, params } => {
+                note_notification(&self.state, &method, &params);
                 None
             }
             IncomingMessage::Response { .. } => None,
@@ -1238,9 +1245,9 @@ async fn route_server_stream(
         for message in messages {
             let route_id = match &message {
                 IncomingMessage::Response { id, .. } => request_id_of(id),
-                IncomingMessage::Notification { method, .. } => {
+                IncomingMessage::Notification { method, params } => {
                     if let Some(state) = state.upgrade() {
-                        note_notification(&state, method);
+                        note_notification(&state, method, params);
                     }
                     progress_of(&message)
                         .and_then(|progress| request_id_of(&progress.progress_token))
@@ -1290,13 +1297,24 @@ enum StreamEnd {
     Ended,
 }
 
-/// Records what a server notification (other than progress) tells the client: only that its
-/// tools changed; the others (logging, resources) concern no tool call.
-fn note_notification(state: &RefCell<ClientState>, method: &str) {
-    if method == "notifications/tools/list_changed" {
+/// Records what a server notification tells the client (only that its tools changed: the others,
+/// such as logging and resource updates, concern no tool call), and tells the page's
+/// `onNotification`, except progress, which reaches the call it belongs to.
+fn note_notification(state: &RefCell<ClientState>, method: &str, params: &Value) {
+    if method == "notifications/progress" {
+        return;
+    }
+    let (hook, server) = {
         let mut state = state.borrow_mut();
-        state.tools_changed = true;
-        state.listing = None;
+        if method == "notifications/tools/list_changed" {
+            state.tools_changed = true;
+            state.listing = None;
+        }
+        (state.on_notification.clone(), state.name.clone())
+    };
+    // Called with no borrow held: the hook may call this client again.
+    if let Some(hook) = hook {
+        tell_page(&hook, method, params, server.as_deref());
     }
 }
 

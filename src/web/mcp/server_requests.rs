@@ -158,6 +158,27 @@ pub fn elicitation_hook_of(options: &JsValue) -> Result<Option<Function>, String
     crate::web::hook_of(options, "onElicitation", signature)
 }
 
+/// Tells `onNotification(notification, { server? })` of a server notification. A notification
+/// expects no answer: what the hook throws or returns is the page's.
+pub fn tell_page(hook: &Function, method: &str, params: &Value, server: Option<&str>) {
+    let notification = js_sys::Object::new();
+    set_property(&notification, "method", &JsValue::from_str(method));
+    if !params.is_null() {
+        set_property(&notification, "params", &value_to_js(params));
+    }
+    let context = js_sys::Object::new();
+    if let Some(server) = server {
+        set_property(&context, "server", &JsValue::from_str(server));
+    }
+    let _ = hook.call2(&JsValue::UNDEFINED, &notification, &context);
+}
+
+/// `onNotification` of an options object (McpClient's, the Agent's): a function or absent.
+pub fn notification_hook_of(options: &JsValue) -> Result<Option<Function>, String> {
+    let signature = "(notification, { server }) => void";
+    crate::web::hook_of(options, "onNotification", signature)
+}
+
 #[wasm_bindgen(typescript_custom_section)]
 const TYPESCRIPT: &str = r#"
 /**
