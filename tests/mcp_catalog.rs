@@ -159,6 +159,112 @@ fn entry_requests_carry_the_params_the_spec_names() {
     }
 }
 
+/// `resources/subscribe`, `logging/setLevel` and `completion/complete` as spec 2025-11-25 has
+/// them ("Resources › Subscriptions", "Logging", "Completion"), each refused with a reason
+/// before anything is sent when its params are of the wrong shape.
+#[test]
+fn subscriptions_log_levels_and_completions_carry_the_params_the_spec_names() {
+    let subscribe = EntryRequest::resource_subscription("demo://r/1", true);
+    assert_eq!(
+        (subscribe.method, subscribe.capability, &subscribe.params),
+        (
+            "resources/subscribe",
+            "resources.subscribe",
+            &json!({"uri": "demo://r/1"})
+        )
+    );
+    let unsubscribe = EntryRequest::resource_subscription("demo://r/1", false);
+    assert_eq!(unsubscribe.method, "resources/unsubscribe");
+    let level = EntryRequest::set_logging_level("warning").expect("a level");
+    assert_eq!(
+        (level.method, level.capability, &level.params),
+        ("logging/setLevel", "logging", &json!({"level": "warning"}))
+    );
+    assert_eq!(
+        EntryRequest::set_logging_level("warn"),
+        Err(
+            "the level is one of debug, info, notice, warning, error, critical, alert, emergency"
+                .to_owned()
+        )
+    );
+    let params = json!({
+        "ref": {"type": "ref/prompt", "name": "team"},
+        "argument": {"name": "name", "value": "A"},
+        "context": {"arguments": {"department": "Sales"}}
+    });
+    let complete = EntryRequest::complete(params.clone()).expect("well formed");
+    assert_eq!(
+        (complete.method, complete.capability, &complete.params),
+        ("completion/complete", "completions", &params)
+    );
+    let template = json!({"ref": {"type": "ref/resource", "uri": "file:///{path}"}, "argument": {"name": "path", "value": ""}});
+    assert!(EntryRequest::complete(template).is_ok());
+    let argument = json!({"name": "n", "value": "v"});
+    for (refused, reason) in [
+        (json!({"argument": argument}), "`ref` is"),
+        (
+            json!({"ref": {"type": "ref/prompt"}, "argument": argument}),
+            "`ref` is",
+        ),
+        (
+            json!({"ref": {"type": "ref/tool", "name": "t"}, "argument": argument}),
+            "`ref` is",
+        ),
+        (
+            json!({"ref": {"type": "ref/prompt", "name": "t"}}),
+            "`argument` is",
+        ),
+        (
+            json!({"ref": {"type": "ref/prompt", "name": "t"}, "argument": {"name": "n", "value": 1}}),
+            "`argument` is",
+        ),
+        (
+            json!({"ref": {"type": "ref/prompt", "name": "t"}, "argument": argument, "context": {"arguments": {"a": 1}}}),
+            "`context` is",
+        ),
+        (
+            json!({"ref": {"type": "ref/prompt", "name": "t"}, "argument": argument, "context": []}),
+            "`context` is",
+        ),
+        (json!(null), "`ref` is"),
+    ] {
+        let error = EntryRequest::complete(refused.clone()).expect_err("malformed");
+        assert!(error.starts_with(reason), "{refused}: {error}");
+    }
+}
+
+/// An empty result is what subscriptions and `logging/setLevel` answer with; a completion
+/// must hold `completion.values`.
+#[test]
+fn completion_and_empty_results_are_checked_by_their_shape() {
+    let subscribe = EntryRequest::resource_subscription("demo://r", true);
+    assert_eq!(subscribe.check_result(&json!({})), Ok(()));
+    assert!(subscribe.answers_nothing());
+    let error = subscribe.check_result(&json!([])).expect_err("no object");
+    assert_eq!(error.code(), "mcp_invalid_message");
+    let complete = EntryRequest::complete(
+        json!({"ref": {"type": "ref/prompt", "name": "p"}, "argument": {"name": "a", "value": ""}}),
+    )
+    .expect("well formed");
+    assert!(!complete.answers_nothing());
+    assert_eq!(
+        complete.check_result(&json!({"completion": {"values": ["x"], "hasMore": false}})),
+        Ok(())
+    );
+    for malformed in [
+        json!({"completion": {}}),
+        json!({"values": []}),
+        json!({"completion": {"values": "x"}}),
+    ] {
+        let error = complete.check_result(&malformed).expect_err("malformed");
+        assert_eq!(
+            error.to_string(),
+            "invalid message from server: completion/complete result without a `completion.values` list",
+            "{malformed}"
+        );
+    }
+}
+
 #[test]
 fn entry_results_must_hold_their_list() {
     let read = EntryRequest::read_resource("demo://r");
@@ -191,6 +297,29 @@ fn a_request_needs_its_capability_declared() {
         require_capability(Some(&declared), "prompts", "prompts/list"),
         Ok(())
     );
+    assert_eq!(
+        require_capability(
+            Some(&declared),
+            "resources.subscribe",
+            "resources/subscribe"
+        ),
+        Ok(())
+    );
+    for unsubscribable in [
+        json!({"resources": {}}),
+        json!({"resources": {"subscribe": false}}),
+    ] {
+        let error = require_capability(
+            Some(&unsubscribable),
+            "resources.subscribe",
+            "resources/subscribe",
+        )
+        .expect_err("not declared");
+        assert_eq!(
+            error.to_string(),
+            "the server did not declare the `resources.subscribe` capability, which resources/subscribe needs"
+        );
+    }
     for capabilities in [
         None,
         Some(json!({"tools": {}})),

@@ -398,6 +398,61 @@ test("McpClient onNotification: server-everything's simulated logging reaches th
   assert.deepEqual(context, {});
 });
 
+test("McpClient on server-everything: setLoggingLevel, subscribeResource with its updates, complete", { timeout: 30_000 }, async () => {
+  const outcome = await page.evaluate(async ({ url, plainUrl }) => {
+    const told = [];
+    const client = new window.agentWasm.McpClient({ url, allowInsecureLocalUrls: true, onNotification: (notification) => told.push(notification) });
+    const refusal = (call) => call.then((value) => ({ settled: value }), (error) => ({ code: error.code, message: error.message }));
+    try {
+      const levelSet = await client.setLoggingLevel("debug");
+      const badLevel = await refusal(client.setLoggingLevel("loud"));
+      const [resource] = await client.listResources();
+      const subscribed = await client.subscribeResource(resource.uri);
+      await client.callTool("toggle-subscriber-updates");
+      const updated = () => told.some((notification) => notification.method === "notifications/resources/updated");
+      // One at once (on the standalone stream, if already open), then one every 5 s.
+      for (let waited = 0; waited < 12_000 && !updated(); waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await client.callTool("toggle-subscriber-updates");
+      const unsubscribed = await client.unsubscribeResource(resource.uri);
+      const departments = await client.complete({ ref: { type: "ref/prompt", name: "completable-prompt" }, argument: { name: "department", value: "S" } });
+      const names = await client.complete({
+        ref: { type: "ref/prompt", name: "completable-prompt" },
+        argument: { name: "name", value: "" },
+        context: { arguments: { department: "Sales" } },
+      });
+      const badComplete = await refusal(client.complete({ ref: { type: "ref/tool", name: "echo" }, argument: { name: "a", value: "" } }));
+      const plain = new window.agentWasm.McpClient({ url: plainUrl, allowInsecureLocalUrls: true });
+      const undeclared = await refusal(plain.setLoggingLevel("info"));
+      await plain.close();
+      plain.free();
+      return { levelSet, badLevel, uri: resource.uri, subscribed, unsubscribed, told, departments, names, badComplete, undeclared };
+    } finally {
+      await client.close();
+      client.free();
+    }
+  }, { url: env.everythingUrl, plainUrl: `${env.mcpTestUrl}${mcpTestPath("json")}` });
+  assert.equal(outcome.levelSet, undefined);
+  assert.equal(outcome.subscribed, undefined);
+  assert.equal(outcome.unsubscribed, undefined);
+  assert.equal(outcome.badLevel.code, "mcp_invalid_options");
+  assert.match(outcome.badLevel.message, /the level is one of debug, info, notice/);
+  const updates = outcome.told.filter((notification) => notification.method === "notifications/resources/updated");
+  assert.ok(updates.length > 0, JSON.stringify(outcome.told));
+  assert.equal(updates[0].params.uri, outcome.uri);
+  assert.ok(
+    outcome.told.some((notification) => notification.method === "notifications/message" && /Received Subscribe Resource request/.test(notification.params.data)),
+    "the server logs the subscription at info, which the debug level lets through",
+  );
+  assert.deepEqual(outcome.departments.completion.values, ["Sales", "Support"]);
+  assert.deepEqual(outcome.names.completion.values, ["David", "Eve", "Frank"]);
+  assert.equal(outcome.badComplete.code, "mcp_invalid_options");
+  assert.match(outcome.badComplete.message, /`ref` is/);
+  assert.equal(outcome.undeclared.code, "mcp_capability_missing");
+  assert.match(outcome.undeclared.message, /`logging` capability, which logging\/setLevel needs/);
+});
+
 test("onElicitation: not a function is refused as the Agent is made", async () => {
   const error = await page.evaluate((config) => {
     try {

@@ -240,15 +240,31 @@ impl FeatureExchange {
     }
 }
 
-/// A request for one resource's contents or one prompt's messages.
+/// One request beside the listings: a resource's contents, a prompt's messages, a completion,
+/// a subscription, the log level.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EntryRequest {
     pub method: &'static str,
+    /// What the server must have declared, with a dot for a member within it
+    /// (`resources.subscribe`).
     pub capability: &'static str,
     pub params: Value,
-    /// The member of the result that must hold a list.
-    list_member: &'static str,
+    /// Where the result holds the list the method answers with (dots for nesting); `None` for
+    /// a method answered with an empty result.
+    result_list: Option<&'static str>,
 }
+
+/// The levels of `logging/setLevel`, from the most to the least verbose (RFC 5424's).
+pub const LOGGING_LEVELS: [&str; 8] = [
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
 
 impl EntryRequest {
     /// `resources/read` of `uri`.
@@ -257,7 +273,7 @@ impl EntryRequest {
             method: "resources/read",
             capability: "resources",
             params: json!({"uri": uri}),
-            list_member: "contents",
+            result_list: Some("contents"),
         }
     }
 
@@ -277,32 +293,129 @@ impl EntryRequest {
             method: "prompts/get",
             capability: "prompts",
             params: Value::Object(params),
-            list_member: "messages",
+            result_list: Some("messages"),
         })
     }
 
-    /// Checks the result's shape: an object holding the list the method answers with.
+    /// `resources/subscribe` (or `resources/unsubscribe`) of `uri`: the server then sends
+    /// `notifications/resources/updated` when it changes. Servers declare it within
+    /// `resources`.
+    pub fn resource_subscription(uri: &str, subscribe: bool) -> Self {
+        EntryRequest {
+            method: if subscribe {
+                "resources/subscribe"
+            } else {
+                "resources/unsubscribe"
+            },
+            capability: "resources.subscribe",
+            params: json!({"uri": uri}),
+            result_list: None,
+        }
+    }
+
+    /// `logging/setLevel`: the server sends log messages of `level` and above.
+    pub fn set_logging_level(level: &str) -> Result<Self, String> {
+        if !LOGGING_LEVELS.contains(&level) {
+            let levels = crate::core::text::join(&LOGGING_LEVELS, ", ");
+            return Err(format!("the level is one of {levels}"));
+        }
+        Ok(EntryRequest {
+            method: "logging/setLevel",
+            capability: "logging",
+            params: json!({"level": level}),
+            result_list: None,
+        })
+    }
+
+    /// `completion/complete` with `params` as the spec has them: `ref` a prompt
+    /// (`{ type: "ref/prompt", name }`) or a resource template (`{ type: "ref/resource", uri }`),
+    /// `argument` `{ name, value }` of strings, and `context.arguments` (optional) an object of
+    /// strings, the values already chosen. Checked here, so that a wrong shape is the page's
+    /// error with a reason rather than the server's.
+    pub fn complete(params: Value) -> Result<Self, String> {
+        let reference_kept = match params.get("ref") {
+            Some(reference) => match reference.get("type").and_then(Value::as_str) {
+                Some("ref/prompt") => reference.get("name").is_some_and(Value::is_string),
+                Some("ref/resource") => reference.get("uri").is_some_and(Value::is_string),
+                _ => false,
+            },
+            None => false,
+        };
+        if !reference_kept {
+            return Err(
+                "`ref` is { type: \"ref/prompt\", name } or { type: \"ref/resource\", uri }"
+                    .to_owned(),
+            );
+        }
+        let argument = params.get("argument");
+        let is_string_member = |name| {
+            argument
+                .and_then(|argument| argument.get(name))
+                .is_some_and(Value::is_string)
+        };
+        if !(is_string_member("name") && is_string_member("value")) {
+            return Err("`argument` is { name, value }, both strings".to_owned());
+        }
+        if let Some(context) = params.get("context") {
+            let arguments = context.get("arguments");
+            let strings = arguments
+                .and_then(Value::as_object)
+                .is_some_and(|arguments| arguments.values().all(Value::is_string));
+            if !context.is_object() || (arguments.is_some() && !strings) {
+                return Err("`context` is { arguments }, an object of strings".to_owned());
+            }
+        }
+        Ok(EntryRequest {
+            method: "completion/complete",
+            capability: "completions",
+            params,
+            result_list: Some("completion.values"),
+        })
+    }
+
+    /// Checks the result's shape: an object, holding the list the method answers with.
     pub fn check_result(&self, result: &Value) -> Result<(), McpError> {
-        if result.get(self.list_member).is_some_and(Value::is_array) {
+        let Some(path) = self.result_list else {
+            if result.is_object() {
+                return Ok(());
+            }
+            return Err(McpError::InvalidMessage(format!(
+                "{} result that is not an object",
+                self.method
+            )));
+        };
+        let mut member = Some(result);
+        for name in path.split('.') {
+            member = member.and_then(|value| value.get(name));
+        }
+        if member.is_some_and(Value::is_array) {
             return Ok(());
         }
         Err(McpError::InvalidMessage(format!(
             "{} result without a `{}` list",
-            self.method, self.list_member
+            self.method, path
         )))
+    }
+
+    /// Whether the method's result says nothing but that it was done.
+    pub fn answers_nothing(&self) -> bool {
+        self.result_list.is_none()
     }
 }
 
-/// Fails unless the server declared `capability` in its `initialize` result: a client may use
-/// only the capabilities negotiated (spec, lifecycle), so the request is not sent at all.
+/// Fails unless the server declared `capability` in its `initialize` result (with a dot, a
+/// member within one, such as `resources.subscribe`): a client may use only the capabilities
+/// negotiated (spec, lifecycle), so the request is not sent at all.
 pub fn require_capability(
     capabilities: Option<&Value>,
     capability: &'static str,
     method: &'static str,
 ) -> Result<(), McpError> {
-    let declared = capabilities
-        .and_then(|capabilities| capabilities.get(capability))
-        .is_some_and(|declared| !declared.is_null());
+    let mut declared = capabilities;
+    for name in capability.split('.') {
+        declared = declared.and_then(|capabilities| capabilities.get(name));
+    }
+    let declared = declared.is_some_and(|declared| !declared.is_null() && *declared != false);
     if declared {
         Ok(())
     } else {

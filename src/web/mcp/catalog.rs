@@ -1,5 +1,7 @@
-//! Resources and prompts on `McpClient`, as the MCP TypeScript SDK's `Client` has them:
-//! `listResources`, `listResourceTemplates`, `readResource`, `listPrompts`, `getPrompt`. The
+//! Resources, prompts and the other server features on `McpClient`, as the MCP TypeScript
+//! SDK's `Client` has them: `listResources`, `listResourceTemplates`, `readResource`,
+//! `subscribeResource`, `unsubscribeResource`, `listPrompts`, `getPrompt`, `complete`,
+//! `setLoggingLevel`. The
 //! requests and their checks are `core::mcp::catalog`'s; replies reach JS built from the value
 //! the engine's `JSON.parse` gave (`value_to_js`), as tool results do.
 
@@ -72,6 +74,19 @@ export interface McpPrompt {
 export interface McpPromptMessage {
   role: "user" | "assistant";
   content: ContentBlock;
+}
+/** The levels of `setLoggingLevel`, from the most verbose. */
+export type McpLoggingLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
+/** `completion/complete`'s params: the prompt or resource template, the argument being typed, and the values already chosen. */
+export interface McpCompleteParams {
+  ref: { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string };
+  argument: { name: string; value: string };
+  context?: { arguments?: Record<string, string> };
+}
+/** A `completion/complete` result as sent: at most 100 `values`. */
+export interface McpCompleteResult {
+  completion: { values: string[]; total?: number; hasMore?: boolean };
+  _meta?: JsonObject;
 }
 /** A `prompts/get` result as sent. */
 export interface McpGetPromptResult {
@@ -150,6 +165,69 @@ impl JsMcpClient {
     }
 }
 
+#[wasm_bindgen(js_class = McpClient)]
+impl JsMcpClient {
+    /// Asks the server to send `notifications/resources/updated` (to `onNotification`) when
+    /// the resource at `uri` changes; needs the server's `resources.subscribe` capability.
+    #[wasm_bindgen(js_name = subscribeResource, unchecked_return_type = "Promise<void>")]
+    pub fn subscribe_resource(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "McpRequestOptions")] options: JsValue,
+    ) -> Promise {
+        let request = string_argument(&uri, "a resource's uri is a string")
+            .map(|uri| FeatureRequest::Entry(EntryRequest::resource_subscription(&uri, true)));
+        feature_promise(self.client.clone(), request, options)
+    }
+
+    /// Ends a subscription of `subscribeResource`.
+    #[wasm_bindgen(js_name = unsubscribeResource, unchecked_return_type = "Promise<void>")]
+    pub fn unsubscribe_resource(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "McpRequestOptions")] options: JsValue,
+    ) -> Promise {
+        let request = string_argument(&uri, "a resource's uri is a string")
+            .map(|uri| FeatureRequest::Entry(EntryRequest::resource_subscription(&uri, false)));
+        feature_promise(self.client.clone(), request, options)
+    }
+
+    /// Asks the server to send log messages (`notifications/message`, to `onNotification`) of
+    /// `level` and above; needs the server's `logging` capability.
+    #[wasm_bindgen(js_name = setLoggingLevel, unchecked_return_type = "Promise<void>")]
+    pub fn set_logging_level(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "McpLoggingLevel")] level: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "McpRequestOptions")] options: JsValue,
+    ) -> Promise {
+        let request = string_argument(&level, "the level is a string").and_then(|level| {
+            EntryRequest::set_logging_level(&level)
+                .map(FeatureRequest::Entry)
+                .map_err(|error| invalid_arguments(&error))
+        });
+        feature_promise(self.client.clone(), request, options)
+    }
+
+    /// The server's suggestions for a prompt's or a resource template's argument
+    /// (`completion/complete`, params as the spec has them); needs its `completions`
+    /// capability.
+    #[wasm_bindgen(unchecked_return_type = "Promise<McpCompleteResult>")]
+    pub fn complete(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "McpCompleteParams")] params: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "McpRequestOptions")] options: JsValue,
+    ) -> Promise {
+        let request = from_js::<Value>(&params)
+            .map_err(|error| invalid_arguments(&error))
+            .and_then(|params| {
+                EntryRequest::complete(params)
+                    .map(FeatureRequest::Entry)
+                    .map_err(|error| invalid_arguments(&error))
+            });
+        feature_promise(self.client.clone(), request, options)
+    }
+}
+
 const OPTIONS_SHAPE: &str = "{ signal, timeoutMs }";
 
 fn invalid_arguments(reason: &str) -> JsValue {
@@ -173,10 +251,15 @@ fn feature_promise(
 ) -> Promise {
     promise_of(async move {
         let feature = feature?;
+        let answers_nothing =
+            matches!(&feature, FeatureRequest::Entry(request) if request.answers_nothing());
         let RequestOptions { signal, timeout_ms } = request_options(&options, OPTIONS_SHAPE)?;
         let result = client
             .server_feature(feature, signal.as_ref(), timeout_ms)
             .await?;
+        if answers_nothing {
+            return Ok(JsValue::UNDEFINED);
+        }
         Ok(value_to_js(&result))
     })
 }
