@@ -113,9 +113,20 @@ fn events_serialize_to_the_js_shape() {
                 text: "done".to_owned(),
                 reason: FinalReason::Exhausted,
                 messages: vec![ChatMessage::text(Role::User, "hi")],
+                finish_reason: None,
             },
             json!({"type": "final", "text": "done", "reason": "exhausted",
                    "messages": [{"role": "user", "content": "hi"}]}),
+        ),
+        (
+            AgentEvent::Final {
+                text: "cut".to_owned(),
+                reason: FinalReason::Completed,
+                messages: Vec::new(),
+                finish_reason: Some("length"),
+            },
+            json!({"type": "final", "text": "cut", "reason": "completed", "messages": [],
+                   "finishReason": "length"}),
         ),
     ];
     for (event, expected) in cases {

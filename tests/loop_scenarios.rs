@@ -30,15 +30,38 @@ fn config() -> LoopConfig {
     }
 }
 
+/// The `final` event; `finish_reason` is the AI SDK's name of the last finished model call's.
 fn final_event(
     text: &str,
     reason: FinalReason,
     messages: &[mcp_agent_wasm::core::message::ChatMessage],
+    finish_reason: Option<&'static str>,
 ) -> AgentEvent {
     AgentEvent::Final {
         text: text.to_owned(),
         reason,
         messages: messages.to_vec(),
+        finish_reason,
+    }
+}
+
+/// The `final` event says why the answer ended, in the AI SDK's `finishReason` names, so that
+/// a page can tell an answer cut at the token limit or by a content filter from a whole one.
+#[test]
+fn the_final_event_names_why_the_answer_ended() {
+    for (reason, name) in [
+        (FinishReason::Length, "length"),
+        (FinishReason::ContentFilter, "content-filter"),
+        (FinishReason::Other("recitation".to_owned()), "other"),
+    ] {
+        let agent = AgentLoop::new(config(), vec![user("Hi")], tool_table());
+        let turn = ModelTurn::Respond(vec![text("Hello, and then"), finish(reason)]);
+        let run = Simulation::new(agent, vec![turn], vec![]).drive();
+        let final_reason = run.events.iter().find_map(|event| match event {
+            AgentEvent::Final { finish_reason, .. } => Some(*finish_reason),
+            _ => None,
+        });
+        assert_eq!(final_reason, Some(Some(name)));
     }
 }
 
@@ -66,7 +89,7 @@ fn plain_answer() {
             text_event("Hel"),
             text_event("lo!"),
             usage_event(12, 3),
-            final_event("Hello!", FinalReason::Completed, &messages),
+            final_event("Hello!", FinalReason::Completed, &messages, Some("stop")),
         ]
     );
     assert_eq!(
@@ -156,7 +179,7 @@ fn one_tool_round() {
             round(2),
             text_event("Sunny, 21 °C."),
             usage_event(60, 15),
-            final_event("Sunny, 21 °C.", FinalReason::Completed, &messages),
+            final_event("Sunny, 21 °C.", FinalReason::Completed, &messages, None),
         ]
     );
     assert_eq!(
@@ -299,7 +322,12 @@ fn two_parallel_calls_finishing_in_reverse_order() {
             tool_result_event("call_a", "rust 2.0"),
             round(2),
             text_event("Both done."),
-            final_event("Both done.", FinalReason::Completed, &messages),
+            final_event(
+                "Both done.",
+                FinalReason::Completed,
+                &messages,
+                Some("stop")
+            ),
         ]
     );
     assert_eq!(
@@ -396,7 +424,12 @@ fn failing_tools_become_error_results() {
             },
             round(2),
             text_event("Only partly."),
-            final_event("Only partly.", FinalReason::Completed, &messages),
+            final_event(
+                "Only partly.",
+                FinalReason::Completed,
+                &messages,
+                Some("stop")
+            ),
         ]
     );
     assert_eq!(run.outcome.messages, messages);
@@ -440,7 +473,8 @@ fn unknown_tool_is_answered_without_dispatch() {
             final_event(
                 "I cannot look up prices.",
                 FinalReason::Completed,
-                &messages
+                &messages,
+                Some("stop")
             ),
         ]
     );
@@ -518,7 +552,7 @@ fn invalid_arguments_then_a_repaired_call() {
             tool_result_event("call_3", "rust-lang.org"),
             round(4),
             text_event("Found it."),
-            final_event("Found it.", FinalReason::Completed, &messages),
+            final_event("Found it.", FinalReason::Completed, &messages, Some("stop")),
         ]
     );
     assert_eq!(
@@ -663,7 +697,7 @@ fn missing_ids_re_requested_without_streaming() {
             tool_result_event("call_x", "rust-lang.org"),
             round(2),
             text_event("Rust."),
-            final_event("Rust.", FinalReason::Completed, &messages),
+            final_event("Rust.", FinalReason::Completed, &messages, Some("stop")),
         ],
         "the re-request starts no round and streams nothing again"
     );
@@ -723,7 +757,7 @@ fn truncation_retried_then_given_up() {
             tool_error_event("call_t3", TRUNCATION_GAVE_UP),
             round(2),
             text_event("Sorry."),
-            final_event("Sorry.", FinalReason::Completed, &messages),
+            final_event("Sorry.", FinalReason::Completed, &messages, Some("stop")),
         ]
     );
     assert_eq!(run.outcome.messages, messages);
@@ -786,7 +820,7 @@ fn truncation_retry_that_succeeds_keeps_only_the_complete_call() {
             tool_result_event("call_ok", "x found"),
             round(2),
             text_event("Here."),
-            final_event("Here.", FinalReason::Completed, &messages),
+            final_event("Here.", FinalReason::Completed, &messages, Some("stop")),
         ],
         "the retry shows nothing again, and the cut-off call is never announced"
     );
@@ -871,7 +905,8 @@ fn round_cap_reached_makes_one_last_call_without_tools() {
             final_event(
                 "From what I found: rust.",
                 FinalReason::Exhausted,
-                &messages
+                &messages,
+                None
             ),
         ]
     );
@@ -935,7 +970,7 @@ fn round_cap_without_a_last_answer_ends_with_the_results() {
             ),
             tool_error_event("call_2", unknown),
             tool_result_event("call_1", "a"),
-            final_event("", FinalReason::Exhausted, &messages),
+            final_event("", FinalReason::Exhausted, &messages, Some("tool-calls")),
         ]
     );
     assert_eq!(run.outcome.reason, OutcomeReason::Exhausted);
@@ -1027,7 +1062,7 @@ fn abort_during_the_stream() {
             text_event("Once upon"),
             text_event(" a time"),
             usage_event(9, 4),
-            final_event("Once upon a time", FinalReason::Aborted, &messages),
+            final_event("Once upon a time", FinalReason::Aborted, &messages, None),
         ]
     );
     assert!(matches!(
@@ -1093,7 +1128,7 @@ fn abort_during_tools() {
             ),
             tool_result_event("call_a", "rust 2.0"),
             tool_error_event("call_b", ABORTED),
-            final_event("", FinalReason::Aborted, &messages),
+            final_event("", FinalReason::Aborted, &messages, None),
         ]
     );
     let work = run.work();
@@ -1137,7 +1172,7 @@ fn abort_between_rounds() {
                 json!({"query": "rust"})
             ),
             tool_result_event("call_a", "rust 2.0"),
-            final_event("", FinalReason::Aborted, &messages),
+            final_event("", FinalReason::Aborted, &messages, None),
         ],
         "round 2 never starts"
     );
@@ -1199,7 +1234,12 @@ fn pre_tool_text_is_kept_but_not_streamed() {
             tool_result_event("call_a", "rust 2.0"),
             round(2),
             text_event("Rust it is."),
-            final_event("Rust it is.", FinalReason::Completed, &messages),
+            final_event(
+                "Rust it is.",
+                FinalReason::Completed,
+                &messages,
+                Some("stop")
+            ),
         ]
     );
     assert_eq!(run.outcome.messages, messages);
@@ -1412,7 +1452,7 @@ fn gating_runs_a_plain_generation() {
             vec![
                 round(1),
                 text_event("Hello."),
-                final_event("Hello.", FinalReason::Completed, &messages),
+                final_event("Hello.", FinalReason::Completed, &messages, None),
             ],
             "{case}"
         );
@@ -1521,7 +1561,7 @@ fn prompt_tool_mode_parses_calls_from_the_text() {
             round(2),
             text_event("Rust is a language:\n"),
             text_event("```rust\nfn main() {}\n```"),
-            final_event(answer_text, FinalReason::Completed, &messages),
+            final_event(answer_text, FinalReason::Completed, &messages, None),
         ],
         "the call is not streamed; a code block in the answer is shown once the answer is complete"
     );
@@ -1683,7 +1723,12 @@ fn prompt_tool_mode_feeds_a_malformed_call_back_for_repair() {
             tool_result_event("call_2_0", "rust-lang.org"),
             round(3),
             text_event("Rust is fast."),
-            final_event("Rust is fast.", FinalReason::Completed, &messages),
+            final_event(
+                "Rust is fast.",
+                FinalReason::Completed,
+                &messages,
+                Some("stop")
+            ),
         ]
     );
     assert_eq!(

@@ -121,6 +121,19 @@ pub enum FinishReason {
     Other(String),
 }
 
+impl FinishReason {
+    /// The AI SDK's name for it (`finishReason`), which pages coming from it test against.
+    pub fn name(&self) -> &'static str {
+        match self {
+            FinishReason::Stop => "stop",
+            FinishReason::ToolCalls => "tool-calls",
+            FinishReason::Length => "length",
+            FinishReason::ContentFilter => "content-filter",
+            FinishReason::Other(_) => "other",
+        }
+    }
+}
+
 /// Token counts for one model call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

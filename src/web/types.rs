@@ -276,7 +276,19 @@ export type AgentEvent =
       reasoningTokens?: number;
     }
   | { type: "serverError"; server: string; code: AgentErrorCode; message: string; resourceMetadataUrl?: string; scope?: string }
-  | { type: "final"; text: string; reason: "completed" | "exhausted" | "aborted"; messages: ChatMessage[] };
+  | {
+      type: "final";
+      text: string;
+      reason: "completed" | "exhausted" | "aborted";
+      messages: ChatMessage[];
+      /**
+       * Why the run's last finished model call stopped, in the AI SDK's names: `length` (the
+       * answer was cut at the token limit: raise `maxTokens`), `content-filter` (the provider's
+       * filter stopped it), `tool-calls`, `stop`, or `other`; absent when no call finished or
+       * the provider said nothing.
+       */
+      finishReason?: "stop" | "length" | "content-filter" | "tool-calls" | "other";
+    };
 
 /** The stream `run()` returns: a ReadableStream that is async-iterable in every browser. */
 export type AgentEventStream = ReadableStream<AgentEvent> & AsyncIterable<AgentEvent>;

@@ -453,6 +453,17 @@ test("McpClient on server-everything: setLoggingLevel, subscribeResource with it
   assert.match(outcome.undeclared.message, /`logging` capability, which logging\/setLevel needs/);
 });
 
+test("final.finishReason tells an answer cut at the token limit from a whole one (the AI SDK's names)", async () => {
+  for (const [finishReason, expected] of [["length", "length"], ["content_filter", "content-filter"], [undefined, "stop"]]) {
+    await scriptProvider([{ text: "An answer that", ...(finishReason ? { finishReason } : {}) }]);
+    const run = await runInPage(page, agentConfig({ mcpServers: [] }), question);
+    assert.equal(run.error, undefined, JSON.stringify(run.error));
+    const final = run.events.at(-1);
+    assert.equal(final.reason, "completed");
+    assert.equal(final.finishReason, expected, finishReason);
+  }
+});
+
 test("onElicitation: not a function is refused as the Agent is made", async () => {
   const error = await page.evaluate((config) => {
     try {

@@ -197,6 +197,10 @@ pub enum AgentEvent {
         text: String,
         reason: FinalReason,
         messages: Vec<ChatMessage>,
+        /// Why the run's last finished model call stopped, in the AI SDK's names: a `length`
+        /// answer was cut by the token limit, a `content-filter` one by the provider's filter.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        finish_reason: Option<&'static str>,
     },
 }
 

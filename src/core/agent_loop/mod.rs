@@ -101,6 +101,8 @@ pub struct AgentLoop {
     /// The current call is the last one, made without tools.
     final_call: bool,
     usage: Usage,
+    /// Why the last finished model call stopped, for the `final` event.
+    last_finish: Option<FinishReason>,
 }
 
 #[derive(Debug)]
@@ -208,6 +210,7 @@ impl AgentLoop {
             truncation_retries: 0,
             final_call: false,
             usage: Usage::default(),
+            last_finish: None,
         };
         agent.start_round();
         agent
@@ -324,6 +327,7 @@ impl AgentLoop {
             ..
         } = call;
         self.add_usage(response.usage);
+        self.last_finish = response.finish.clone();
         match source {
             CallSource::None => self.answer(response),
             CallSource::Native => self.native_round_done(kind, instruction, response),
@@ -649,6 +653,8 @@ impl AgentLoop {
         if parsed.is_empty() {
             return self.answer(response);
         }
+        // The provider saw a text answer; the run, calls written in it.
+        self.last_finish = Some(FinishReason::ToolCalls);
         let round = self.round;
         let mut calls = Vec::with_capacity(parsed.len());
         for (position, call) in parsed.into_iter().enumerate() {
@@ -849,6 +855,10 @@ impl AgentLoop {
                 text: text.clone(),
                 reason: final_reason,
                 messages: self.conversation.clone(),
+                // The reason of the call that ended the run; an aborted run ended none.
+                finish_reason: (final_reason != FinalReason::Aborted)
+                    .then(|| self.last_finish.as_ref().map(FinishReason::name))
+                    .flatten(),
             });
         }
         self.actions.push_back(Action::Finish(Outcome {

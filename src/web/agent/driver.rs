@@ -284,6 +284,7 @@ fn event_to_js(event: &AgentEvent) -> Result<JsValue, JsValue> {
             text,
             reason,
             messages,
+            finish_reason,
         } => {
             let event = js_sys::Object::new();
             set_property(&event, "type", &JsValue::from_str("final"));
@@ -292,11 +293,14 @@ fn event_to_js(event: &AgentEvent) -> Result<JsValue, JsValue> {
                 FinalReason::Exhausted => "exhausted",
                 FinalReason::Aborted => "aborted",
             };
-            let members = vec![
+            let mut members = vec![
                 ("text", JsValue::from_str(text)),
                 ("reason", JsValue::from_str(reason)),
                 ("messages", to_js(messages.as_slice())?),
             ];
+            if let Some(finish_reason) = finish_reason {
+                members.push(("finishReason", JsValue::from_str(finish_reason)));
+            }
             (event, members)
         }
     };
