@@ -84,7 +84,9 @@
 //                    RFC 6749 with PKCE S256 and RFC 8707 `resource`). /oauth/authorize approves at
 //                    once with a 302 to `redirect_uri` carrying `code` and `state`; a client
 //                    registered with client_name "deny" gets `error=access_denied`, one named
-//                    "wrong-state" a different `state`, one named "hold" a page that stays.
+//                    "wrong-state" a different `state`, one named "hold" a page that stays, one
+//                    named "coop" a page sent with `Cross-Origin-Opener-Policy: same-origin` that
+//                    goes on to the redirect after a second.
 //                    /oauth/token checks the code's client id, redirect URI, resource and PKCE
 //                    verifier, and issues the token the resource's
 //                    /auth/ path accepts (`good` at first) with a refresh token, as does the
@@ -573,6 +575,18 @@ function answerOAuth(request, response, url, body) {
       return true;
     }
     const target = new URL(query.redirect_uri);
+    if (client.client_name === "coop") {
+      // An identity provider's sign-in page isolated by COOP (as many are): the popup leaves the
+      // opener's browsing context group. The user "signs in" for a second, then the page goes on.
+      oauthCounter += 1;
+      const code = `code-${oauthCounter}`;
+      oauthCodes.set(code, { ...query });
+      target.searchParams.set("code", code);
+      target.searchParams.set("state", query.state ?? "");
+      const page = `<p>signing in…</p><script>setTimeout(() => location.replace(${JSON.stringify(target.href)}), 1000)</script>`;
+      response.writeHead(200, { "Content-Type": "text/html", "Cross-Origin-Opener-Policy": "same-origin" }).end(page);
+      return true;
+    }
     if (client.client_name === "deny") {
       target.searchParams.set("error", "access_denied");
       target.searchParams.set("error_description", "the user refused");

@@ -6,8 +6,8 @@
 use mcp_agent_wasm::core::oauth::{
     authorization_server_metadata_urls, authorization_url, base64url, canonical_resource,
     chosen_scope, code_exchange_body, protected_resource_metadata_urls, read_redirect,
-    refresh_body, registration_request, AuthorizationRequest, AuthorizationServer, Client, Grant,
-    OAuthError, ProtectedResource, Tokens, EXPIRY_MARGIN_MS,
+    redirect_state, refresh_body, registration_request, AuthorizationRequest, AuthorizationServer,
+    Client, Grant, OAuthError, ProtectedResource, Tokens, EXPIRY_MARGIN_MS,
 };
 use mcp_agent_wasm::core::url_policy::check_server_url;
 
@@ -295,6 +295,20 @@ fn the_redirect_gives_the_code_or_the_denial() {
         read_redirect("https://app.example/cb?state=s1", "s1"),
         Err(OAuthError::Denied(_))
     ));
+}
+
+/// The redirect page's `BroadcastChannel` message reaches every flow of the origin: each takes
+/// only the answer carrying its own `state`, decoded as the query writes it.
+#[test]
+fn the_redirect_names_its_state() {
+    let url = "https://app.example/cb?code=c&state=a%2Bb%3D#state=fragment";
+    assert_eq!(redirect_state(url).as_deref(), Some("a+b="));
+    assert_eq!(
+        redirect_state("https://app.example/cb?error=access_denied&state=s1").as_deref(),
+        Some("s1")
+    );
+    assert_eq!(redirect_state("https://app.example/cb?code=c"), None);
+    assert_eq!(redirect_state("https://app.example/cb#state=s1"), None);
 }
 
 /// RFC 6749 §5.1: `expires_in` seconds from the response's arrival; §6: a refresh that returns

@@ -376,34 +376,56 @@ pub fn base64url(bytes: &[u8]) -> String {
 /// The code the redirect carries, once its `state` is the one sent; the server's `error` (RFC
 /// 6749 §4.1.2.1) as [`OAuthError::Denied`].
 pub fn read_redirect(redirect_url: &str, expected_state: &str) -> Result<String, OAuthError> {
-    let without_fragment = redirect_url.split('#').next().unwrap_or_default();
-    let query = without_fragment
-        .split_once('?')
-        .map_or("", |(_, query)| query);
-    let (mut code, mut state, mut error, mut description) = (None, None, None, None);
-    for pair in query.split('&') {
-        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let slot = match name {
-            "code" => &mut code,
-            "state" => &mut state,
-            "error" => &mut error,
-            "error_description" => &mut description,
-            _ => continue,
-        };
-        *slot = Some(form_decode(value));
-    }
-    if state.as_deref() != Some(expected_state) {
+    let answer = RedirectParameters::read(redirect_url);
+    if answer.state.as_deref() != Some(expected_state) {
         return Err(OAuthError::StateMismatch);
     }
-    if let Some(error) = error {
-        return Err(OAuthError::Denied(match description {
+    if let Some(error) = answer.error {
+        return Err(OAuthError::Denied(match answer.error_description {
             Some(description) => format!("{error} ({description})"),
             None => error,
         }));
     }
-    code.filter(|code| !code.is_empty()).ok_or_else(|| {
+    answer.code.filter(|code| !code.is_empty()).ok_or_else(|| {
         OAuthError::Denied("the redirect carries neither a code nor an error".to_owned())
     })
+}
+
+/// The `state` a redirect URL carries: how a flow tells its own answer among those that every
+/// page of the origin hears (the redirect page's `BroadcastChannel` message).
+pub fn redirect_state(redirect_url: &str) -> Option<String> {
+    RedirectParameters::read(redirect_url).state
+}
+
+/// The authorization response's parameters (RFC 6749 §4.1.2, §4.1.2.1) in a redirect URL's query.
+#[derive(Default)]
+struct RedirectParameters {
+    code: Option<String>,
+    state: Option<String>,
+    error: Option<String>,
+    error_description: Option<String>,
+}
+
+impl RedirectParameters {
+    fn read(redirect_url: &str) -> RedirectParameters {
+        let without_fragment = redirect_url.split('#').next().unwrap_or_default();
+        let query = without_fragment
+            .split_once('?')
+            .map_or("", |(_, query)| query);
+        let mut parameters = RedirectParameters::default();
+        for pair in query.split('&') {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let slot = match name {
+                "code" => &mut parameters.code,
+                "state" => &mut parameters.state,
+                "error" => &mut parameters.error,
+                "error_description" => &mut parameters.error_description,
+                _ => continue,
+            };
+            *slot = Some(form_decode(value));
+        }
+        parameters
+    }
 }
 
 /// A query value decoded (`+` a space, `%XX` a byte); a malformed escape is kept as written.

@@ -20,9 +20,9 @@ use super::http::{fetch, HttpRequest};
 use super::timer::sleep;
 use crate::core::oauth::{
     authorization_server_metadata_urls, authorization_url, base64url, chosen_scope, client_key,
-    code_exchange_body, protected_resource_metadata_urls, read_redirect, refresh_body,
-    registration_request, tokens_key, AuthorizationRequest, AuthorizationServer, Client, Grant,
-    OAuthError, ProtectedResource, Tokens,
+    code_exchange_body, protected_resource_metadata_urls, read_redirect, redirect_state,
+    refresh_body, registration_request, tokens_key, AuthorizationRequest, AuthorizationServer,
+    Client, Grant, OAuthError, ProtectedResource, Tokens,
 };
 use crate::core::url_policy::check_server_url;
 
@@ -40,6 +40,17 @@ extern "C" {
     fn add_global_listener(kind: &str, listener: &Function);
     #[wasm_bindgen(js_name = removeEventListener)]
     fn remove_global_listener(kind: &str, listener: &Function);
+
+    // Bound by hand: web-sys's binding would bring a feature for one constructor and two calls.
+    type BroadcastChannel;
+    #[wasm_bindgen(catch, constructor)]
+    fn new(name: &str) -> Result<BroadcastChannel, JsValue>;
+    #[wasm_bindgen(method, catch, js_name = postMessage)]
+    fn post_message(this: &BroadcastChannel, message: &JsValue) -> Result<(), JsValue>;
+    #[wasm_bindgen(method, js_name = addEventListener)]
+    fn add_event_listener(this: &BroadcastChannel, kind: &str, listener: &Function);
+    #[wasm_bindgen(method)]
+    fn close(this: &BroadcastChannel);
 }
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -66,8 +77,18 @@ export interface BrowserOAuthOptions {
 }
 "#;
 
-/// The `type` of the message `finishOAuthRedirect` posts to the window that opened it.
+/// The `type` of the message `finishOAuthRedirect` posts to the window that opened it, and the
+/// name of the `BroadcastChannel` it posts on when it has no opener.
 const REDIRECT_MESSAGE: &str = "mcp-agent-wasm:oauth-redirect";
+
+/// How long a popup that read closed after it was seen on the authorization server's page may
+/// still send its answer: `finishOAuthRedirect` closes the popup as soon as it has posted.
+const CLOSED_POPUP_GRACE_MS: f64 = 1_000.0;
+
+/// How long a popup that read closed before it was ever seen on the authorization server's page
+/// is waited for: an authorization code lives ten minutes at most (RFC 6749 §4.1.2), and the
+/// caller's `signal` (an Agent's `toolTimeoutMs`) usually ends the wait before.
+const SEVERED_POPUP_WAIT_MS: f64 = 600_000.0;
 
 /// The options of `browserOAuth`, and what it keeps between questions.
 struct Flow {
@@ -296,7 +317,7 @@ async fn authorize_anew(
     );
     let redirect = match &flow.authorize {
         Some(authorize) => by_page(authorize, &address, signal).await,
-        None => in_popup(&address, signal).await,
+        None => in_popup(&address, &state, signal).await,
     }
     .map_err(FlowError::Js)?;
     let code = read_redirect(&redirect, &state)?;
@@ -461,9 +482,20 @@ async fn by_page(
     })
 }
 
-/// Opens the authorization in a popup and waits for `finishOAuthRedirect`'s message from it
-/// (same origin only). A closed popup or an aborted `signal` ends the wait.
-async fn in_popup(url: &str, signal: Option<&AbortSignal>) -> Result<String, JsValue> {
+/// Opens the authorization in a popup and waits for `finishOAuthRedirect`'s answer: its message
+/// (from the popup, same origin only) or, when it has no opener, its `BroadcastChannel` message
+/// carrying this flow's `state`. An aborted `signal` ends the wait, and so may a closed popup.
+///
+/// A popup reads closed either because the user closed it or because a page sent with
+/// `Cross-Origin-Opener-Policy` moved it to another browsing context group (the popup lives on,
+/// and its redirect page answers over the channel); nothing in the opener tells the two apart.
+/// MSAL.js v5 ignores `closed` and waits for its channel until a timeout (60 s by default);
+/// auth0-spa-js trusts `closed` and fails under COOP (auth0/auth0-spa-js#1418). Here: a popup
+/// that was seen open on another origin's page (the authorization server's) and then reads
+/// closed was closed by the user, and the flow ends with `oauth_popup_closed` within a second;
+/// a popup that reads closed before it was ever seen there was cut off by COOP on its first
+/// page, and its answer is waited for (see [`SEVERED_POPUP_WAIT_MS`]).
+async fn in_popup(url: &str, state: &str, signal: Option<&AbortSignal>) -> Result<String, JsValue> {
     let popup = open_window(url, "_blank", "popup,width=600,height=700").unwrap_or_default();
     if !popup.is_object() {
         return Err(js_error(
@@ -477,22 +509,46 @@ async fn in_popup(url: &str, signal: Option<&AbortSignal>) -> Result<String, JsV
     let promise = Promise::new(&mut |resolve, _reject| resolve_slot = Some(resolve));
     let resolve = resolve_slot.expect_throw("the executor runs at once");
     let source = popup.clone();
+    let state = state.to_owned();
+    // One listener for both ways: the popup's own message, or any same-origin one (the
+    // channel's) that answers this flow's `state`.
     let listener = Closure::<dyn Fn(JsValue)>::new(move |event: JsValue| {
         let get = |target: &JsValue, name: &str| {
             Reflect::get(target, &name.into()).unwrap_or(JsValue::UNDEFINED)
         };
         let data = get(&event, "data");
-        let ours = get(&event, "origin") == origin
-            && Object::is(&get(&event, "source"), &source)
-            && get(&data, "type").as_string().as_deref() == Some(REDIRECT_MESSAGE);
-        if ours {
-            let _ = resolve.call1(&JsValue::UNDEFINED, &get(&data, "url"));
+        if get(&data, "type").as_string().as_deref() != Some(REDIRECT_MESSAGE)
+            || get(&event, "origin") != origin
+        {
+            return;
+        }
+        let url = get(&data, "url");
+        let for_this_flow = url
+            .as_string()
+            .and_then(|url| redirect_state(&url))
+            .is_some_and(|sent| sent == state);
+        if for_this_flow || Object::is(&get(&event, "source"), &source) {
+            let _ = resolve.call1(&JsValue::UNDEFINED, &url);
         }
     });
-    let listener = Listening(listener.into_js_value().unchecked_into());
-    add_global_listener("message", &listener.0);
+    let listening = Listening {
+        listener: listener.into_js_value().unchecked_into(),
+        channel: BroadcastChannel::new(REDIRECT_MESSAGE).ok(),
+    };
+    if let Some(channel) = &listening.channel {
+        channel.add_event_listener("message", &listening.listener);
+    }
+    add_global_listener("message", &listening.listener);
     let mut answer = JsFuture::from(promise);
     let closed = || Reflect::get(&popup, &"closed".into()).is_ok_and(|closed| closed.is_truthy());
+    // Another origin's page in the popup: its `location.href` cannot be read.
+    let elsewhere = || {
+        Reflect::get(&popup, &"location".into())
+            .and_then(|location| Reflect::get(&location, &"href".into()))
+            .is_err()
+    };
+    let mut seen_elsewhere = false;
+    let mut closed_deadline: Option<f64> = None;
     loop {
         match select(&mut answer, sleep(250)).await {
             Either::Left((answer, _)) => {
@@ -504,27 +560,37 @@ async fn in_popup(url: &str, signal: Option<&AbortSignal>) -> Result<String, JsV
                 return Err(js_error("aborted", "the authorization was given up").into());
             }
             Either::Right(_) if closed() => {
-                // Its message may still be on its way: `finishOAuthRedirect` closes it at once.
-                if let Either::Left((answer, _)) = select(&mut answer, sleep(300)).await {
-                    return Ok(answer?.as_string().unwrap_or_default());
+                let now = js_sys::Date::now();
+                let wait = if seen_elsewhere {
+                    CLOSED_POPUP_GRACE_MS
+                } else {
+                    SEVERED_POPUP_WAIT_MS
+                };
+                if now >= *closed_deadline.get_or_insert(now + wait) {
+                    return Err(js_error(
+                        "oauth_popup_closed",
+                        "the authorization popup was closed before it finished",
+                    )
+                    .into());
                 }
-                return Err(js_error(
-                    "oauth_popup_closed",
-                    "the authorization popup was closed before it finished",
-                )
-                .into());
             }
-            Either::Right(_) => {}
+            Either::Right(_) => seen_elsewhere = seen_elsewhere || elsewhere(),
         }
     }
 }
 
-/// The `message` listener, removed when the wait ends.
-struct Listening(Function);
+/// The listeners of the popup's answer, removed (and the channel closed) when the wait ends.
+struct Listening {
+    listener: Function,
+    channel: Option<BroadcastChannel>,
+}
 
 impl Drop for Listening {
     fn drop(&mut self) {
-        remove_global_listener("message", &self.0);
+        remove_global_listener("message", &self.listener);
+        if let Some(channel) = &self.channel {
+            channel.close();
+        }
     }
 }
 
@@ -538,24 +604,16 @@ fn global_member(path: &[&str]) -> JsValue {
 }
 
 /// For the redirect page: posts its URL to the window that opened it (same origin only), which
-/// `browserOAuth`'s popup waits for, and closes itself. `false` when no window opened it.
+/// `browserOAuth`'s popup waits for, or, when it has none (a page with
+/// `Cross-Origin-Opener-Policy` on the way cut the popup off from it), on the origin's
+/// `BroadcastChannel`, where the flow that sent its `state` takes it; then closes itself.
+/// `false` when it could post neither way.
 #[wasm_bindgen(js_name = finishOAuthRedirect)]
 pub fn finish_oauth_redirect() -> bool {
-    let opener = global_member(&["opener"]);
-    if !opener.is_object() {
-        return false;
-    }
     let message = Object::new();
     set_property(&message, "type", &REDIRECT_MESSAGE.into());
     set_property(&message, "url", &global_member(&["location", "href"]));
-    let origin = global_member(&["location", "origin"]);
-    let post = Reflect::get(&opener, &"postMessage".into())
-        .ok()
-        .and_then(|post| post.dyn_into::<Function>().ok());
-    let Some(post) = post else {
-        return false;
-    };
-    if post.call2(&opener, &message, &origin).is_err() {
+    if !post_to_opener(&message) && !post_on_channel(&message) {
         return false;
     }
     if let Ok(close) = Reflect::get(&js_sys::global(), &"close".into()) {
@@ -564,6 +622,27 @@ pub fn finish_oauth_redirect() -> bool {
         }
     }
     true
+}
+
+fn post_to_opener(message: &JsValue) -> bool {
+    let opener = global_member(&["opener"]);
+    if !opener.is_object() {
+        return false;
+    }
+    let origin = global_member(&["location", "origin"]);
+    let post = Reflect::get(&opener, &"postMessage".into())
+        .ok()
+        .and_then(|post| post.dyn_into::<Function>().ok());
+    post.is_some_and(|post| post.call2(&opener, message, &origin).is_ok())
+}
+
+fn post_on_channel(message: &JsValue) -> bool {
+    let Ok(channel) = BroadcastChannel::new(REDIRECT_MESSAGE) else {
+        return false;
+    };
+    let posted = channel.post_message(message).is_ok();
+    channel.close();
+    posted
 }
 
 /// An error of the flow as a JS `Error` with its stable code; the message never holds a token.

@@ -146,16 +146,46 @@ test("the page's authorize shows the authorization and gives the redirect URL ba
   assert.equal(seen[0].hasSignal, true);
 });
 
+// The user closes the popup on the authorization server's page: the flow ends at once, not
+// after the long wait for a popup that COOP cut off before its first page.
 test("a popup closed before the redirect ends the wait with the reason", bounded, async () => {
+  const started = Date.now();
+  let closedAt;
   const run = await runWithOAuth(`${env.mcpTestUrl}${mcpTestPath("auth")}`, {
     store: "closed",
     clientName: "hold",
-    onPopupOpened: (popup) => setTimeout(() => popup.close(), 300),
+    onPopupOpened: async (popup) => {
+      await popup.waitForLoadState();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      closedAt = Date.now();
+      await popup.close();
+    },
   });
+  assert.ok(Date.now() - closedAt < 3000, `ended ${Date.now() - closedAt} ms after the close (${closedAt - started} ms in)`);
   const failure = serverFailure(run);
   assert.equal(failure?.code, "mcp_unauthorized", JSON.stringify(run));
   assert.match(failure.message, /the authorization popup was closed before it finished/);
   assert.equal(run.popups, 1);
+});
+
+// An authorization page sent with `Cross-Origin-Opener-Policy: same-origin` (HTML "Cross-origin
+// opener policies") puts the popup in another browsing context group: the opener's `popup.closed`
+// reads true while the user signs in, and the redirect page has no `window.opener`. The redirect
+// page's answer then comes over a same-origin BroadcastChannel, as MSAL.js v5's redirect bridge
+// does it (AzureAD/microsoft-authentication-library-for-js#8118).
+test("an authorization page isolated by COOP still ends the flow with its redirect", bounded, async () => {
+  let popupClosed;
+  const run = await runWithOAuth(`${env.mcpTestUrl}${mcpTestPath("auth")}`, {
+    store: "coop",
+    clientName: "coop",
+    onPopupOpened: (popup) => (popupClosed = new Promise((resolve) => popup.on("close", resolve))),
+  });
+  assert.equal(run.error, undefined, JSON.stringify(run.error));
+  assert.deepEqual(eventsOf(run, "serverError"), []);
+  assert.equal(eventsOf(run, "toolResult").length, 1, JSON.stringify(run.events));
+  assert.equal(run.popups, 1);
+  // The redirect page, opened by script, still closes itself.
+  await popupClosed;
 });
 
 /** The server's error for the run's one server: a `serverError` event or the run's error. */
