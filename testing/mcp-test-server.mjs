@@ -86,7 +86,9 @@
 //                    registered with client_name "deny" gets `error=access_denied`, one named
 //                    "wrong-state" a different `state`, one named "hold" a page that stays, one
 //                    named "coop" a page sent with `Cross-Origin-Opener-Policy: same-origin` that
-//                    goes on to the redirect after a second.
+//                    goes on to the redirect after a second. Its metadata says it sends RFC 9207's
+//                    `iss` (authorization_response_iss_parameter_supported), and every redirect
+//                    carries it but those of "mix-up" (another issuer's) and "no-iss" (none).
 //                    /oauth/token checks the code's client id, redirect URI, resource and PKCE
 //                    verifier, and issues the token the resource's
 //                    /auth/ path accepts (`good` at first) with a refresh token, as does the
@@ -552,6 +554,7 @@ function answerOAuth(request, response, url, body) {
       grant_types_supported: ["authorization_code", "refresh_token"],
       code_challenge_methods_supported: ["S256"],
       token_endpoint_auth_methods_supported: ["none"],
+      authorization_response_iss_parameter_supported: true,
     });
   } else if (url.pathname === "/oauth/register" && request.method === "POST") {
     const metadata = JSON.parse(body || "{}");
@@ -575,6 +578,10 @@ function answerOAuth(request, response, url, body) {
       return true;
     }
     const target = new URL(query.redirect_uri);
+    // RFC 9207: every answer names its issuer, but for the clients that test the check.
+    if (client.client_name !== "no-iss") {
+      target.searchParams.set("iss", client.client_name === "mix-up" ? "http://127.0.0.1:1" : origin);
+    }
     if (client.client_name === "coop") {
       // An identity provider's sign-in page isolated by COOP (as many are): the popup leaves the
       // opener's browsing context group. The user "signs in" for a second, then the page goes on.

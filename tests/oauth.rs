@@ -81,6 +81,8 @@ fn authorization_server_metadata_gives_the_endpoints() {
     assert_eq!(
         AuthorizationServer::read(METADATA, false).unwrap(),
         AuthorizationServer {
+            issuer: Some("https://auth.example.com".to_owned()),
+            iss_parameter_supported: false,
             authorization_endpoint: "https://auth.example.com/authorize".to_owned(),
             token_endpoint: "https://auth.example.com/token".to_owned(),
             registration_endpoint: Some("https://auth.example.com/register".to_owned()),
@@ -271,16 +273,21 @@ fn the_token_request_bodies_exactly() {
 /// RFC 6749 §4.1.2 and §4.1.2.1: the state must be ours; the server's `error` is a denial.
 #[test]
 fn the_redirect_gives_the_code_or_the_denial() {
+    let metadata = AuthorizationServer::read(METADATA, false).unwrap();
     let url = "https://app.example/cb?code=a%2Fb+c&state=s1#x";
-    assert_eq!(read_redirect(url, "s1").unwrap(), "a/b c");
-    assert_eq!(read_redirect(url, "s2"), Err(OAuthError::StateMismatch));
+    assert_eq!(read_redirect(url, "s1", &metadata).unwrap(), "a/b c");
     assert_eq!(
-        read_redirect("https://app.example/cb?code=c", "s1"),
+        read_redirect(url, "s2", &metadata),
+        Err(OAuthError::StateMismatch)
+    );
+    assert_eq!(
+        read_redirect("https://app.example/cb?code=c", "s1", &metadata),
         Err(OAuthError::StateMismatch)
     );
     let denied = read_redirect(
         "https://app.example/cb?error=access_denied&error_description=the+user+said+no&state=s1",
         "s1",
+        &metadata,
     )
     .unwrap_err();
     assert_eq!(
@@ -292,9 +299,60 @@ fn the_redirect_gives_the_code_or_the_denial() {
         "the authorization was refused: access_denied (the user said no)"
     );
     assert!(matches!(
-        read_redirect("https://app.example/cb?state=s1", "s1"),
+        read_redirect("https://app.example/cb?state=s1", "s1", &metadata),
         Err(OAuthError::Denied(_))
     ));
+}
+
+/// RFC 9207 §2.4: a present `iss` must equal the metadata's `issuer` by simple string
+/// comparison (no trailing-slash or case folding), before the code or the error is read; §3:
+/// a server whose metadata says `authorization_response_iss_parameter_supported: true` must send
+/// it; one that does not say so may leave it out.
+#[test]
+fn the_redirects_issuer_must_be_the_authorization_servers() {
+    let metadata = AuthorizationServer::read(METADATA, false).unwrap();
+    let sends_iss = METADATA.replace(
+        r#""issuer":"#,
+        r#""authorization_response_iss_parameter_supported": true, "issuer":"#,
+    );
+    let sends_iss = AuthorizationServer::read(&sends_iss, false).unwrap();
+    assert!(sends_iss.iss_parameter_supported && !metadata.iss_parameter_supported);
+    let answer = |query: &str, server: &AuthorizationServer| {
+        read_redirect(&format!("https://app.example/cb?{query}"), "s1", server)
+    };
+    let ours = "code=c&state=s1&iss=https%3A%2F%2Fauth.example.com";
+    assert_eq!(answer(ours, &metadata).unwrap(), "c");
+    assert_eq!(answer(ours, &sends_iss).unwrap(), "c");
+    assert_eq!(answer("code=c&state=s1", &metadata).unwrap(), "c");
+    let is_mismatch = |result: Result<String, OAuthError>| matches!(result, Err(OAuthError::IssuerMismatch(message)) if message.contains("RFC 9207"));
+    assert!(is_mismatch(answer("code=c&state=s1", &sends_iss)));
+    for other in [
+        "https%3A%2F%2Fevil.example",
+        "https%3A%2F%2Fauth.example.com%2F",
+        "https%3A%2F%2FAUTH.example.com",
+        "",
+    ] {
+        let query = format!("code=c&state=s1&iss={other}");
+        assert!(is_mismatch(answer(&query, &metadata)), "{other}");
+    }
+    // An error from another server is not taken for the intended one's denial.
+    let denied_elsewhere = "error=access_denied&state=s1&iss=https%3A%2F%2Fevil.example";
+    assert!(is_mismatch(answer(denied_elsewhere, &metadata)));
+    // The state is checked first: an answer to another request says so, whatever its iss.
+    assert_eq!(
+        answer("code=c&state=s2&iss=https%3A%2F%2Fevil.example", &metadata),
+        Err(OAuthError::StateMismatch)
+    );
+    // Metadata without an issuer has nothing a present iss could equal.
+    let no_issuer = AuthorizationServer {
+        issuer: None,
+        ..metadata.clone()
+    };
+    assert!(is_mismatch(answer(ours, &no_issuer)));
+    let message = answer("code=c&state=s1&iss=https%3A%2F%2Fevil.example", &metadata)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(message, "the redirect's iss `https://evil.example` is not the authorization server's issuer `https://auth.example.com`: refused as a mix-up (RFC 9207)");
 }
 
 /// The redirect page's `BroadcastChannel` message reaches every flow of the origin: each takes

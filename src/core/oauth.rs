@@ -34,6 +34,10 @@ pub enum OAuthError {
     /// `oauth_state_mismatch`
     #[error("the redirect's state is not the one sent: an answer to another request, or forged")]
     StateMismatch,
+    /// `oauth_issuer_mismatch`: the redirect's `iss` is not the authorization server's, or is
+    /// missing where the server says it sends one (RFC 9207 §2.4).
+    #[error("{0}")]
+    IssuerMismatch(String),
     /// `oauth_token_failed`
     #[error("{0}")]
     Token(String),
@@ -157,6 +161,11 @@ impl ProtectedResource {
 /// What the authorization server metadata (RFC 8414 §2) tells the flow.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuthorizationServer {
+    /// `issuer`, which a redirect's `iss` must equal (RFC 9207 §2.4).
+    pub issuer: Option<String>,
+    /// `authorization_response_iss_parameter_supported` (RFC 9207 §3): a redirect without
+    /// `iss` is refused then.
+    pub iss_parameter_supported: bool,
     pub authorization_endpoint: String,
     pub token_endpoint: String,
     /// Where Dynamic Client Registration (RFC 7591) is offered, if it is.
@@ -199,6 +208,10 @@ impl AuthorizationServer {
             })
         };
         Ok(AuthorizationServer {
+            issuer: string_member(&members, "issuer").map(str::to_owned),
+            iss_parameter_supported: members
+                .get("authorization_response_iss_parameter_supported")
+                .is_some_and(|supported| supported == true),
             authorization_endpoint: required("authorization_endpoint")?,
             token_endpoint: required("token_endpoint")?,
             registration_endpoint: endpoint("registration_endpoint")?,
@@ -373,12 +386,37 @@ pub fn base64url(bytes: &[u8]) -> String {
     text
 }
 
-/// The code the redirect carries, once its `state` is the one sent; the server's `error` (RFC
-/// 6749 §4.1.2.1) as [`OAuthError::Denied`].
-pub fn read_redirect(redirect_url: &str, expected_state: &str) -> Result<String, OAuthError> {
+/// The code the redirect carries, once its `state` is the one sent and its issuer the one the
+/// request went to; the server's `error` (RFC 6749 §4.1.2.1) as [`OAuthError::Denied`].
+///
+/// RFC 9207 §2.4: a present `iss` must equal the metadata's `issuer` (simple string
+/// comparison), and a server whose metadata says it sends `iss` must have sent one. This is
+/// checked before the code or the error is read: one page talks to several MCP servers'
+/// authorization servers, and an answer from another one (a mix-up attack, RFC 9207 §1) must
+/// not have its code exchanged, nor its error taken for the intended server's.
+pub fn read_redirect(
+    redirect_url: &str,
+    expected_state: &str,
+    server: &AuthorizationServer,
+) -> Result<String, OAuthError> {
     let answer = RedirectParameters::read(redirect_url);
     if answer.state.as_deref() != Some(expected_state) {
         return Err(OAuthError::StateMismatch);
+    }
+    let mismatch = OAuthError::IssuerMismatch;
+    match (answer.iss, &server.issuer) {
+        (None, _) if server.iss_parameter_supported => {
+            return Err(mismatch(
+                "the redirect has no iss, which its authorization server says it sends: refused as a possible mix-up (RFC 9207)".to_owned(),
+            ));
+        }
+        (Some(iss), issuer) if issuer.as_ref() != Some(&iss) => {
+            let expected = issuer.as_deref().unwrap_or("(none in its metadata)");
+            return Err(mismatch(format!(
+                "the redirect's iss `{iss}` is not the authorization server's issuer `{expected}`: refused as a mix-up (RFC 9207)"
+            )));
+        }
+        _ => {}
     }
     if let Some(error) = answer.error {
         return Err(OAuthError::Denied(match answer.error_description {
@@ -404,6 +442,7 @@ struct RedirectParameters {
     state: Option<String>,
     error: Option<String>,
     error_description: Option<String>,
+    iss: Option<String>,
 }
 
 impl RedirectParameters {
@@ -420,6 +459,7 @@ impl RedirectParameters {
                 "state" => &mut parameters.state,
                 "error" => &mut parameters.error,
                 "error_description" => &mut parameters.error_description,
+                "iss" => &mut parameters.iss,
                 _ => continue,
             };
             *slot = Some(form_decode(value));

@@ -320,7 +320,7 @@ async fn authorize_anew(
         None => in_popup(&address, &state, signal).await,
     }
     .map_err(FlowError::Js)?;
-    let code = read_redirect(&redirect, &state)?;
+    let code = read_redirect(&redirect, &state, &metadata)?;
     let body = code_exchange_body(
         &client,
         &code,
@@ -654,6 +654,7 @@ fn coded_error(error: OAuthError) -> JsValue {
         OAuthError::Registration(_) => js_error("oauth_registration_failed", &message),
         OAuthError::Denied(_) => js_error("oauth_denied", &message),
         OAuthError::StateMismatch => js_error("oauth_state_mismatch", &message),
+        OAuthError::IssuerMismatch(_) => js_error("oauth_issuer_mismatch", &message),
         OAuthError::Token(_) => js_error("oauth_token_failed", &message),
     };
     error.into()

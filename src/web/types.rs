@@ -311,7 +311,7 @@ export type AgentErrorCode =
   // browserOAuth's getAccessToken (the MCP client reports them as mcp_unauthorized)
   | "oauth_invalid_options" | "oauth_discovery_failed" | "oauth_registration_failed"
   | "oauth_popup_blocked" | "oauth_popup_closed" | "oauth_denied" | "oauth_state_mismatch"
-  | "oauth_token_failed"
+  | "oauth_issuer_mismatch" | "oauth_token_failed"
   // an MCP server
   | "mcp_invalid_options" | "mcp_url_refused" | "mcp_invalid_header" | "mcp_legacy_endpoint_refused"
   | "mcp_http_status" | "mcp_unauthorized" | "mcp_forbidden" | "mcp_session_expired" | "mcp_cors_header_missing" | "mcp_network"

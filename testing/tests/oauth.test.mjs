@@ -211,6 +211,32 @@ test("a redirect whose state is not the one sent is refused", bounded, async () 
   assert.equal((await mcpLog("/oauth/token")).length, before, "no code exchanged");
 });
 
+// RFC 9207 §2.4 (the mix-up attack of §1: one page talks to several MCP servers' authorization
+// servers): the redirect's `iss` must be the metadata's `issuer`, and must be there when the
+// metadata says `authorization_response_iss_parameter_supported`; else no code is exchanged.
+test("a redirect from another issuer, or without the iss its server sends, is refused before the code exchange", bounded, async () => {
+  const url = `${env.mcpTestUrl}${mcpTestPath("auth")}`;
+  const redirectUri = new URL("/oauth-callback.html", env.demoUrl).href;
+  for (const clientName of ["mix-up", "no-iss"]) {
+    const before = (await mcpLog("/oauth/token")).length;
+    // The hook asked directly, as the MCP client asks it after a 401.
+    const outcome = await page.evaluate(
+      async ({ url, clientName, redirectUri }) => {
+        const getAccessToken = window.agentWasm.browserOAuth({ redirectUri, clientName, allowInsecureLocalUrls: true });
+        try {
+          return { token: await getAccessToken({ url, reason: "unauthorized" }) };
+        } catch (error) {
+          return { code: error.code, message: error.message };
+        }
+      },
+      { url, clientName, redirectUri },
+    );
+    assert.equal(outcome.code, "oauth_issuer_mismatch", `${clientName}: ${JSON.stringify(outcome)}`);
+    assert.match(outcome.message, clientName === "mix-up" ? /iss `http:\/\/127\.0\.0\.1:1` is not the authorization server's issuer/ : /has no iss/);
+    assert.equal((await mcpLog("/oauth/token")).length, before, `${clientName}: no code exchanged`);
+  }
+});
+
 // `crypto.subtle` exists only in secure contexts (https, localhost): on a plain-http page the flow
 // must fail with a clear error, not throw through the wasm and leave the hook unanswered.
 test("a page without crypto.subtle fails the flow with a coded error", bounded, async () => {
