@@ -93,7 +93,9 @@
 //                    verifier, and issues the token the resource's
 //                    /auth/ path accepts (`good` at first) with a refresh token, as does the
 //                    refresh grant; POST /oauth/__rotate?path=<path>&token=<t> makes `t` the
-//                    token that path accepts (the one it held is refused from then on)
+//                    token that path accepts (the one it held is refused from then on);
+//                    POST /oauth/__refresh-fails?answer=<503|invalid_grant|invalid_client|drop>
+//                    makes refresh grants fail that way until one without `answer`
 //   (other modes answer a GET without Last-Event-ID with 405)
 
 import { createHash } from "node:crypto";
@@ -536,6 +538,10 @@ const oauthClients = new Map();
 const oauthCodes = new Map();
 const oauthRefreshTokens = new Map();
 let oauthCounter = 0;
+/// How every refresh grant fails until cleared: a status (503), "invalid_grant",
+/// "invalid_client", or "drop" (the connection is closed without an answer, also when Chromium
+/// sends the request again, as it does once on a reused connection); null: it does not.
+let refreshFailure = null;
 
 /// Answers a request to the authorization server's paths; false for any other path.
 function answerOAuth(request, response, url, body) {
@@ -607,6 +613,9 @@ function answerOAuth(request, response, url, body) {
     }
     target.searchParams.set("state", client.client_name === "wrong-state" ? "forged" : query.state ?? "");
     response.writeHead(302, { Location: target.href }).end();
+  } else if (url.pathname === "/oauth/__refresh-fails" && request.method === "POST") {
+    refreshFailure = url.searchParams.get("answer") || null;
+    json(200, {});
   } else if (url.pathname === "/oauth/__rotate" && request.method === "POST") {
     authTokens.set(url.searchParams.get("path"), url.searchParams.get("token"));
     json(200, {});
@@ -631,6 +640,12 @@ function answerOAuth(request, response, url, body) {
         : null;
       if (wrong) json(400, { error: "invalid_grant", error_description: `wrong ${wrong}` });
       else issue(form.client_id, form.resource);
+    } else if (form.grant_type === "refresh_token" && refreshFailure) {
+      const answer = refreshFailure;
+      if (answer === "drop") request.socket.destroy();
+      else if (answer === "invalid_client") json(401, { error: "invalid_client" });
+      else if (answer === "invalid_grant") json(400, { error: "invalid_grant", error_description: "the refresh token was revoked" });
+      else json(Number(answer), { error: "temporarily_unavailable" });
     } else if (form.grant_type === "refresh_token") {
       const granted = oauthRefreshTokens.get(form.refresh_token);
       if (!granted || granted.client_id !== form.client_id) json(400, { error: "invalid_grant" });

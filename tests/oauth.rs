@@ -6,8 +6,9 @@
 use mcp_agent_wasm::core::oauth::{
     authorization_server_metadata_urls, authorization_url, base64url, canonical_resource,
     chosen_scope, code_exchange_body, protected_resource_metadata_urls, read_redirect,
-    redirect_state, refresh_body, registration_request, AuthorizationRequest, AuthorizationServer,
-    Client, Grant, OAuthError, ProtectedResource, Tokens, EXPIRY_MARGIN_MS,
+    redirect_state, refresh_body, refresh_failure_is_transient, registration_request,
+    AuthorizationRequest, AuthorizationServer, Client, Grant, OAuthError, ProtectedResource,
+    Tokens, EXPIRY_MARGIN_MS,
 };
 use mcp_agent_wasm::core::url_policy::check_server_url;
 
@@ -423,4 +424,17 @@ fn token_responses_and_expiry() {
     );
     let odd = Tokens::from_response(500, r#"{"access_token":"secret"}"#, now, None).unwrap_err();
     assert!(!odd.to_string().contains("secret"), "{odd}");
+}
+
+/// A refresh refused by the token endpoint (RFC 6749 §5.2: `invalid_grant` 400, `invalid_client`
+/// 401, any other 4xx) makes the flow run again; a server error, a timeout or a rate limit
+/// (RFC 6585 §4) keeps the tokens for a later try.
+#[test]
+fn a_refused_refresh_is_final_a_server_error_is_not() {
+    for status in [400, 401, 403, 404, 200, 302] {
+        assert!(!refresh_failure_is_transient(status), "{status}");
+    }
+    for status in [408, 429, 500, 502, 503, 504, 599] {
+        assert!(refresh_failure_is_transient(status), "{status}");
+    }
 }

@@ -21,8 +21,9 @@ use super::timer::sleep;
 use crate::core::oauth::{
     authorization_server_metadata_urls, authorization_url, base64url, chosen_scope, client_key,
     code_exchange_body, protected_resource_metadata_urls, read_redirect, redirect_state,
-    refresh_body, registration_request, tokens_key, AuthorizationRequest, AuthorizationServer,
-    Client, Grant, OAuthError, ProtectedResource, Tokens,
+    refresh_body, refresh_failure_is_transient, registration_request, tokens_key,
+    AuthorizationRequest, AuthorizationServer, Client, Grant, OAuthError, ProtectedResource,
+    Tokens,
 };
 use crate::core::url_policy::check_server_url;
 
@@ -207,11 +208,14 @@ async fn access_token(flow: &Flow, context: &JsValue) -> Result<JsValue, JsValue
         if !grant.tokens.is_expired(now) {
             return Ok(flow.give(&url, grant.tokens.access_token, false));
         }
-        if let Ok(token) = refresh(flow, &key, grant, signal).await {
-            return Ok(flow.give(&url, token, false));
-        }
-        flow.remove(&key);
-        return Ok(JsValue::UNDEFINED);
+        return match refresh(flow, &key, grant, signal).await {
+            Ok(token) => Ok(flow.give(&url, token, false)),
+            Err(RefreshFailed::Transient(error)) => Err(coded_error(error)),
+            Err(RefreshFailed::GrantDead) => {
+                flow.remove(&key);
+                Ok(JsValue::UNDEFINED)
+            }
+        };
     }
     let error = member("error");
     if let Some(grant) = stored {
@@ -225,8 +229,10 @@ async fn access_token(flow: &Flow, context: &JsValue) -> Result<JsValue, JsValue
         }
         let refreshed_before = last.is_some_and(|(_, from_refresh)| from_refresh);
         if !refreshed_before && error.as_deref() != Some("insufficient_scope") {
-            if let Ok(token) = refresh(flow, &key, grant, signal).await {
-                return Ok(flow.give(&url, token, true));
+            match refresh(flow, &key, grant, signal).await {
+                Ok(token) => return Ok(flow.give(&url, token, true)),
+                Err(RefreshFailed::Transient(error)) => return Err(coded_error(error)),
+                Err(RefreshFailed::GrantDead) => {}
             }
         }
         flow.remove(&key);
@@ -246,21 +252,45 @@ async fn access_token(flow: &Flow, context: &JsValue) -> Result<JsValue, JsValue
     Ok(flow.give(&url, token, false))
 }
 
+/// Why a refresh gave no token.
+enum RefreshFailed {
+    /// No refresh token, or the token endpoint refused it: the stored tokens are forgotten and
+    /// the flow runs again.
+    GrantDead,
+    /// No answer, or one that a later try may not get ([`refresh_failure_is_transient`]): the
+    /// stored tokens are kept, and this attempt fails with `oauth_token_failed`.
+    Transient(OAuthError),
+}
+
 /// `grant_type=refresh_token` once; the new tokens are kept.
 async fn refresh(
     flow: &Flow,
     key: &str,
     grant: Grant,
     signal: Option<&AbortSignal>,
-) -> Result<String, OAuthError> {
+) -> Result<String, RefreshFailed> {
     let refresh_token = grant
         .tokens
         .refresh_token
         .as_deref()
-        .ok_or_else(|| OAuthError::Token("no refresh token".to_owned()))?;
+        .ok_or(RefreshFailed::GrantDead)?;
     let body = refresh_body(&grant.client, refresh_token, &grant.resource);
-    let (status, text) = post_form(&grant.token_endpoint, &body, signal).await?;
-    let tokens = Tokens::from_response(status, &text, now(), Some(refresh_token))?;
+    let transient = |error: OAuthError| {
+        RefreshFailed::Transient(OAuthError::Token(format!(
+            "the tokens could not be refreshed ({error}); they are kept for the next attempt"
+        )))
+    };
+    let (status, text) = post_form(&grant.token_endpoint, &body, signal)
+        .await
+        .map_err(transient)?;
+    let tokens =
+        Tokens::from_response(status, &text, now(), Some(refresh_token)).map_err(|error| {
+            if refresh_failure_is_transient(status) {
+                transient(error)
+            } else {
+                RefreshFailed::GrantDead
+            }
+        })?;
     let token = tokens.access_token.clone();
     flow.save(key, &Grant { tokens, ..grant }.to_json());
     Ok(token)

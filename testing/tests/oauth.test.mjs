@@ -128,6 +128,71 @@ test("a refused stored token is refreshed, without a popup", bounded, async () =
   assert.equal(sent.at(-1), "Bearer fresh");
 });
 
+/** Makes the stored token of `store` expired, and refreshes fail with `answer` (until a
+ * request without it); the stored grant (JSON text) before. */
+async function expireWithFailingRefresh(store, answer) {
+  await fetch(`${env.mcpTestUrl}/oauth/__refresh-fails?answer=${answer}`, { method: "POST" });
+  return page.evaluate((store) => {
+    const items = window.oauthStores[store];
+    const key = [...items.keys()].find((name) => name.startsWith("mcp-agent-wasm:oauth:tokens:"));
+    items.set(key, JSON.stringify({ ...JSON.parse(items.get(key)), expires_at: 1 }));
+    return items.get(key);
+  }, store);
+}
+
+/** The stored grant (JSON text) of `store`, or undefined. */
+function storedGrant(store) {
+  return page.evaluate((store) => {
+    const items = window.oauthStores[store];
+    const key = [...items.keys()].find((name) => name.startsWith("mcp-agent-wasm:oauth:tokens:"));
+    return key && items.get(key);
+  }, store);
+}
+
+// A transient failure of the token endpoint (no answer, or a 5xx: RFC 6749 §5.2 errors are 400
+// or 401) must not sign the user out: the tokens stay, that attempt fails, the next refreshes.
+test("a refresh that gets no answer or a server error keeps the tokens and fails that attempt", bounded, async () => {
+  const url = `${env.mcpTestUrl}${mcpTestPath("auth")}`;
+  const first = await runWithOAuth(url, { store: "transient" });
+  assert.equal(first.error, undefined, JSON.stringify(first.error));
+  for (const answer of ["503", "drop"]) {
+    const kept = await expireWithFailingRefresh("transient", answer);
+    const run = await runWithOAuth(url, { store: "transient" });
+    const failure = serverFailure(run);
+    assert.equal(failure?.code, "mcp_unauthorized", `${answer}: ${JSON.stringify(run)}`);
+    assert.match(failure.message, /the tokens could not be refreshed .*they are kept for the next attempt/, answer);
+    assert.equal(run.popups, 0, answer);
+    assert.equal(await storedGrant("transient"), kept, `${answer}: the stored tokens are kept`);
+  }
+  await fetch(`${env.mcpTestUrl}/oauth/__refresh-fails`, { method: "POST" });
+  const before = (await mcpLog("/oauth/token")).length;
+  const again = await runWithOAuth(url, { store: "transient" });
+  assert.equal(again.error, undefined, JSON.stringify(again.error));
+  assert.equal(eventsOf(again, "toolResult").length, 1);
+  assert.equal(again.popups, 0);
+  const [refresh] = (await mcpLog("/oauth/token")).slice(before);
+  assert.equal(new URLSearchParams(refresh.body).get("grant_type"), "refresh_token");
+});
+
+// RFC 6749 §5.2: `invalid_grant` (the refresh token is revoked or expired) and `invalid_client`
+// say the grant is dead: it is forgotten and the flow runs again.
+test("a refresh refused with invalid_grant or invalid_client forgets the tokens and runs the flow", bounded, async () => {
+  const url = `${env.mcpTestUrl}${mcpTestPath("auth")}`;
+  const first = await runWithOAuth(url, { store: "dead" });
+  assert.equal(first.error, undefined, JSON.stringify(first.error));
+  for (const answer of ["invalid_grant", "invalid_client"]) {
+    const dead = await expireWithFailingRefresh("dead", answer);
+    const run = await runWithOAuth(url, { store: "dead" });
+    assert.equal(run.error, undefined, `${answer}: ${JSON.stringify(run.error)}`);
+    assert.deepEqual(eventsOf(run, "serverError"), [], answer);
+    assert.equal(eventsOf(run, "toolResult").length, 1, answer);
+    assert.equal(run.popups, 1, answer);
+    const renewed = JSON.parse(await storedGrant("dead"));
+    assert.notEqual(renewed.refresh_token, JSON.parse(dead).refresh_token, answer);
+  }
+  await fetch(`${env.mcpTestUrl}/oauth/__refresh-fails`, { method: "POST" });
+});
+
 // `authorize(url, { signal })` replaces the popup: here the test runner follows the
 // authorization server's redirect and hands its Location back.
 test("the page's authorize shows the authorization and gives the redirect URL back", bounded, async () => {
