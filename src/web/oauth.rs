@@ -96,9 +96,11 @@ struct Flow {
     redirect_uri: String,
     client_name: String,
     client_id: Option<String>,
-    /// The page's `Storage`-like object; `None` keeps everything in `memory`.
-    storage: Option<JsValue>,
-    memory: RefCell<Vec<(String, String)>>,
+    /// The page's `Storage`-like object, or a `Map` in memory: both are called by their
+    /// methods' names, so that one path serves either.
+    storage: JsValue,
+    /// `getItem`, `setItem`, `removeItem`, or the `Map`'s `get`, `set`, `delete`.
+    storage_methods: [&'static str; 3],
     authorize: Option<Function>,
     allow_insecure_local_urls: bool,
     /// Per server URL: the token handed out last, and whether a refresh after a refusal gave it
@@ -165,21 +167,25 @@ fn read_options(options: &JsValue) -> Result<Flow, String> {
     // URIs use http: RFC 8252 §7.3).
     check_server_url(&redirect_uri, true)
         .map_err(|error| format!("`redirectUri` is refused: {error}"))?;
-    let storage = member("storage");
-    if let Some(storage) = &storage {
-        for method in ["getItem", "setItem", "removeItem"] {
-            if !Reflect::get(storage, &method.into()).is_ok_and(|value| value.is_function()) {
-                return Err(format!("`storage` has no `{method}` method"));
+    let storage_methods = ["getItem", "setItem", "removeItem"];
+    let (storage, storage_methods) = match member("storage") {
+        Some(storage) => {
+            for method in storage_methods {
+                if !Reflect::get(&storage, &method.into()).is_ok_and(|value| value.is_function()) {
+                    return Err(format!("`storage` has no `{method}` method"));
+                }
             }
+            (storage, storage_methods)
         }
-    }
+        None => (js_sys::Map::new().into(), ["get", "set", "delete"]),
+    };
     let authorize = super::hook_of(options, "authorize", "(url, { signal }) => Promise<string>")?;
     Ok(Flow {
         redirect_uri,
         client_name: text("clientName")?.unwrap_or_else(|| "mcp-agent-wasm".to_owned()),
         client_id: text("clientId")?,
         storage,
-        memory: RefCell::new(Vec::new()),
+        storage_methods,
         authorize,
         allow_insecure_local_urls,
         given: RefCell::new(Vec::new()),
@@ -692,42 +698,44 @@ fn coded_error(error: OAuthError) -> JsValue {
 
 impl Flow {
     fn load(&self, key: &str) -> Option<String> {
-        let Some(storage) = &self.storage else {
-            let memory = self.memory.borrow();
-            let found = memory.iter().find(|(stored, _)| stored == key);
-            return found.map(|(_, value)| value.clone());
-        };
-        // A storage that throws (a private window's quota, say) holds nothing.
-        call_storage(storage, "getItem", &[key.into()])
-            .ok()
+        let [get, _, _] = self.storage_methods;
+        self.call_storage(get, key, None)
             .and_then(|value| value.as_string())
     }
 
     fn save(&self, key: &str, value: &str) {
-        let Some(storage) = &self.storage else {
-            let mut memory = self.memory.borrow_mut();
-            memory.retain(|(stored, _)| stored != key);
-            memory.push((key.to_owned(), value.to_owned()));
-            return;
-        };
-        let _ = call_storage(storage, "setItem", &[key.into(), value.into()]);
+        let [_, set, _] = self.storage_methods;
+        self.call_storage(set, key, Some(value));
     }
 
     fn remove(&self, key: &str) {
-        match &self.storage {
-            None => self.memory.borrow_mut().retain(|(stored, _)| stored != key),
-            Some(storage) => {
-                let _ = call_storage(storage, "removeItem", &[key.into()]);
-            }
+        let [_, _, remove] = self.storage_methods;
+        self.call_storage(remove, key, None);
+    }
+
+    /// The storage's `method` with `key` (and `value`); `None` when it throws (a private
+    /// window's quota, say): such a storage holds nothing.
+    fn call_storage(&self, method: &str, key: &str, value: Option<&str>) -> Option<JsValue> {
+        let function: Function = Reflect::get(&self.storage, &method.into())
+            .ok()?
+            .dyn_into()
+            .ok()?;
+        let key = JsValue::from_str(key);
+        match value {
+            None => function.call1(&self.storage, &key),
+            Some(value) => function.call2(&self.storage, &key, &value.into()),
         }
+        .ok()
     }
 
     /// Hands `token` out for `url`, remembering it.
     fn give(&self, url: &str, token: String, from_refresh: bool) -> JsValue {
         let value = JsValue::from_str(&token);
         let mut given = self.given.borrow_mut();
-        given.retain(|(server, _, _)| server != url);
-        given.push((url.to_owned(), token, from_refresh));
+        match given.iter_mut().find(|(server, _, _)| server == url) {
+            Some(entry) => (entry.1, entry.2) = (token, from_refresh),
+            None => given.push((url.to_owned(), token, from_refresh)),
+        }
         value
     }
 
@@ -735,18 +743,5 @@ impl Flow {
         let given = self.given.borrow();
         let last = given.iter().find(|(server, _, _)| server == url);
         last.map(|(_, token, from_refresh)| (token.clone(), *from_refresh))
-    }
-}
-
-fn call_storage(
-    storage: &JsValue,
-    method: &str,
-    arguments: &[JsValue],
-) -> Result<JsValue, JsValue> {
-    let function: Function = Reflect::get(storage, &method.into())?.dyn_into()?;
-    match arguments {
-        [key] => function.call1(storage, key),
-        [key, value, ..] => function.call2(storage, key, value),
-        [] => function.call0(storage),
     }
 }

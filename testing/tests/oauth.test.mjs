@@ -302,6 +302,28 @@ test("a redirect from another issuer, or without the iss its server sends, is re
   }
 });
 
+// Without `storage`, the hook keeps the client and the tokens in memory, for itself only.
+test("without storage the hook keeps its tokens in memory for its next questions", bounded, async () => {
+  const url = `${env.mcpTestUrl}${mcpTestPath("auth")}`;
+  const redirectUri = new URL("/oauth-callback.html", env.demoUrl).href;
+  let popups = 0;
+  const onPopup = () => (popups += 1);
+  page.on("popup", onPopup);
+  const answers = await page.evaluate(
+    async ({ url, redirectUri }) => {
+      const getAccessToken = window.agentWasm.browserOAuth({ redirectUri, clientName: "in memory", allowInsecureLocalUrls: true });
+      const other = window.agentWasm.browserOAuth({ redirectUri, clientName: "in memory", allowInsecureLocalUrls: true });
+      const first = await getAccessToken({ url, reason: "unauthorized" });
+      const again = await getAccessToken({ url, reason: "connect" });
+      return { first, again, other: (await other({ url, reason: "connect" })) ?? null };
+    },
+    { url, redirectUri },
+  );
+  page.off("popup", onPopup);
+  assert.deepEqual(answers, { first: "good", again: "good", other: null });
+  assert.equal(popups, 1);
+});
+
 // `crypto.subtle` exists only in secure contexts (https, localhost): on a plain-http page the flow
 // must fail with a clear error, not throw through the wasm and leave the hook unanswered.
 test("a page without crypto.subtle fails the flow with a coded error", bounded, async () => {
