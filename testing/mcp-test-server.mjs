@@ -85,6 +85,7 @@
 //                    once with a 302 to `redirect_uri` carrying `code` and `state`; a client
 //                    registered with client_name "deny" gets `error=access_denied`, one named
 //                    "wrong-state" a different `state`, one named "hold" a page that stays, one
+//                    named "hold-at-home" a page that stays on the redirect URI's origin, one
 //                    named "coop" a page sent with `Cross-Origin-Opener-Policy: same-origin` that
 //                    goes on to the redirect after a second. Its metadata says it sends RFC 9207's
 //                    `iss` (authorization_response_iss_parameter_supported), and every redirect
@@ -581,6 +582,11 @@ function answerOAuth(request, response, url, body) {
     }
     if (client.client_name === "hold") {
       response.writeHead(200, { "Content-Type": "text/html" }).end("<p>signing in…</p>");
+      return true;
+    }
+    if (client.client_name === "hold-at-home") {
+      // A sign-in page on the redirect page's own origin (its style sheet stands in for it).
+      response.writeHead(302, { Location: new URL("/style.css", query.redirect_uri).href }).end();
       return true;
     }
     const target = new URL(query.redirect_uri);

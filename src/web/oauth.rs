@@ -82,12 +82,12 @@ export interface BrowserOAuthOptions {
 /// name of the `BroadcastChannel` it posts on when it has no opener.
 const REDIRECT_MESSAGE: &str = "mcp-agent-wasm:oauth-redirect";
 
-/// How long a popup that read closed after it was seen on the authorization server's page may
+/// How long a popup that read closed after it was seen on a page (the authorization server's) may
 /// still send its answer: `finishOAuthRedirect` closes the popup as soon as it has posted.
 const CLOSED_POPUP_GRACE_MS: f64 = 1_000.0;
 
-/// How long a popup that read closed before it was ever seen on the authorization server's page
-/// is waited for: an authorization code lives ten minutes at most (RFC 6749 §4.1.2), and the
+/// How long a popup that read closed before it was ever seen on a page past its first
+/// `about:blank` is waited for: an authorization code lives ten minutes at most (RFC 6749 §4.1.2), and the
 /// caller's `signal` (an Agent's `toolTimeoutMs`) usually ends the wait before.
 const SEVERED_POPUP_WAIT_MS: f64 = 600_000.0;
 
@@ -527,10 +527,10 @@ async fn by_page(
 /// and its redirect page answers over the channel); nothing in the opener tells the two apart.
 /// MSAL.js v5 ignores `closed` and waits for its channel until a timeout (60 s by default);
 /// auth0-spa-js trusts `closed` and fails under COOP (auth0/auth0-spa-js#1418). Here: a popup
-/// that was seen open on another origin's page (the authorization server's) and then reads
-/// closed was closed by the user, and the flow ends with `oauth_popup_closed` within a second;
-/// a popup that reads closed before it was ever seen there was cut off by COOP on its first
-/// page, and its answer is waited for (see [`SEVERED_POPUP_WAIT_MS`]).
+/// that was seen open on a page (the authorization server's, past its first `about:blank`) and
+/// then reads closed was closed by the user, and the flow ends with `oauth_popup_closed` within
+/// a second; a popup that reads closed before it was ever seen on one was cut off by COOP on
+/// its first page, and its answer is waited for (see [`SEVERED_POPUP_WAIT_MS`]).
 async fn in_popup(url: &str, state: &str, signal: Option<&AbortSignal>) -> Result<String, JsValue> {
     let popup = open_window(url, "_blank", "popup,width=600,height=700").unwrap_or_default();
     if !popup.is_object() {
@@ -577,13 +577,14 @@ async fn in_popup(url: &str, state: &str, signal: Option<&AbortSignal>) -> Resul
     add_global_listener("message", &listening.listener);
     let mut answer = JsFuture::from(promise);
     let closed = || Reflect::get(&popup, &"closed".into()).is_ok_and(|closed| closed.is_truthy());
-    // Another origin's page in the popup: its `location.href` cannot be read.
-    let elsewhere = || {
+    // A page past the popup's first `about:blank`: another origin's, whose `location.href`
+    // cannot be read, or one of this origin's.
+    let on_a_page = || {
         Reflect::get(&popup, &"location".into())
             .and_then(|location| Reflect::get(&location, &"href".into()))
-            .is_err()
+            .map_or(true, |href| href != "about:blank")
     };
-    let mut seen_elsewhere = false;
+    let mut seen_on_a_page = false;
     let mut closed_deadline: Option<f64> = None;
     loop {
         match select(&mut answer, sleep(250)).await {
@@ -597,7 +598,7 @@ async fn in_popup(url: &str, state: &str, signal: Option<&AbortSignal>) -> Resul
             }
             Either::Right(_) if closed() => {
                 let now = js_sys::Date::now();
-                let wait = if seen_elsewhere {
+                let wait = if seen_on_a_page {
                     CLOSED_POPUP_GRACE_MS
                 } else {
                     SEVERED_POPUP_WAIT_MS
@@ -610,7 +611,7 @@ async fn in_popup(url: &str, state: &str, signal: Option<&AbortSignal>) -> Resul
                     .into());
                 }
             }
-            Either::Right(_) => seen_elsewhere = seen_elsewhere || elsewhere(),
+            Either::Right(_) => seen_on_a_page = seen_on_a_page || on_a_page(),
         }
     }
 }

@@ -211,27 +211,30 @@ test("the page's authorize shows the authorization and gives the redirect URL ba
   assert.equal(seen[0].hasSignal, true);
 });
 
-// The user closes the popup on the authorization server's page: the flow ends at once, not
-// after the long wait for a popup that COOP cut off before its first page.
-test("a popup closed before the redirect ends the wait with the reason", bounded, async () => {
-  const started = Date.now();
-  let closedAt;
-  const run = await runWithOAuth(`${env.mcpTestUrl}${mcpTestPath("auth")}`, {
-    store: "closed",
-    clientName: "hold",
-    onPopupOpened: async (popup) => {
-      await popup.waitForLoadState();
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      closedAt = Date.now();
-      await popup.close();
-    },
+// The user closes the popup on the authorization server's page (another origin's, or one of
+// the page's own): the flow ends at once, not after the long wait for a popup that COOP cut off
+// before its first page.
+for (const [where, clientName] of [["another origin", "hold"], ["the page's origin", "hold-at-home"]]) {
+  test(`a popup closed on ${where} before the redirect ends the wait with the reason`, bounded, async () => {
+    const started = Date.now();
+    let closedAt;
+    const run = await runWithOAuth(`${env.mcpTestUrl}${mcpTestPath("auth")}`, {
+      store: `closed ${clientName}`,
+      clientName,
+      onPopupOpened: async (popup) => {
+        await popup.waitForLoadState();
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        closedAt = Date.now();
+        await popup.close();
+      },
+    });
+    assert.ok(Date.now() - closedAt < 3000, `ended ${Date.now() - closedAt} ms after the close (${closedAt - started} ms in)`);
+    const failure = serverFailure(run);
+    assert.equal(failure?.code, "mcp_unauthorized", JSON.stringify(run));
+    assert.match(failure.message, /the authorization popup was closed before it finished/);
+    assert.equal(run.popups, 1);
   });
-  assert.ok(Date.now() - closedAt < 3000, `ended ${Date.now() - closedAt} ms after the close (${closedAt - started} ms in)`);
-  const failure = serverFailure(run);
-  assert.equal(failure?.code, "mcp_unauthorized", JSON.stringify(run));
-  assert.match(failure.message, /the authorization popup was closed before it finished/);
-  assert.equal(run.popups, 1);
-});
+}
 
 // An authorization page sent with `Cross-Origin-Opener-Policy: same-origin` (HTML "Cross-origin
 // opener policies") puts the popup in another browsing context group: the opener's `popup.closed`
