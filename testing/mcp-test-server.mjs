@@ -43,7 +43,9 @@
 //   /bulk/...        JSON replies with the BULK_TOOLS: `slow` (waits `ms`; the most calls in flight
 //                    at once per session path is at `GET /__inflight?path=<prefix>`), `big` (`chars`
 //                    characters of digits, every tenth a line end with `lines`), `fail-500` (HTTP
-//                    500), `not-json` (200 with an HTML body), `rpc-error` (a JSON-RPC error);
+//                    500), `not-json` (200 with an HTML body), `rpc-error` (a JSON-RPC error),
+//                    `mismatched-output` and `missing-output` (results that break their tools'
+//                    `outputSchema`: content it refuses, no `structuredContent`);
 //                    and, not listed, `deep` (a result nested `depth` arrays deep, 100 000 by
 //                    default)
 //   /bulk-sse/...    the same tools with SSE replies
@@ -124,6 +126,13 @@ const BULK_TOOLS = [
   { name: "fail-500", description: "The server fails with HTTP 500", inputSchema: { type: "object" } },
   { name: "not-json", description: "The server answers with a body that is not JSON", inputSchema: { type: "object" } },
   { name: "rpc-error", description: "The server answers with a JSON-RPC error", inputSchema: { type: "object" } },
+  {
+    name: "mismatched-output",
+    description: "Answers with structuredContent its outputSchema refuses",
+    inputSchema: { type: "object" },
+    outputSchema: { type: "object", properties: { temperature: { type: "number" }, readings: { type: "array", items: { type: "number" } } }, required: ["temperature", "unit"] },
+  },
+  { name: "missing-output", description: "Has an outputSchema, answers without structuredContent", inputSchema: { type: "object" }, outputSchema: { type: "object" } },
 ];
 const KEYS_TOOLS = [
   {
@@ -247,6 +256,10 @@ async function callTool(id, params, context, send) {
       return send(result(id, { content: [{ type: "text", text: String(args.a + args.b) }] }));
     case "structured":
       return send(result(id, { content: [], structuredContent: { answer: 42 } }));
+    case "mismatched-output":
+      return send(result(id, { content: [{ type: "text", text: "warm" }], structuredContent: { temperature: "warm", readings: [1, "two"] } }));
+    case "missing-output":
+      return send(result(id, { content: [{ type: "text", text: "42" }] }));
     case "list-apps":
       return send(result(id, { content: [{ type: "text", text: JSON.stringify(args) }] }));
     case "progress": {

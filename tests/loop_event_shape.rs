@@ -87,8 +87,18 @@ fn events_serialize_to_the_js_shape() {
             AgentEvent::ToolError {
                 id: "c1".to_owned(),
                 message: "timeout".to_owned(),
+                code: None,
             },
             json!({"type": "toolError", "id": "c1", "message": "timeout"}),
+        ),
+        (
+            AgentEvent::ToolError {
+                id: "c1".to_owned(),
+                message: "no answer within 5 ms".to_owned(),
+                code: Some("mcp_timeout"),
+            },
+            json!({"type": "toolError", "id": "c1", "message": "no answer within 5 ms",
+                   "code": "mcp_timeout"}),
         ),
         (
             AgentEvent::Usage(Usage {

@@ -8,7 +8,7 @@ mod common;
 use common::{tool_table, user};
 use mcp_agent_wasm::core::agent_loop::{
     Action, AgentEvent, AgentLoop, LoopConfig, MissingIdStrategy, ModelFailure, Outcome,
-    ToolResult, MAX_TRUNCATION_RETRIES,
+    ToolOutcome, ToolResult, MAX_TRUNCATION_RETRIES,
 };
 use mcp_agent_wasm::core::message::{ChatMessage, Role};
 use mcp_agent_wasm::core::model_event::{
@@ -241,7 +241,7 @@ fn tools_for(with_tools: bool) -> ToolTable {
     }
 }
 
-fn outcome_for(ok: bool) -> Result<ToolResult, String> {
+fn outcome_for(ok: bool) -> ToolOutcome {
     if ok {
         Ok(ToolResult {
             text: "done".to_owned(),
@@ -250,7 +250,7 @@ fn outcome_for(ok: bool) -> Result<ToolResult, String> {
             is_error: false,
         })
     } else {
-        Err("failed".to_owned())
+        Err("failed".to_owned().into())
     }
 }
 

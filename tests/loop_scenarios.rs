@@ -368,7 +368,7 @@ fn failing_tools_become_error_results() {
         vec![vec![
             ToolStep::Complete {
                 id: "call_a",
-                outcome: Err("connection refused".to_owned()),
+                outcome: Err("connection refused".to_owned().into()),
             },
             ToolStep::Complete {
                 id: "call_b",

@@ -1,6 +1,6 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! tools/list pagination, a server entry's `allowedTools`, tools/call result conversion and the
-//! tools cache.
+//! tools/list pagination, a server entry's `allowedTools`, tools/call result conversion and its
+//! check against the tool's `outputSchema`, and the tools cache.
 
 use std::rc::Rc;
 
@@ -8,7 +8,7 @@ use mcp_agent_wasm::core::mcp::cache::{
     CacheKey, ToolsCache, TOOLS_CACHE_MAX_ENTRIES, TOOLS_CACHE_TTL_MS,
 };
 use mcp_agent_wasm::core::mcp::tools::{
-    ToolCallResult, ToolListing, MAX_LISTED_TOOLS, MAX_LISTING_PAGES,
+    check_structured_content, ToolCallResult, ToolListing, MAX_LISTED_TOOLS, MAX_LISTING_PAGES,
 };
 use mcp_agent_wasm::core::mcp::McpError;
 use mcp_agent_wasm::core::tools::{build_tool_table_allowing, unlisted_tools, McpTool};
@@ -271,6 +271,155 @@ fn malformed_results_are_errors() {
             "{bad}"
         );
     }
+}
+
+/// A weather tool's `outputSchema`, shaped like server-everything's `get-structured-content`,
+/// with a list of forecasts to show how nested paths are worded.
+fn weather_output_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "temperature": {"type": "number"},
+            "conditions": {"type": "string"},
+            "forecast": {"type": "array", "items": {
+                "type": "object",
+                "properties": {"day": {"type": "string"}, "high": {"type": "number"}},
+                "required": ["day", "high"]
+            }}
+        },
+        "required": ["temperature", "conditions"]
+    })
+}
+
+/// (outputSchema, result as a server sends it, the check's message; `None` when it passes).
+/// MCP 2025-11-25, server/tools "Output Schema": "Servers MUST provide structured results that
+/// conform to this schema", "Clients SHOULD validate structured results against this schema";
+/// the TypeScript SDK's `Client.callTool` fails a result without `structuredContent` unless it
+/// is an error.
+fn output_schema_cases() -> Vec<(Option<Value>, Value, Option<&'static str>)> {
+    let schema = Some(weather_output_schema());
+    vec![
+        (
+            schema.clone(),
+            json!({"content": [], "structuredContent": {"temperature": 22.5, "conditions": "cloudy",
+                "forecast": [{"day": "mon", "high": 24}]}}),
+            None,
+        ),
+        (
+            schema.clone(),
+            json!({"content": [{"type": "text", "text": "22.5 C"}]}),
+            Some("tool `weather` has an outputSchema but returned no structuredContent"),
+        ),
+        (
+            schema.clone(),
+            json!({"content": [], "structuredContent": null}),
+            Some("tool `weather` has an outputSchema but returned no structuredContent"),
+        ),
+        (
+            schema.clone(),
+            json!({"content": [], "structuredContent": {"temperature": "warm", "conditions": "cloudy"}}),
+            Some(
+                "tool `weather` returned structuredContent that does not match its outputSchema: \
+                  structuredContent `temperature`: expected number, got string",
+            ),
+        ),
+        (
+            schema.clone(),
+            json!({"content": [], "structuredContent": {"temperature": 1, "forecast": [
+                {"day": "mon", "high": 24}, {"day": "tue", "high": 25}, {"day": "wed", "high": "hot"}, {"high": 20}]}}),
+            Some(
+                "tool `weather` returned structuredContent that does not match its outputSchema: \
+                  structuredContent `conditions`: required property missing; \
+                  structuredContent `forecast[2].high`: expected number, got string; \
+                  structuredContent `forecast[3].day`: required property missing",
+            ),
+        ),
+        (
+            schema.clone(),
+            json!({"content": [], "structuredContent": [1, 2]}),
+            Some(
+                "tool `weather` returned structuredContent that does not match its outputSchema: \
+                  structuredContent: expected object, got array",
+            ),
+        ),
+        (
+            Some(
+                json!({"type": "object", "properties": {"answer": {"anyOf": [
+                    {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]},
+                    {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
+                ]}}}),
+            ),
+            json!({"content": [], "structuredContent": {"answer": {"n": 1.5}}}),
+            Some(
+                "tool `weather` returned structuredContent that does not match its outputSchema: \
+                  structuredContent `answer`: matches none of the 2 allowed shapes \
+                  (closest: structuredContent `answer.n`: expected integer, got number)",
+            ),
+        ),
+        // A failure need not have the success's shape.
+        (
+            schema.clone(),
+            json!({"content": [{"type": "text", "text": "no such city"}], "isError": true}),
+            None,
+        ),
+        (
+            schema.clone(),
+            json!({"content": [], "structuredContent": {"error": "no such city"}, "isError": true}),
+            None,
+        ),
+        // Listed without outputSchema, or with one that is not an object schema: not checked.
+        (
+            None,
+            json!({"content": [], "structuredContent": [1, 2]}),
+            None,
+        ),
+        (Some(json!(false)), json!({"content": []}), None),
+        (
+            Some(json!("object")),
+            json!({"content": [], "structuredContent": 3}),
+            None,
+        ),
+        // An empty schema takes any content, but content there must be.
+        (
+            Some(json!({})),
+            json!({"content": [], "structuredContent": {"any": 1}}),
+            None,
+        ),
+        (
+            Some(json!({})),
+            json!({"content": []}),
+            Some("tool `weather` has an outputSchema but returned no structuredContent"),
+        ),
+    ]
+}
+
+#[test]
+fn structured_content_is_checked_against_the_output_schema() {
+    for (schema, result, expected) in output_schema_cases() {
+        let converted = ToolCallResult::from_result(result.clone()).expect("valid result");
+        let checked = check_structured_content("weather", schema.as_ref(), &converted);
+        let outcome = checked.map_err(|error| (error.code(), error.to_string()));
+        let expected = expected.map_or(Ok(()), |message| {
+            Err(("mcp_invalid_structured_content", message.to_owned()))
+        });
+        assert_eq!(outcome, expected, "{result} under {schema:?}");
+    }
+}
+
+/// Past eight mismatches the message counts the rest, as for a model's arguments.
+#[test]
+fn long_structured_content_mismatch_lists_are_cut() {
+    let schema = json!({"type": "array", "items": {"type": "string"}});
+    let result = json!({"content": [], "structuredContent": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]});
+    let converted = ToolCallResult::from_result(result).expect("valid result");
+    let message = check_structured_content("list", Some(&schema), &converted)
+        .expect_err("ten mismatches")
+        .to_string();
+    assert!(
+        message.contains("structuredContent `[7]`: expected string, got integer; and 2 more"),
+        "{message}"
+    );
+    assert!(!message.contains("`[8]`"), "{message}");
 }
 
 fn tool(name: &str) -> McpTool {

@@ -130,7 +130,7 @@ impl Driver {
                         is_error: *is_error,
                     })
                 } else {
-                    Err(text.clone())
+                    Err(text.clone().into())
                 };
                 self.agent.handle_tool_outcome(&id, outcome);
             }
@@ -144,7 +144,9 @@ impl Driver {
                 self.agent
                     .handle_tool_progress(&id, *progress, *total, message.clone());
             }
-            Input::UnknownOutcome(id) => self.agent.handle_tool_outcome(id, Err("late".into())),
+            Input::UnknownOutcome(id) => self
+                .agent
+                .handle_tool_outcome(id, Err("late".to_owned().into())),
             Input::Abort => self.agent.handle_abort(),
         }
     }

@@ -262,7 +262,12 @@ export type AgentEvent =
       structuredContent?: JsonValue;
       isError: boolean;
     }
-  | { type: "toolError"; id: string; message: string }
+  /**
+   * The call gave no result; the model reads `Error: <message>`. `code`, for a failed MCP call:
+   * the client's error code, `mcp_invalid_structured_content` for a result that breaks the
+   * tool's `outputSchema` (no `structuredContent`, or content that does not match).
+   */
+  | { type: "toolError"; id: string; message: string; code?: AgentErrorCode }
   /** Tokens so far in this run: running totals over its model calls, not one call's. */
   | {
       type: "usage";
@@ -318,7 +323,7 @@ export type AgentErrorCode =
   | "mcp_jsonrpc_error" | "mcp_unsupported_protocol_version" | "mcp_invalid_message"
   | "mcp_stream_ended" | "mcp_timeout" | "mcp_aborted" | "mcp_closed" | "mcp_cursor_loop"
   | "mcp_listing_too_large" | "mcp_capability_missing" | "mcp_both_transports_failed"
-  | "mcp_unknown_allowed_tool";
+  | "mcp_unknown_allowed_tool" | "mcp_invalid_structured_content";
 
 /** Every error the library throws or a run's stream errors with. */
 export interface AgentError extends Error {

@@ -397,6 +397,7 @@ pub fn tool_error_event(id: &str, message: &str) -> AgentEvent {
     AgentEvent::ToolError {
         id: id.to_owned(),
         message: message.to_owned(),
+        code: None,
     }
 }
 

@@ -125,8 +125,26 @@ pub struct ToolResult {
     pub is_error: bool,
 }
 
-/// A tool result, or why the call could not be made at all (transport, timeout, JSON-RPC error).
-pub type ToolOutcome = Result<ToolResult, String>;
+/// A tool result, or why the call could not be made at all (transport, timeout, JSON-RPC error)
+/// or gave no usable result.
+pub type ToolOutcome = Result<ToolResult, ToolFailure>;
+
+/// Why a call gave no result: `message` for the model (`Error: <message>`) and the page, and a
+/// stable `code` for the page when the failure has one (an MCP client error's).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolFailure {
+    pub code: Option<&'static str>,
+    pub message: String,
+}
+
+impl From<String> for ToolFailure {
+    fn from(message: String) -> Self {
+        ToolFailure {
+            code: None,
+            message,
+        }
+    }
+}
 
 /// A model call that failed for good (the driver has already decided against retrying).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -190,7 +208,12 @@ pub enum AgentEvent {
         is_error: bool,
     },
     /// The call was not made or did not complete; the model is told `Error: <message>`.
-    ToolError { id: String, message: String },
+    ToolError {
+        id: String,
+        message: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        code: Option<&'static str>,
+    },
     /// Tokens used so far in the run (summed over model calls).
     Usage(Usage),
     Final {

@@ -22,7 +22,7 @@ pub mod prompt_tools;
 
 pub use events::{
     Action, AgentEvent, FinalReason, LoopConfig, MissingIdStrategy, ModelFailure, ModelRequest,
-    Outcome, OutcomeReason, ToolInvocation, ToolOutcome, ToolResult,
+    Outcome, OutcomeReason, ToolFailure, ToolInvocation, ToolOutcome, ToolResult,
 };
 
 use std::collections::VecDeque;
@@ -375,11 +375,12 @@ impl AgentLoop {
                 };
                 (event, text_for_model)
             }
-            Err(message) => {
+            Err(ToolFailure { code, message }) => {
                 let text_for_model = format!("Error: {message}");
                 let event = AgentEvent::ToolError {
                     id: call_id.to_owned(),
                     message,
+                    code,
                 };
                 (event, text_for_model)
             }
@@ -466,6 +467,7 @@ impl AgentLoop {
                     self.emit(AgentEvent::ToolError {
                         id,
                         message: ABORTED.to_owned(),
+                        code: None,
                     });
                 }
                 self.commit_batch(batch);
@@ -742,6 +744,7 @@ impl AgentLoop {
                     self.emit(AgentEvent::ToolError {
                         id: call.id.clone(),
                         message: message.clone(),
+                        code: None,
                     });
                     batch_calls.push(BatchCall {
                         id: call.id,

@@ -80,6 +80,10 @@ pub enum McpError {
         capability: &'static str,
         method: &'static str,
     },
+    /// A `tools/call` result that breaks its tool's `outputSchema` (see
+    /// [`tools::check_structured_content`]).
+    #[error("{0}")]
+    InvalidStructuredContent(String),
     #[error("streamable HTTP failed ({streamable_http}); legacy SSE failed too ({legacy_sse})")]
     BothTransportsFailed {
         streamable_http: Box<McpError>,
@@ -109,6 +113,7 @@ impl McpError {
             McpError::CursorLoop { .. } => "mcp_cursor_loop",
             McpError::ListingTooLarge { .. } => "mcp_listing_too_large",
             McpError::CapabilityMissing { .. } => "mcp_capability_missing",
+            McpError::InvalidStructuredContent(_) => "mcp_invalid_structured_content",
             McpError::BothTransportsFailed { .. } => "mcp_both_transports_failed",
         }
     }

@@ -11,7 +11,7 @@ pub use super::catalog::MAX_LISTING_PAGES;
 use super::McpError;
 use crate::core::json_text::to_json_text;
 use crate::core::message::{ContentPart, ImageUrl};
-use crate::core::tools::McpTool;
+use crate::core::tools::{describe_errors, validate_value, McpTool, Subject};
 
 /// Tools one server may list; providers take a few hundred per request at most (OpenAI 128).
 pub const MAX_LISTED_TOOLS: usize = 5_000;
@@ -127,6 +127,41 @@ impl ToolCallResult {
             is_error,
         })
     }
+}
+
+/// Whether `result` keeps the promise of its tool's `outputSchema` (MCP 2025-06-18 and
+/// 2025-11-25, server/tools "Output Schema": a server MUST return `structuredContent` that
+/// conforms to it, and clients SHOULD validate it), checked as the TypeScript SDK's
+/// `Client.callTool` does: a result without `structuredContent` fails, one whose content does not
+/// match fails with its first mismatches. Not checked: a result with `isError` (a failure need
+/// not have the success's shape), a tool listed without `outputSchema` (`None`), and an
+/// `outputSchema` that is not a JSON object: the spec types it as an object schema, so a
+/// listing that breaks that says nothing reliable about results, and rejecting every result
+/// over it would only make the tool useless.
+pub fn check_structured_content(
+    tool: &str,
+    output_schema: Option<&Value>,
+    result: &ToolCallResult,
+) -> Result<(), McpError> {
+    let Some(schema @ Value::Object(_)) = output_schema else {
+        return Ok(());
+    };
+    if result.is_error {
+        return Ok(());
+    }
+    let Some(structured_content) = &result.structured_content else {
+        return Err(McpError::InvalidStructuredContent(format!(
+            "tool `{tool}` has an outputSchema but returned no structuredContent"
+        )));
+    };
+    let errors = validate_value(schema, structured_content, Subject::StructuredContent);
+    if errors.is_empty() {
+        return Ok(());
+    }
+    Err(McpError::InvalidStructuredContent(format!(
+        "tool `{tool}` returned structuredContent that does not match its outputSchema: {}",
+        describe_errors(&errors)
+    )))
 }
 
 /// The image types Anthropic reads in a tool result, and its limit on one image's base64 text

@@ -24,7 +24,10 @@ pub use names::{
 pub use prompt::tool_prompt;
 pub use property_keys::{ArgumentKeys, RenamedProperty};
 pub use sanitize::sanitize_schema;
-pub use validate::{describe_errors, drop_optional_nulls, validate_arguments, ArgumentError};
+pub use validate::{
+    describe_errors, drop_optional_nulls, validate_arguments, validate_value, ArgumentError,
+    Subject,
+};
 
 /// One MCP tool made callable by a model, and the way back to the server that owns it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -28,20 +28,35 @@ use crate::core::json_read::strings_in;
 use crate::core::json_text::to_json_text;
 use crate::core::text::{join, owned};
 
-/// One reason the arguments do not fit the schema.
+/// What a checked value is called in messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Subject {
+    /// A tool call's arguments: "arguments: …", "argument `city`: …".
+    Arguments,
+    /// A tool result's `structuredContent` (checked against the tool's `outputSchema`):
+    /// "structuredContent: …", "structuredContent `items[2]`: …".
+    StructuredContent,
+}
+
+/// One reason the arguments (or another [`Subject`]) do not fit the schema.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ArgumentError {
-    /// Where in the arguments, as `address.city` or `stops[2]`; empty for the arguments object.
+    /// Where in the value, as `address.city` or `stops[2]`; empty for the value itself.
     pub path: String,
     pub message: String,
+    pub subject: Subject,
 }
 
 impl std::fmt::Display for ArgumentError {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (whole, part) = match self.subject {
+            Subject::Arguments => ("arguments", "argument"),
+            Subject::StructuredContent => ("structuredContent", "structuredContent"),
+        };
         if self.path.is_empty() {
-            write!(formatter, "arguments: {}", self.message)
+            write!(formatter, "{whole}: {}", self.message)
         } else {
-            write!(formatter, "argument `{}`: {}", self.path, self.message)
+            write!(formatter, "{part} `{}`: {}", self.path, self.message)
         }
     }
 }
@@ -69,17 +84,24 @@ pub fn validate_arguments(schema: &Value, arguments: &Value) -> Vec<ArgumentErro
         return vec![ArgumentError {
             path: String::new(),
             message: format!("expected a JSON object, got {}", kind_of(arguments)),
+            subject: Subject::Arguments,
         }];
     }
+    validate_value(schema, arguments, Subject::Arguments)
+}
+
+/// Every problem with `value`, any JSON value, under `schema`, worded for `subject`; empty when
+/// it conforms. A `null` schema accepts anything.
+pub fn validate_value(schema: &Value, value: &Value, subject: Subject) -> Vec<ArgumentError> {
     if schema.is_null() {
         return Vec::new();
     }
-    let validator = Validator::new(schema);
+    let validator = Validator::new(schema, subject);
     let mut findings = Vec::new();
-    validator.check(schema, arguments, "", 0, &mut findings);
+    validator.check(schema, value, "", 0, &mut findings);
     let mut errors = Vec::with_capacity(findings.len());
     for finding in findings {
-        errors.push(finding.into_error());
+        errors.push(finding.into_error(subject));
     }
     errors
 }
@@ -122,7 +144,7 @@ impl Finding {
         }
     }
 
-    fn into_error(self) -> ArgumentError {
+    fn into_error(self, subject: Subject) -> ArgumentError {
         let message = match self.issue {
             Issue::TypeMismatch { expected, got } => {
                 format!("expected {}, got {got}", join(&expected, " or "))
@@ -132,6 +154,7 @@ impl Finding {
         ArgumentError {
             path: self.path,
             message,
+            subject,
         }
     }
 }
@@ -237,14 +260,17 @@ fn compile(pattern: &str) -> Option<Pattern> {
 
 struct Validator<'s> {
     root: &'s Value,
+    /// How messages name the checked value (a union's closest branch quotes one).
+    subject: Subject,
     visits_left: Cell<u32>,
     pattern_steps_left: Cell<u32>,
 }
 
 impl<'s> Validator<'s> {
-    fn new(root: &'s Value) -> Self {
+    fn new(root: &'s Value, subject: Subject) -> Self {
         Validator {
             root,
+            subject,
             visits_left: Cell::new(MAX_VISITS),
             pattern_steps_left: Cell::new(MAX_PATTERN_STEPS),
         }
@@ -667,7 +693,7 @@ impl<'s> Validator<'s> {
                 failures.push(branch_findings);
             }
             if !failures.is_empty() {
-                findings.extend(summarize_alternatives(failures, path, value));
+                findings.extend(summarize_alternatives(failures, path, value, self.subject));
             }
         }
         if let Some(Value::Array(one_of)) = schema.get("oneOf") {
@@ -683,7 +709,7 @@ impl<'s> Validator<'s> {
             }
             match matched.len() {
                 0 if !failures.is_empty() => {
-                    findings.extend(summarize_alternatives(failures, path, value))
+                    findings.extend(summarize_alternatives(failures, path, value, self.subject))
                 }
                 0 | 1 => {}
                 _ => findings.push(Finding::new(
@@ -719,7 +745,12 @@ impl<'s> Validator<'s> {
 /// Turns the failures of every branch of a union into what the model most likely needs to hear:
 /// the accepted types when no branch has the value's type ("expected string or null, got
 /// number"), the problems of the one branch that has it, or a short note otherwise.
-fn summarize_alternatives(failures: Vec<Vec<Finding>>, path: &str, value: &Value) -> Vec<Finding> {
+fn summarize_alternatives(
+    failures: Vec<Vec<Finding>>,
+    path: &str,
+    value: &Value,
+    subject: Subject,
+) -> Vec<Finding> {
     let is_wrong_shape = |branch: &Vec<Finding>| {
         branch.len() == 1
             && branch[0].path == path
@@ -771,7 +802,7 @@ fn summarize_alternatives(failures: Vec<Vec<Finding>>, path: &str, value: &Value
                 .swap_remove(fewest)
                 .into_iter()
                 .next()
-                .map(|finding| finding.into_error().to_string())
+                .map(|finding| finding.into_error(subject).to_string())
                 .unwrap_or_default();
             vec![Finding::new(
                 path,
@@ -787,7 +818,7 @@ fn summarize_alternatives(failures: Vec<Vec<Finding>>, path: &str, value: &Value
 /// server expects the property to be absent instead. Walks `properties`, `items`, `allOf` and
 /// local `$ref`s, like the sanitizer.
 pub fn drop_optional_nulls(schema: &Value, arguments: &mut Value) {
-    let validator = Validator::new(schema);
+    let validator = Validator::new(schema, Subject::Arguments);
     validator.drop_optional_nulls(schema, arguments, 0);
 }
 

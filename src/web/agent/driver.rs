@@ -16,10 +16,10 @@ use super::page_tools::{call_page_tool, PageTools, PAGE_SERVER};
 use super::{approved, AgentShared, BuiltTools, Refusals};
 use crate::core::agent_loop::{
     Action, AgentEvent, AgentLoop, FinalReason, ModelFailure, ModelRequest, OutcomeReason,
-    ToolInvocation, ToolOutcome, ToolResult,
+    ToolFailure, ToolInvocation, ToolOutcome, ToolResult,
 };
 use crate::core::mcp::cache::ToolsCache;
-use crate::core::mcp::tools::ToolCallResult;
+use crate::core::mcp::tools::{check_structured_content, ToolCallResult};
 use crate::core::mcp::McpError;
 use crate::core::message::ChatMessage;
 use crate::core::model_event::{queue_merging_pieces, ModelEvent};
@@ -255,10 +255,13 @@ fn event_to_js(event: &AgentEvent) -> Result<JsValue, JsValue> {
             }
             (event_of("toolProgress", id), members)
         }
-        AgentEvent::ToolError { id, message } => (
-            event_of("toolError", id),
-            vec![("message", JsValue::from_str(message))],
-        ),
+        AgentEvent::ToolError { id, message, code } => {
+            let mut members = vec![("message", JsValue::from_str(message))];
+            if let Some(code) = code {
+                members.push(("code", JsValue::from_str(code)));
+            }
+            (event_of("toolError", id), members)
+        }
         AgentEvent::Usage(usage) => {
             let event = js_sys::Object::new();
             set_property(&event, "type", &JsValue::from_str("usage"));
@@ -640,14 +643,14 @@ impl Run<'_> {
         }
         let page_messages = (self.shared.page_tools.is_some() && invocation.server == PAGE_SERVER)
             .then(|| self.round_messages());
-        let shared = self.shared.clone();
+        let (shared, tools) = (self.shared.clone(), self.tools.clone());
         let inputs = self.inputs.clone();
         spawn(async move {
             if let Some((approve, request)) = approval {
                 if let Err(declined) = approval_of(&approve, request, &signal).await {
                     let _ = inputs.unbounded_send(Input::ToolOutcome {
                         call_id: invocation.call_id,
-                        outcome: Err(declined),
+                        outcome: Err(declined.into()),
                     });
                     return;
                 }
@@ -660,7 +663,15 @@ impl Run<'_> {
                 }
             }
             let started = js_sys::Date::now();
-            let outcome = tool_call(&shared, &invocation, page_messages, &signal, &inputs).await;
+            let outcome = tool_call(
+                &shared,
+                tools.as_deref(),
+                &invocation,
+                page_messages,
+                &signal,
+                &inputs,
+            )
+            .await;
             if outcome.is_ok() {
                 shared.record_duration(
                     &invocation.server,
@@ -781,9 +792,11 @@ async fn streamed_call(
 }
 
 /// Calls `invocation`'s tool: a page tool when `page_messages` (its `execute`'s `messages`)
-/// is given, an MCP server's otherwise.
+/// is given, an MCP server's otherwise, whose result must keep the `outputSchema` of its
+/// listing in `tools`. An MCP failure keeps its code for the `toolError` event.
 async fn tool_call(
     shared: &AgentShared,
+    tools: Option<&BuiltTools>,
     invocation: &ToolInvocation,
     page_messages: Option<JsValue>,
     signal: &AbortSignal,
@@ -794,10 +807,11 @@ async fn tool_call(
         return call_page_tool(
             page_tools, invocation, &messages, signal, timeout_ms, max_chars, inputs,
         )
-        .await;
+        .await
+        .map_err(ToolFailure::from);
     }
     let Some(client) = shared.client(&invocation.server) else {
-        return Err(format!("no MCP server named `{}`", invocation.server));
+        return Err(format!("no MCP server named `{}`", invocation.server).into());
     };
     let call_id = invocation.call_id.clone();
     let progress_inputs = inputs.clone();
@@ -810,6 +824,8 @@ async fn tool_call(
         });
     };
     let arguments: Value = invocation.arguments.clone();
+    let output_schema =
+        tools.and_then(|tools| tools.output_schema(&invocation.server, &invocation.tool));
     client
         .call_tool(
             &invocation.tool,
@@ -819,8 +835,14 @@ async fn tool_call(
             Some(shared.tool_timeout_ms),
         )
         .await
-        .map(|result| tool_result(result, shared.max_tool_result_chars))
-        .map_err(|error| error.to_string())
+        .and_then(|result| {
+            check_structured_content(&invocation.tool, output_schema, &result)?;
+            Ok(tool_result(result, shared.max_tool_result_chars))
+        })
+        .map_err(|error| ToolFailure {
+            code: Some(error.code()),
+            message: error.to_string(),
+        })
 }
 
 /// What `approveToolCall` is asked about: the call as the `toolCall` event showed it, with the

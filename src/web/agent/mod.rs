@@ -126,6 +126,13 @@ impl BuiltTools {
         &self.unlisted_allowed
     }
 
+    /// The `outputSchema` `server` listed `tool` with, which the tool's results must keep.
+    pub(crate) fn output_schema(&self, server: &str, tool: &str) -> Option<&Value> {
+        let (_, listing) = self.listings.iter().find(|(name, _)| name == server)?;
+        let listed = listing.iter().find(|listed| listed.name == tool)?;
+        listed.output_schema.as_ref()
+    }
+
     pub(crate) fn provider_tools(&self, provider: &ResolvedProvider) -> Rc<ProviderTools> {
         self.provider_tools
             .get_or_init(|| Rc::new(provider.provider_tools(self.table.entries())))

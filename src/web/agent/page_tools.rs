@@ -19,7 +19,7 @@ use web_sys::{AbortController, AbortSignal};
 
 use super::config_error;
 use super::driver::{tool_result, Input};
-use crate::core::agent_loop::{ToolInvocation, ToolOutcome};
+use crate::core::agent_loop::{ToolInvocation, ToolResult};
 use crate::core::json_text::to_json_text;
 use crate::core::mcp::session::CallDeadline;
 use crate::core::mcp::tools::ToolCallResult;
@@ -188,7 +188,7 @@ pub(crate) async fn call_page_tool(
     timeout_ms: u64,
     max_result_chars: usize,
     inputs: &UnboundedSender<Input>,
-) -> ToolOutcome {
+) -> Result<ToolResult, String> {
     let Some((entry, execute)) = page_tools.execute(&invocation.tool) else {
         return Err(format!("no page tool named `{}`", invocation.tool));
     };

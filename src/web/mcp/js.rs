@@ -1,6 +1,9 @@
 //! The MCP client as a JS class, for pages that talk to one server directly (listing a server's
 //! tools in a settings screen) and for the conformance harness's Node entry.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use js_sys::Promise;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -13,6 +16,7 @@ use super::{
 use crate::core::json_read::{boolean, header_list, known_member, named, object, string};
 use crate::core::mcp::jsonrpc::Progress;
 use crate::core::mcp::session::{TransportMode, DEFAULT_CALL_TIMEOUT_MS};
+use crate::core::mcp::tools::check_structured_content;
 use crate::core::tools::McpTool;
 use crate::web::error::{js_error, set_property};
 use crate::web::json::{from_js, set_tool_result_members, value_to_js};
@@ -140,6 +144,9 @@ fn options_error(error: impl std::fmt::Display) -> JsValue {
 #[wasm_bindgen(js_name = McpClient)]
 pub struct JsMcpClient {
     pub(super) client: McpClient,
+    /// The tools of the latest `listTools()`, whose `outputSchema`s `callTool` checks results
+    /// against, as the TypeScript SDK's client does with those of its latest listing.
+    listed: Rc<RefCell<Rc<[McpTool]>>>,
 }
 
 #[wasm_bindgen(js_class = McpClient)]
@@ -166,7 +173,10 @@ impl JsMcpClient {
         config.on_elicitation = on_elicitation;
         config.on_notification = on_notification;
         let client = McpClient::new(config)?;
-        Ok(JsMcpClient { client })
+        Ok(JsMcpClient {
+            client,
+            listed: Rc::default(),
+        })
     }
 
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
@@ -180,12 +190,17 @@ impl JsMcpClient {
 
     #[wasm_bindgen(js_name = listTools, unchecked_return_type = "Promise<McpTool[]>")]
     pub fn list_tools(&self) -> Promise {
-        let client = self.client.clone();
-        promise_of(async move { Ok(tools_to_js(&client.list_tools().await?)) })
+        let (client, listed) = (self.client.clone(), self.listed.clone());
+        promise_of(async move {
+            let tools = client.list_tools().await?;
+            *listed.borrow_mut() = tools.clone();
+            Ok(tools_to_js(&tools))
+        })
     }
 
     /// Calls `name` with `args` (`{}` when left out). A tool's own failure resolves with
-    /// `isError: true`; a protocol, network or timeout failure rejects with a coded error.
+    /// `isError: true`; a protocol, network or timeout failure rejects with a coded error, and
+    /// so does a result that breaks the `outputSchema` of the latest `listTools()`.
     #[wasm_bindgen(js_name = callTool, unchecked_return_type = "Promise<McpToolResult>")]
     pub fn call_tool(
         &self,
@@ -193,8 +208,8 @@ impl JsMcpClient {
         #[wasm_bindgen(unchecked_optional_param_type = "JsonObject")] args: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "McpCallOptions")] options: JsValue,
     ) -> Promise {
-        let client = self.client.clone();
-        promise_of(async move { call_tool(&client, &name, &args, &options).await })
+        let (client, listed) = (self.client.clone(), self.listed.clone());
+        promise_of(async move { call_tool(&client, &listed, &name, &args, &options).await })
     }
 
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
@@ -286,8 +301,10 @@ pub(super) fn request_options(options: &JsValue, shape: &str) -> Result<RequestO
 }
 
 /// `McpClient.callTool`: every failure, bad arguments and options included, rejects the promise.
+/// A tool missing from `listed` (never listed, or not since the latest listing) is not checked.
 async fn call_tool(
     client: &McpClient,
+    listed: &RefCell<Rc<[McpTool]>>,
     name: &str,
     args: &JsValue,
     options: &JsValue,
@@ -326,6 +343,12 @@ async fn call_tool(
     let result = client
         .call_tool(name, arguments, Some(&report), signal.as_ref(), timeout_ms)
         .await?;
+    let tools = listed.borrow().clone();
+    let output_schema = tools
+        .iter()
+        .find(|tool| tool.name == name)
+        .and_then(|tool| tool.output_schema.as_ref());
+    check_structured_content(name, output_schema, &result)?;
     let object = js_sys::Object::new();
     set_property(&object, "modelText", &JsValue::from_str(&result.model_text));
     let structured_content = result.structured_content.as_ref();
