@@ -149,6 +149,7 @@ fn listing_entries_are_read_as_the_spec_types_them() {
             input_schema: json!({"type": "object", "properties": {"q": {"type": "string"}}}),
             output_schema: None,
             annotations: Some(json!({"readOnlyHint": true})),
+            execution: None,
         }
     );
     let bare = McpTool::from_listing_entry(&json!({"name": "ping"})).expect("only a name");

@@ -156,3 +156,32 @@ fn tool_table_skips_nameless_tools_and_picks_descriptions() {
         Some(json!({"title": "Bee", "readOnlyHint": true}))
     );
 }
+
+/// A tool that runs only as a task (MCP 2025-11-25 `execution.taskSupport: "required"`, such
+/// as server-everything's `simulate-research-query`) is not offered: its server refuses a plain
+/// call (-32601), and this client does not implement tasks. `optional` and `forbidden` tools
+/// are called as usual.
+#[test]
+fn tool_table_leaves_out_tools_that_run_only_as_tasks() {
+    let listing = json!([
+        {"name": "research", "execution": {"taskSupport": "required"}},
+        {"name": "maybe", "execution": {"taskSupport": "optional"}},
+        {"name": "never", "execution": {"taskSupport": "forbidden"}},
+        {"name": "plain"}
+    ]);
+    let tools: Vec<McpTool> = listing
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|entry| McpTool::from_listing_entry(entry).expect("tool"))
+        .collect();
+    assert!(tools[0].runs_only_as_task());
+    assert_eq!(tools[1].execution, Some(json!({"taskSupport": "optional"})));
+    let table = build_tool_table(&[("s".to_owned(), tools)]);
+    let names: Vec<&str> = table
+        .entries()
+        .iter()
+        .map(|entry| entry.function_name.as_str())
+        .collect();
+    assert_eq!(names, ["maybe", "never", "plain"]);
+}

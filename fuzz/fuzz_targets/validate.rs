@@ -23,6 +23,7 @@ fuzz_target!(|data: &[u8]| {
         input_schema: schema.clone(),
         output_schema: None,
         annotations: None,
+        execution: None,
     };
     let table = build_tool_table(&[("server".to_owned(), vec![tool])]);
     let function_name = table.entries()[0].function_name.clone();

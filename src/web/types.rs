@@ -323,7 +323,7 @@ export type AgentErrorCode =
   | "mcp_jsonrpc_error" | "mcp_unsupported_protocol_version" | "mcp_invalid_message"
   | "mcp_stream_ended" | "mcp_timeout" | "mcp_aborted" | "mcp_closed" | "mcp_cursor_loop"
   | "mcp_listing_too_large" | "mcp_capability_missing" | "mcp_both_transports_failed"
-  | "mcp_unknown_allowed_tool" | "mcp_invalid_structured_content";
+  | "mcp_unknown_allowed_tool" | "mcp_invalid_structured_content" | "mcp_task_required";
 
 /** Every error the library throws or a run's stream errors with. */
 export interface AgentError extends Error {

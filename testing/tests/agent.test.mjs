@@ -465,6 +465,32 @@ test("final.finishReason tells an answer cut at the token limit from a whole one
   }
 });
 
+test("a tool that runs only as a task is listed by McpClient, refused by callTool and not offered by an Agent", async () => {
+  const outcome = await page.evaluate(async ({ url, config }) => {
+    const client = new window.agentWasm.McpClient({ url, allowInsecureLocalUrls: true, onElicitation: () => ({ action: "decline" }) });
+    const agent = new window.agentWasm.Agent(config);
+    try {
+      const listed = (await client.listTools()).find((tool) => tool.name === "simulate-research-query");
+      const call = await client.callTool("simulate-research-query", { topic: "tides" }).then(
+        () => ({ settled: "resolved" }),
+        (error) => ({ code: error.code, message: error.message }),
+      );
+      const offered = (await agent.listTools()).map((tool) => tool.tool);
+      return { execution: listed?.execution, call, offered };
+    } finally {
+      await client.close();
+      client.free();
+      await agent.close();
+      agent.free();
+    }
+  }, { url: env.everythingUrl, config: agentConfig() });
+  assert.deepEqual(outcome.execution, { taskSupport: "required" });
+  assert.equal(outcome.call.code, "mcp_task_required", JSON.stringify(outcome.call));
+  assert.match(outcome.call.message, /^tool `simulate-research-query` runs only as a task/);
+  assert.ok(outcome.offered.includes("get-sum"), JSON.stringify(outcome.offered));
+  assert.ok(!outcome.offered.includes("simulate-research-query"), JSON.stringify(outcome.offered));
+});
+
 test("onElicitation: not a function is refused as the Agent is made", async () => {
   const error = await page.evaluate((config) => {
     try {

@@ -84,6 +84,10 @@ pub enum McpError {
     /// [`tools::check_structured_content`]).
     #[error("{0}")]
     InvalidStructuredContent(String),
+    /// The tool runs only as a task (MCP 2025-11-25 `execution.taskSupport: "required"`), which
+    /// this client does not implement; its server would refuse a plain call.
+    #[error("tool `{0}` runs only as a task (its execution.taskSupport is \"required\"), which this client does not implement")]
+    TaskRequired(String),
     #[error("streamable HTTP failed ({streamable_http}); legacy SSE failed too ({legacy_sse})")]
     BothTransportsFailed {
         streamable_http: Box<McpError>,
@@ -114,6 +118,7 @@ impl McpError {
             McpError::ListingTooLarge { .. } => "mcp_listing_too_large",
             McpError::CapabilityMissing { .. } => "mcp_capability_missing",
             McpError::InvalidStructuredContent(_) => "mcp_invalid_structured_content",
+            McpError::TaskRequired(_) => "mcp_task_required",
             McpError::BothTransportsFailed { .. } => "mcp_both_transports_failed",
         }
     }

@@ -132,8 +132,9 @@ pub fn empty_string_as_object(arguments: &Value) -> Cow<'_, Value> {
 }
 
 /// The tools of every server, in server order, with provider-facing names (see
-/// [`build_tool_names`]). Tools with an empty name are skipped: they cannot be called. A missing
-/// description falls back to `annotations.title`, then to the tool's `title`.
+/// [`build_tool_names`]). Tools with an empty name are skipped, and so are those that run only
+/// as a task ([`McpTool::runs_only_as_task`]): neither can be called. A missing description
+/// falls back to `annotations.title`, then to the tool's `title`.
 pub fn build_tool_table<Tools: AsRef<[McpTool]>>(servers: &[(String, Tools)]) -> ToolTable {
     build_tool_table_allowing(servers, &[])
 }
@@ -149,7 +150,7 @@ pub fn build_tool_table_allowing<Tools: AsRef<[McpTool]>>(
         let allowed = allowed.iter().find(|(name, _)| name == server);
         for tool in listing.as_ref() {
             let offered = allowed.is_none_or(|(_, names)| names.contains(&tool.name));
-            if offered && !tool.name.is_empty() {
+            if offered && !tool.name.is_empty() && !tool.runs_only_as_task() {
                 tools.push((server, tool));
             }
         }
@@ -216,9 +217,23 @@ pub struct McpTool {
     pub output_schema: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Option<Value>,
+    /// How the tool runs (MCP 2025-11-25: `taskSupport`), as sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub execution: Option<Value>,
 }
 
 impl McpTool {
+    /// Whether the tool runs only as a task (`execution.taskSupport: "required"`): servers
+    /// refuse a plain `tools/call` of it (-32601), and this client does not implement tasks
+    /// (experimental in MCP 2025-11-25, since moved to an extension of its own).
+    pub fn runs_only_as_task(&self) -> bool {
+        let support = self
+            .execution
+            .as_ref()
+            .and_then(|execution| execution.get("taskSupport"));
+        support.and_then(Value::as_str) == Some("required")
+    }
+
     /// Reads one entry of a `tools/list` result: `name` must be a string; `title` and
     /// `description` are strings or absent (or null); the schemas and annotations are kept as
     /// sent; other members are ignored. Read by hand from the parsed JSON rather than through
@@ -243,6 +258,7 @@ impl McpTool {
             input_schema: members.get("inputSchema").cloned().unwrap_or_default(),
             output_schema: kept("outputSchema"),
             annotations: kept("annotations"),
+            execution: kept("execution"),
         })
     }
 }

@@ -170,6 +170,7 @@ fn page_tool(name: &str, entry: &JsValue) -> Result<(McpTool, Function), JsValue
         input_schema,
         output_schema: None,
         annotations,
+        execution: None,
     };
     Ok((tool, execute))
 }

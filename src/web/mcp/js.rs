@@ -17,6 +17,7 @@ use crate::core::json_read::{boolean, header_list, known_member, named, object, 
 use crate::core::mcp::jsonrpc::Progress;
 use crate::core::mcp::session::{TransportMode, DEFAULT_CALL_TIMEOUT_MS};
 use crate::core::mcp::tools::check_structured_content;
+use crate::core::mcp::McpError;
 use crate::core::tools::McpTool;
 use crate::web::error::{js_error, set_property};
 use crate::web::json::{from_js, set_tool_result_members, value_to_js};
@@ -70,6 +71,8 @@ export interface McpTool {
   inputSchema: JsonValue;
   outputSchema?: JsonValue;
   annotations?: JsonObject;
+  /** `{ taskSupport }` (MCP 2025-11-25); a tool whose `taskSupport` is `"required"` runs only as a task, which this client does not implement: `callTool` refuses it (`mcp_task_required`) and an Agent does not offer it. */
+  execution?: JsonObject;
 }
 /** A `tools/call` result: what a model reads and what a UI shows. */
 export interface McpToolResult {
@@ -259,6 +262,7 @@ fn tools_to_js(tools: &[McpTool]) -> JsValue {
         let values = [
             ("outputSchema", &tool.output_schema),
             ("annotations", &tool.annotations),
+            ("execution", &tool.execution),
         ];
         for (key, value) in values {
             if let Some(value) = value {
@@ -301,7 +305,8 @@ pub(super) fn request_options(options: &JsValue, shape: &str) -> Result<RequestO
 }
 
 /// `McpClient.callTool`: every failure, bad arguments and options included, rejects the promise.
-/// A tool missing from `listed` (never listed, or not since the latest listing) is not checked.
+/// A tool missing from `listed` (never listed, or not since the latest listing) is not checked;
+/// one it shows running only as a task is refused before anything is sent.
 async fn call_tool(
     client: &McpClient,
     listed: &RefCell<Rc<[McpTool]>>,
@@ -340,14 +345,15 @@ async fn call_tool(
             let _ = callback.call1(&JsValue::NULL, &progress_to_js(progress));
         }
     };
+    let tools = listed.borrow().clone();
+    let tool = tools.iter().find(|tool| tool.name == name);
+    if tool.is_some_and(McpTool::runs_only_as_task) {
+        return Err(McpError::TaskRequired(name.to_owned()).into());
+    }
     let result = client
         .call_tool(name, arguments, Some(&report), signal.as_ref(), timeout_ms)
         .await?;
-    let tools = listed.borrow().clone();
-    let output_schema = tools
-        .iter()
-        .find(|tool| tool.name == name)
-        .and_then(|tool| tool.output_schema.as_ref());
+    let output_schema = tool.and_then(|tool| tool.output_schema.as_ref());
     check_structured_content(name, output_schema, &result)?;
     let object = js_sys::Object::new();
     set_property(&object, "modelText", &JsValue::from_str(&result.model_text));
