@@ -37,6 +37,22 @@ extern "C" {
     fn digest(algorithm: &str, data: &Uint8Array) -> Result<Promise, JsValue>;
     #[wasm_bindgen(catch, js_name = open)]
     fn open_window(url: &str, target: &str, features: &str) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch, js_name = close)]
+    fn close_this_window() -> Result<(), JsValue>;
+
+    /// A window seen from another: the popup, or the redirect page's opener. `closed`, `close`
+    /// and `postMessage` are the members another origin's window lets through.
+    type OtherWindow;
+    #[wasm_bindgen(method, getter)]
+    fn closed(this: &OtherWindow) -> bool;
+    #[wasm_bindgen(method)]
+    fn close(this: &OtherWindow);
+    #[wasm_bindgen(method, catch, js_name = postMessage)]
+    fn post_message_to(
+        this: &OtherWindow,
+        message: &JsValue,
+        target_origin: &JsValue,
+    ) -> Result<(), JsValue>;
     #[wasm_bindgen(js_name = addEventListener)]
     fn add_global_listener(kind: &str, listener: &Function);
     #[wasm_bindgen(js_name = removeEventListener)]
@@ -576,11 +592,11 @@ async fn in_popup(url: &str, state: &str, signal: Option<&AbortSignal>) -> Resul
     }
     add_global_listener("message", &listening.listener);
     let mut answer = JsFuture::from(promise);
-    let closed = || Reflect::get(&popup, &"closed".into()).is_ok_and(|closed| closed.is_truthy());
+    let popup: &OtherWindow = popup.unchecked_ref();
     // A page past the popup's first `about:blank`: another origin's, whose `location.href`
     // cannot be read, or one of this origin's.
     let on_a_page = || {
-        Reflect::get(&popup, &"location".into())
+        Reflect::get(popup, &"location".into())
             .and_then(|location| Reflect::get(&location, &"href".into()))
             .map_or(true, |href| href != "about:blank")
     };
@@ -592,11 +608,10 @@ async fn in_popup(url: &str, state: &str, signal: Option<&AbortSignal>) -> Resul
                 return Ok(answer?.as_string().unwrap_or_default());
             }
             Either::Right(_) if signal.is_some_and(AbortSignal::aborted) => {
-                let _ = Reflect::get(&popup, &"close".into())
-                    .and_then(|close| close.unchecked_into::<Function>().call0(&popup));
+                popup.close();
                 return Err(js_error("aborted", "the authorization was given up").into());
             }
-            Either::Right(_) if closed() => {
+            Either::Right(_) if popup.closed() => {
                 let now = js_sys::Date::now();
                 let wait = if seen_on_a_page {
                     CLOSED_POPUP_GRACE_MS
@@ -653,11 +668,7 @@ pub fn finish_oauth_redirect() -> bool {
     if !post_to_opener(&message) && !post_on_channel(&message) {
         return false;
     }
-    if let Ok(close) = Reflect::get(&js_sys::global(), &"close".into()) {
-        if let Ok(close) = close.dyn_into::<Function>() {
-            let _ = close.call0(&JsValue::UNDEFINED);
-        }
-    }
+    let _ = close_this_window();
     true
 }
 
@@ -667,10 +678,8 @@ fn post_to_opener(message: &JsValue) -> bool {
         return false;
     }
     let origin = global_member(&["location", "origin"]);
-    let post = Reflect::get(&opener, &"postMessage".into())
-        .ok()
-        .and_then(|post| post.dyn_into::<Function>().ok());
-    post.is_some_and(|post| post.call2(&opener, message, &origin).is_ok())
+    let opener: &OtherWindow = opener.unchecked_ref();
+    opener.post_message_to(message, &origin).is_ok()
 }
 
 fn post_on_channel(message: &JsValue) -> bool {
