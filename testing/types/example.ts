@@ -19,8 +19,10 @@ function describe(event: AgentEvent): string {
       return `${event.id}: ${event.progress}/${event.total ?? "?"} ${event.message ?? ""}`;
     case "toolResult":
       return `${event.id}: ${event.text} (${event.content.length} blocks, error: ${event.isError})`;
-    case "toolError":
-      return `${event.id} failed: ${event.message}`;
+    case "toolError": {
+      const code: AgentErrorCode | undefined = event.code;
+      return `${event.id} failed: ${event.message}${code ? ` (${code})` : ""}`;
+    }
     case "usage":
       return `${event.inputTokens} in, ${event.outputTokens} out`;
     case "serverError":
