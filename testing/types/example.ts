@@ -3,6 +3,7 @@
 import init, { Agent, McpClient, browserOAuth, finishOAuthRedirect, listProviders, sanitizeJsonSchema, buildToolNames, validateToolArguments } from "mcp-agent-wasm";
 import type { AgentConfig, AgentError, AgentErrorCode, AgentEvent, ChatMessage, McpTool, McpToolResult, ToolInfo } from "mcp-agent-wasm";
 import type { McpGetPromptResult, McpPrompt, McpPromptMessage, McpReadResourceResult, McpResource, McpResourceTemplate } from "mcp-agent-wasm";
+import type { McpCompleteResult, McpLoggingLevel, McpNotification } from "mcp-agent-wasm";
 
 function describe(event: AgentEvent): string {
   switch (event.type) {
@@ -29,7 +30,8 @@ function describe(event: AgentEvent): string {
       return `${event.server}: ${event.code} ${event.message}`;
     case "final": {
       const messages: ChatMessage[] = event.messages;
-      return `${event.reason}: ${event.text} after ${messages.length} messages`;
+      const cut = event.finishReason === "length" ? " (cut at the token limit)" : "";
+      return `${event.reason}: ${event.text} after ${messages.length} messages${cut}`;
     }
   }
 }
@@ -41,6 +43,8 @@ export async function main(signal: AbortSignal): Promise<ChatMessage[]> {
     provider: { id: providers[0] ?? "openai", apiKey: "key", model: "gpt-4o-mini", extraBody: { reasoning_effort: "low" } },
     mcpServers: [{ name: "everything", url: "https://example.invalid/mcp", transport: "auto" }],
     maxRounds: 3,
+    maxRetries: 0,
+    onNotification: (notification: McpNotification, { server }) => console.log(server, notification.method, notification.params),
     approveToolCall: async (call, { signal }) => call.annotations?.["readOnlyHint"] === true || (!signal.aborted && confirm(`Run ${call.tool}?`)),
     tools: {
       selection: {
@@ -105,7 +109,17 @@ export async function catalog(client: McpClient): Promise<string[]> {
   const prompt: McpGetPromptResult = await client.getPrompt("args-prompt", { city: "Oslo" });
   const messages: McpPromptMessage[] = prompt.messages;
   const bare: McpGetPromptResult = await client.getPrompt("simple-prompt");
-  return [...parts, `${templates.length} ${required.length} ${messages[0]?.role} ${bare.description ?? ""}`];
+  const level: McpLoggingLevel = "warning";
+  await client.setLoggingLevel(level);
+  await client.subscribeResource(resources[0]?.uri ?? "demo://r");
+  await client.unsubscribeResource(resources[0]?.uri ?? "demo://r", { timeoutMs: 1000 });
+  const completed: McpCompleteResult = await client.complete({
+    ref: { type: "ref/prompt", name: "completable-prompt" },
+    argument: { name: "department", value: "S" },
+    context: { arguments: { team: "a" } },
+  });
+  const task = (await client.listTools()).find((tool) => tool.execution?.["taskSupport"] === "required");
+  return [...parts, `${templates.length} ${required.length} ${messages[0]?.role} ${bare.description ?? ""}`, ...completed.completion.values, task?.name ?? ""];
 }
 
 /** What the types refuse: each line must be a type error, or tsc fails on the unused directive. */
@@ -117,6 +131,10 @@ export function typeErrors(): void {
   const client = new McpClient({ url: "https://example.invalid/mcp" });
   // @ts-expect-error a prompt's arguments are strings
   void client.getPrompt("args-prompt", { count: 3 });
+  // @ts-expect-error not a logging level
+  void client.setLoggingLevel("warn");
+  // @ts-expect-error a completion's ref is a prompt or a resource template
+  void client.complete({ ref: { type: "ref/tool", name: "echo" }, argument: { name: "a", value: "" } });
 }
 
 /** browserOAuth's hook fits `getAccessToken`; its options are checked. */
