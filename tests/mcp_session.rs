@@ -6,9 +6,9 @@ use mcp_agent_wasm::core::mcp::jsonrpc::{
     IncomingMessage, METHOD_NOT_FOUND,
 };
 use mcp_agent_wasm::core::mcp::session::{
-    needs_ping_before_reuse, CallDeadline, Elicitation, FailureDecision, InitializeFailure,
-    ResumeDecision, Session, SessionState, StreamResumption, Transport, TransportMode,
-    DEFAULT_RETRY_MS, LATEST_PROTOCOL_VERSION, MAX_RESUME_ATTEMPTS,
+    needs_ping_before_reuse, roots_list, CallDeadline, Elicitation, FailureDecision,
+    InitializeFailure, ResumeDecision, Session, SessionState, StreamResumption, Transport,
+    TransportMode, DEFAULT_RETRY_MS, LATEST_PROTOCOL_VERSION, MAX_RESUME_ATTEMPTS,
 };
 use mcp_agent_wasm::core::mcp::McpError;
 use mcp_agent_wasm::core::sse::SseDecoder;
@@ -815,6 +815,54 @@ fn elicitations_are_refused_unless_defaults_are_accepted() {
             ["code"],
         json!(METHOD_NOT_FOUND)
     );
+}
+
+/// MCP "Roots": a client with roots declares `roots` and answers `roots/list` with them; one
+/// without refuses the request as unknown. The list is checked first: each `uri` a `file://`
+/// URI, as the spec requires, and `name` a string.
+#[test]
+fn roots_are_declared_and_listed_as_given() {
+    let roots =
+        json!([{"uri": "file:///home/ada/project", "name": "project"}, {"uri": "file:///tmp"}]);
+    let mut session = Session::new("c", "1", TransportMode::Auto);
+    assert_eq!(
+        session.answer_server_request(&json!(1), "roots/list", &Value::Null)["error"]["code"],
+        json!(METHOD_NOT_FOUND)
+    );
+    session.set_roots(Some(roots_list(roots.clone()).expect("valid roots")));
+    let initialize = session.begin_initialize();
+    assert_eq!(
+        initialize.body["params"]["capabilities"],
+        json!({"roots": {}})
+    );
+    assert_eq!(
+        session.answer_server_request(&json!(2), "roots/list", &json!({})),
+        json!({"jsonrpc": "2.0", "id": 2, "result": {"roots": roots}})
+    );
+    for (refused, reason) in [
+        (
+            json!({"uri": "file:///a"}),
+            "`roots` is a list of { uri, name? }",
+        ),
+        (
+            json!([{"uri": "https://example.com/"}]),
+            "roots[0]: `uri` must be a file:// URI",
+        ),
+        (
+            json!([{"uri": "file:///a"}, {"name": "b"}]),
+            "roots[1]: `uri` must be a file:// URI",
+        ),
+        (
+            json!([{"uri": "file:///a", "name": 3}]),
+            "roots[0]: `name` must be a string",
+        ),
+    ] {
+        assert_eq!(
+            roots_list(refused.clone()),
+            Err(reason.to_owned()),
+            "{refused}"
+        );
+    }
 }
 
 /// The session id is the session's as soon as the initialize response's headers arrive, before

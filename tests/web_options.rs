@@ -52,6 +52,9 @@ struct AgentOptions {
     tool_choice: Option<serde::de::IgnoredAny>,
     #[serde(default)]
     max_retries: u32,
+    /// Read by `roots_list` (its errors: tests/mcp_session.rs).
+    #[serde(default)]
+    roots: Option<serde::de::IgnoredAny>,
     /// A function in JS, which JSON leaves out; only its place in the list of members matters.
     #[serde(default)]
     approve_tool_call: Option<serde::de::IgnoredAny>,
@@ -165,6 +168,10 @@ fn options_are_refused_as_the_derived_readers_refused_them() {
         with("maxRetries", json!(0)),
         with("maxRetries", json!(-1)),
         with("maxRetries", json!("2")),
+        with(
+            "roots",
+            json!([{"uri": "file:///home/ada/project", "name": "project"}]),
+        ),
         with("maxRoundz", json!(3)),
         with("mcpServers", json!({})),
         with("mcpServers", json!(null)),

@@ -110,6 +110,8 @@ export interface AgentConfig {
    * before anything reached the page. Default 2.
    */
   maxRetries?: number | undefined;
+  /** The roots every MCP server may work in (MCP "Roots": `file://` URIs), sent to its `roots/list`; declares `roots`. */
+  roots?: McpRoot[] | undefined;
   /**
    * Asked before each tool call runs (MCP asks hosts for the user's consent before a tool is
    * invoked). Only `true`, or a promise of it, runs the call; any other answer, a throw or a

@@ -491,6 +491,39 @@ test("a tool that runs only as a task is listed by McpClient, refused by callToo
   assert.ok(!outcome.offered.includes("simulate-research-query"), JSON.stringify(outcome.offered));
 });
 
+test("roots: server-everything's get-roots-list, offered once roots are declared, reads the page's roots", async () => {
+  const roots = [{ uri: "file:///home/ada/notes", name: "notes" }, { uri: "file:///tmp/scratch" }];
+  const outcome = await page.evaluate(async ({ url, roots }) => {
+    const client = new window.agentWasm.McpClient({ url, allowInsecureLocalUrls: true, roots });
+    const plain = new window.agentWasm.McpClient({ url, allowInsecureLocalUrls: true });
+    try {
+      const offered = (await client.listTools()).map((tool) => tool.name);
+      const offeredWithout = (await plain.listTools()).map((tool) => tool.name);
+      // The server asks for the roots on the standalone stream, which opens after initialize.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const listed = await client.callTool("get-roots-list", {}, { timeoutMs: 20000 });
+      let refused;
+      try {
+        new window.agentWasm.McpClient({ url, allowInsecureLocalUrls: true, roots: [{ uri: "https://example.com/" }] });
+      } catch (error) {
+        refused = { code: error.code, message: error.message };
+      }
+      return { offered, offeredWithout, text: listed.modelText, refused };
+    } finally {
+      await client.close();
+      client.free();
+      await plain.close();
+      plain.free();
+    }
+  }, { url: env.everythingUrl, roots });
+  assert.ok(outcome.offered.includes("get-roots-list"), JSON.stringify(outcome.offered));
+  assert.ok(!outcome.offeredWithout.includes("get-roots-list"), "offered only to clients that declare roots");
+  assert.match(outcome.text, /file:\/\/\/home\/ada\/notes/);
+  assert.match(outcome.text, /file:\/\/\/tmp\/scratch/);
+  assert.equal(outcome.refused?.code, "mcp_invalid_options");
+  assert.match(outcome.refused.message, /roots\[0\]: `uri` must be a file:\/\/ URI/);
+});
+
 test("onElicitation: not a function is refused as the Agent is made", async () => {
   const error = await page.evaluate((config) => {
     try {

@@ -44,6 +44,7 @@ export async function main(signal: AbortSignal): Promise<ChatMessage[]> {
     mcpServers: [{ name: "everything", url: "https://example.invalid/mcp", transport: "auto" }],
     maxRounds: 3,
     maxRetries: 0,
+    roots: [{ uri: "file:///home/ada/project", name: "project" }, { uri: "file:///tmp" }],
     onNotification: (notification: McpNotification, { server }) => console.log(server, notification.method, notification.params),
     approveToolCall: async (call, { signal }) => call.annotations?.["readOnlyHint"] === true || (!signal.aborted && confirm(`Run ${call.tool}?`)),
     tools: {

@@ -241,7 +241,7 @@ pub fn answer_server_request(id: &Value, method: &str) -> Value {
 }
 
 /// The answer to request `id`: its `result` or `error` (`member`).
-fn answer(id: &Value, member: &str, value: Value) -> Value {
+pub fn answer(id: &Value, member: &str, value: Value) -> Value {
     object([
         ("jsonrpc", Value::from("2.0")),
         ("id", id.clone()),

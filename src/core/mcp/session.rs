@@ -136,6 +136,9 @@ pub struct Session {
     elicitation: Elicitation,
     /// Whether `sampling/createMessage` is answered (by an Agent's model), and so declared.
     sampling: bool,
+    /// The page's roots (checked by [`roots_list`]), which `roots/list` answers with; `None`
+    /// declares no `roots`.
+    roots: Option<Value>,
     /// Whether messages carry `MCP-Protocol-Version` once initialized; off for a session whose
     /// server's CORS refuses it (see
     /// [`Session::retry_initialized_without_protocol_version_header`]).
@@ -164,6 +167,7 @@ impl Session {
             next_request_id: 1,
             elicitation: Elicitation::Refused,
             sampling: false,
+            roots: None,
             sends_protocol_version_header: true,
             offered_version: LATEST_PROTOCOL_VERSION,
             sessions_begun: 0,
@@ -180,6 +184,8 @@ impl Session {
     pub fn answer_server_request(&self, id: &Value, method: &str, params: &Value) -> Value {
         if self.elicitation == Elicitation::AcceptDefaults && method == "elicitation/create" {
             jsonrpc::accept_elicitation_defaults(id, params)
+        } else if let (Some(roots), "roots/list") = (&self.roots, method) {
+            jsonrpc::answer(id, "result", object([("roots", roots.clone())]))
         } else {
             jsonrpc::answer_server_request(id, method)
         }
@@ -188,6 +194,11 @@ impl Session {
     /// Whether the client answers `sampling/createMessage`, and so declares `sampling`.
     pub fn set_sampling(&mut self, answered: bool) {
         self.sampling = answered;
+    }
+
+    /// The roots `roots/list` answers with (a list [`roots_list`] accepted), declaring `roots`.
+    pub fn set_roots(&mut self, roots: Option<Value>) {
+        self.roots = roots;
     }
 
     /// What `initialize` declares the client can do.
@@ -206,6 +217,9 @@ impl Session {
         }
         if self.sampling {
             capabilities.set("sampling", empty());
+        }
+        if self.roots.is_some() {
+            capabilities.set("roots", empty());
         }
         Value::Object(capabilities)
     }
@@ -642,4 +656,24 @@ impl CallDeadline {
 /// True when a session idle since `last_activity_ms` must be pinged before reuse.
 pub fn needs_ping_before_reuse(last_activity_ms: f64, now_ms: f64) -> bool {
     now_ms - last_activity_ms >= IDLE_PING_AFTER_MS as f64
+}
+
+/// The page's `roots` option as `roots/list` sends it (MCP "Roots": the directories or files a
+/// server may work in): a list of `{ uri, name? }`, each `uri` a `file://` URI as the spec
+/// requires, members kept as given. A list that breaks this is refused with the reason, before
+/// a server could read it.
+pub fn roots_list(roots: Value) -> Result<Value, String> {
+    let Value::Array(entries) = &roots else {
+        return Err("`roots` is a list of { uri, name? }".to_owned());
+    };
+    for (index, entry) in entries.iter().enumerate() {
+        let uri = entry.get("uri").and_then(Value::as_str);
+        if !uri.is_some_and(|uri| uri.starts_with("file://")) {
+            return Err(format!("roots[{index}]: `uri` must be a file:// URI"));
+        }
+        if entry.get("name").is_some_and(|name| !name.is_string()) {
+            return Err(format!("roots[{index}]: `name` must be a string"));
+        }
+    }
+    Ok(roots)
 }

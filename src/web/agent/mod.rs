@@ -371,6 +371,7 @@ impl Agent {
                 accept_elicitation_defaults: false,
                 on_elicitation: on_elicitation.clone(),
                 on_notification: on_notification.clone(),
+                roots: options.roots.clone(),
                 sampler: approve_sampling.clone().map(|approve| {
                     let provider = Rc::clone(&sampling_provider);
                     model_sampler(

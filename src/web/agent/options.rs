@@ -8,6 +8,7 @@ use crate::core::agent_loop::MissingIdStrategy;
 use crate::core::json_read::{
     boolean, known_member, list, named, object, optional, string, unsigned,
 };
+use crate::core::mcp::session::roots_list;
 use crate::core::provider::{ProviderConfig, RetryPolicy, ToolChoice};
 
 /// Tool rounds before the last call without tools (issue #8: default 10).
@@ -54,6 +55,8 @@ pub struct AgentOptions {
     /// Retries of a model call refused with a retryable status or unreachable (the AI SDK's
     /// `maxRetries`, also 2 by default).
     pub max_retries: u32,
+    /// The roots every server may work in, sent to its `roots/list`.
+    pub roots: Option<Value>,
 }
 
 const AGENT_OPTIONS: &[&str] = &[
@@ -74,6 +77,7 @@ const AGENT_OPTIONS: &[&str] = &[
     "missingIdStrategy",
     "toolChoice",
     "maxRetries",
+    "roots",
     // Functions, which `JSON.stringify` leaves out: read from the JS object by `Agent::new`.
     "approveToolCall",
     "approveSampling",
@@ -110,6 +114,7 @@ fn agent_options<E: Error>(value: Value) -> Result<AgentOptions, E> {
         missing_id_strategy: MissingIdStrategy::default(),
         tool_choice: ToolChoice::Auto,
         max_retries: RetryPolicy::default().max_retries,
+        roots: None,
     };
     for (key, value) in object::<E>(value, "struct AgentOptions")? {
         known_member::<E>(&key, AGENT_OPTIONS)?;
@@ -136,6 +141,7 @@ fn agent_options<E: Error>(value: Value) -> Result<AgentOptions, E> {
             }
             "toolChoice" => options.tool_choice = ToolChoice::from_json(value)?,
             "maxRetries" => options.max_retries = unsigned(value, "u32")?,
+            "roots" => options.roots = Some(roots_list(value).map_err(E::custom)?),
             // Read from the JS object by `Agent::new`, with its own messages: JSON loses functions.
             "approveToolCall" | "approveSampling" | "onElicitation" | "onNotification"
             | "tools" => {}

@@ -15,7 +15,7 @@ use super::{
 };
 use crate::core::json_read::{boolean, header_list, known_member, named, object, string};
 use crate::core::mcp::jsonrpc::Progress;
-use crate::core::mcp::session::{TransportMode, DEFAULT_CALL_TIMEOUT_MS};
+use crate::core::mcp::session::{roots_list, TransportMode, DEFAULT_CALL_TIMEOUT_MS};
 use crate::core::mcp::tools::check_structured_content;
 use crate::core::mcp::McpError;
 use crate::core::tools::McpTool;
@@ -38,6 +38,13 @@ export interface McpClientOptions {
   getAccessToken?: GetAccessToken | undefined;
   /** Told each notification the server sends but progress (logging, resource updates, …). */
   onNotification?: OnNotification | undefined;
+  /** The roots a server may work in (MCP "Roots"), sent to its `roots/list`; declares `roots`. */
+  roots?: McpRoot[] | undefined;
+}
+/** A root: a `file://` URI (the spec allows no other), and a name to show. */
+export interface McpRoot {
+  uri: string;
+  name?: string;
 }
 /** A server notification as sent: `notifications/message` (logging), `notifications/resources/updated`, … */
 export interface McpNotification {
@@ -98,6 +105,7 @@ const CLIENT_OPTIONS: &[&str] = &[
     "transport",
     "allowInsecureLocalUrls",
     "acceptElicitationDefaults",
+    "roots",
     // Functions, which JSON leaves out: read from the JS object by the constructor.
     "getAccessToken",
     "onElicitation",
@@ -111,6 +119,7 @@ fn client_options(value: Value) -> Result<McpServerConfig, serde_json::Error> {
     let mut headers = Vec::new();
     let mut transport = TransportMode::default();
     let (mut allow_insecure_local_urls, mut accept_elicitation_defaults) = (false, false);
+    let mut roots = None;
     for (key, value) in object(value, "struct ClientOptions")? {
         known_member(&key, CLIENT_OPTIONS)?;
         match key.as_str() {
@@ -119,6 +128,7 @@ fn client_options(value: Value) -> Result<McpServerConfig, serde_json::Error> {
             "transport" => transport = named(value, TransportMode::NAMES, &TransportMode::ALL)?,
             "allowInsecureLocalUrls" => allow_insecure_local_urls = boolean(value)?,
             "acceptElicitationDefaults" => accept_elicitation_defaults = boolean(value)?,
+            "roots" => roots = Some(roots_list(value).map_err(serde::de::Error::custom)?),
             // Here only when not functions, which the constructor refuses.
             "getAccessToken" | "onElicitation" | "onNotification" => {}
             _ => {} // refused by `known_member` above
@@ -133,6 +143,7 @@ fn client_options(value: Value) -> Result<McpServerConfig, serde_json::Error> {
         on_elicitation: None,
         sampler: None,
         on_notification: None,
+        roots,
         name: None,
         timeout_ms: DEFAULT_CALL_TIMEOUT_MS,
         get_access_token: None,

@@ -65,6 +65,9 @@ pub struct McpServerConfig {
     pub sampler: Option<Sampler>,
     /// The page's `onNotification`, told each notification the client does not consume itself.
     pub on_notification: Option<js_sys::Function>,
+    /// The page's roots (see [`roots_list`](crate::core::mcp::session::roots_list)), declared
+    /// and sent to a server's `roots/list`.
+    pub roots: Option<Value>,
     /// The Agent's name for this server, which `onElicitation` and `onNotification` are told.
     pub name: Option<String>,
     /// The longest wait for connecting, for each request of the client's own, and for a tool
@@ -86,6 +89,7 @@ impl McpServerConfig {
             on_elicitation: None,
             sampler: None,
             on_notification: None,
+            roots: None,
             name: None,
             timeout_ms: DEFAULT_CALL_TIMEOUT_MS,
             get_access_token: None,
@@ -244,6 +248,7 @@ impl McpClient {
             Elicitation::Refused
         });
         session.set_sampling(config.sampler.is_some());
+        session.set_roots(config.roots);
         let (closing, close_notice) = oneshot::channel::<()>();
         let closed: Attempt = Box::pin(async move {
             let _ = close_notice.await;
