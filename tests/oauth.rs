@@ -305,6 +305,27 @@ fn the_redirect_gives_the_code_or_the_denial() {
     ));
 }
 
+/// The WHATWG application/x-www-form-urlencoded parser (URL standard §5.1): `+` is a space, and
+/// only `%` followed by two hex digits is a byte; any other `%` (`%+1`, `%zz`, a `%2` at the end)
+/// stays as written rather than being read as a number.
+#[test]
+fn a_redirect_value_decodes_only_whole_escapes() {
+    let metadata = AuthorizationServer::read(METADATA, false).unwrap();
+    let code_of = |code: &str| {
+        read_redirect(
+            &format!("https://app.example/cb?state=s1&code={code}"),
+            "s1",
+            &metadata,
+        )
+        .unwrap()
+    };
+    assert_eq!(code_of("%+1"), "% 1");
+    assert_eq!(code_of("%zz%41"), "%zzA");
+    assert_eq!(code_of("a%2"), "a%2");
+    assert_eq!(code_of("%C3%A9+%e2%82%ac"), "é €");
+    assert_eq!(code_of("%FF"), "\u{FFFD}");
+}
+
 /// RFC 9207 §2.4: a present `iss` must equal the metadata's `issuer` by simple string
 /// comparison (no trailing-slash or case folding), before the code or the error is read; §3:
 /// a server whose metadata says `authorization_response_iss_parameter_supported: true` must send

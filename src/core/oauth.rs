@@ -12,7 +12,7 @@ use thiserror::Error;
 
 use crate::core::json_read::strings_in;
 use crate::core::json_text::{object, to_json_text, SetMember};
-use crate::core::text::{form_encode, join};
+use crate::core::text::{form_encode, join, percent_decode};
 use crate::core::url_policy::{check_server_url, CheckedUrl};
 
 /// Why the flow stopped; the web layer gives each its stable code (`oauth_…`). No message
@@ -468,32 +468,10 @@ impl RedirectParameters {
     }
 }
 
-/// A query value decoded (`+` a space, `%XX` a byte); a malformed escape is kept as written.
+/// A query value decoded as the WHATWG form parser does it: `+` is a space, then only `%` and two
+/// hex digits is a byte, any other `%` stays as written; bytes that are not UTF-8 become U+FFFD.
 fn form_decode(value: &str) -> String {
-    let bytes = value.as_bytes();
-    let mut decoded = Vec::with_capacity(bytes.len());
-    let mut index = 0;
-    while index < bytes.len() {
-        let escaped = value
-            .get(index + 1..index + 3)
-            .filter(|hex| hex.bytes().all(|digit| digit.is_ascii_hexdigit()))
-            .and_then(|hex| crate::core::text::parse_unsigned(hex, 16));
-        match (bytes[index], escaped) {
-            (b'%', Some(byte)) => {
-                decoded.push(byte);
-                index += 3;
-            }
-            (b'+', _) => {
-                decoded.push(b' ');
-                index += 1;
-            }
-            (byte, _) => {
-                decoded.push(byte);
-                index += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&decoded).into_owned()
+    String::from_utf8_lossy(&percent_decode(&value.replace('+', " "))).into_owned()
 }
 
 /// Tokens kept for one MCP server.
