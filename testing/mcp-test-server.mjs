@@ -98,7 +98,10 @@
 //                    refresh grant; POST /oauth/__rotate?path=<path>&token=<t> makes `t` the
 //                    token that path accepts (the one it held is refused from then on);
 //                    POST /oauth/__refresh-fails?answer=<503|invalid_grant|invalid_client|drop>
-//                    makes refresh grants fail that way until one without `answer`
+//                    makes refresh grants fail that way until one without `answer`;
+//                    /.well-known/oauth-authorization-server/impostor serves the same metadata,
+//                    whose issuer is not the impostor's, for the protected resource metadata's
+//                    `?as=impostor`, which names the issuer http://<host>/impostor
 //   (other modes answer a GET without Last-Event-ID with 405)
 
 import { createHash } from "node:crypto";
@@ -564,7 +567,8 @@ function answerOAuth(request, response, url, body) {
     response.writeHead(status, { ...corsHeaders(true), "Content-Type": "application/json", "Cache-Control": "no-store" });
     response.end(JSON.stringify(value));
   };
-  if (url.pathname === "/.well-known/oauth-authorization-server") {
+  // The impostor's metadata is this server's, whose `issuer` is not the impostor's.
+  if (["/.well-known/oauth-authorization-server", "/.well-known/oauth-authorization-server/impostor"].includes(url.pathname)) {
     json(200, {
       issuer: origin,
       authorization_endpoint: `${origin}/oauth/authorize`,
@@ -747,8 +751,10 @@ const server = http.createServer(async (request, response) => {
   if (url.pathname.startsWith("/.well-known/oauth-protected-resource/")) {
     // RFC 9728 §3: the metadata of the resource at the rest of the path.
     const resource = `http://${request.headers.host}${url.pathname.slice("/.well-known/oauth-protected-resource".length)}`;
+    // `?as=impostor` names the issuer whose metadata claims to be this server's (RFC 8414 §3.3).
+    const issuer = `http://${request.headers.host}${url.searchParams.get("as") === "impostor" ? "/impostor" : ""}`;
     response.writeHead(200, { ...corsHeaders(true), "Content-Type": "application/json" });
-    response.end(JSON.stringify({ resource, authorization_servers: [`http://${request.headers.host}`], scopes_supported: ["mcp:tools", "mcp:admin"] }));
+    response.end(JSON.stringify({ resource, authorization_servers: [issuer], scopes_supported: ["mcp:tools", "mcp:admin"] }));
     return;
   }
   if (url.pathname === "/__log") {

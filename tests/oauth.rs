@@ -69,6 +69,8 @@ fn an_http_issuer_is_refused_without_the_opt_in() {
     assert!(authorization_server_metadata_urls("http://127.0.0.1:9000", true).is_ok());
 }
 
+const ISSUER: &str = "https://auth.example.com";
+
 const METADATA: &str = r#"{
     "issuer": "https://auth.example.com",
     "authorization_endpoint": "https://auth.example.com/authorize",
@@ -80,15 +82,59 @@ const METADATA: &str = r#"{
 #[test]
 fn authorization_server_metadata_gives_the_endpoints() {
     assert_eq!(
-        AuthorizationServer::read(METADATA, false).unwrap(),
+        AuthorizationServer::read(METADATA, ISSUER, false).unwrap(),
         AuthorizationServer {
-            issuer: Some("https://auth.example.com".to_owned()),
+            issuer: "https://auth.example.com".to_owned(),
             iss_parameter_supported: false,
             authorization_endpoint: "https://auth.example.com/authorize".to_owned(),
             token_endpoint: "https://auth.example.com/token".to_owned(),
             registration_endpoint: Some("https://auth.example.com/register".to_owned()),
         }
     );
+}
+
+/// RFC 8414 §3.3, a MUST of the MCP spec's "Authorization Server Metadata Discovery" (SEP-2468;
+/// typescript-sdk#2344 checks it): metadata is used only when its `issuer` is the issuer its
+/// well-known URL was built from, but for one trailing slash, which builds the same URL (§3.1);
+/// `issuer` is REQUIRED (§2).
+#[test]
+fn metadata_of_another_issuer_is_not_used() {
+    for asked in [ISSUER, "https://auth.example.com/"] {
+        let metadata = AuthorizationServer::read(METADATA, asked, false).unwrap();
+        assert_eq!(metadata.issuer, ISSUER, "{asked}");
+    }
+    let slashed = METADATA.replace(
+        r#""https://auth.example.com","#,
+        r#""https://auth.example.com/","#,
+    );
+    assert_eq!(
+        AuthorizationServer::read(&slashed, ISSUER, false)
+            .unwrap()
+            .issuer,
+        "https://auth.example.com/"
+    );
+    let refused = AuthorizationServer::read(METADATA, "https://auth.example.com/tenant1", false);
+    assert_eq!(
+        refused,
+        Err(OAuthError::Discovery(
+            "the authorization server metadata's issuer `https://auth.example.com` is not `https://auth.example.com/tenant1`, the issuer it was looked up for (RFC 8414 §3.3)".to_owned()
+        ))
+    );
+    for other in [
+        "https://AUTH.example.com",
+        "https://auth.example.com:443",
+        "https://evil.example",
+    ] {
+        assert!(
+            AuthorizationServer::read(METADATA, other, false).is_err(),
+            "{other}"
+        );
+    }
+    let without = METADATA.replace(r#""issuer": "https://auth.example.com","#, "");
+    assert!(matches!(
+        AuthorizationServer::read(&without, ISSUER, false),
+        Err(OAuthError::Discovery(message)) if message.contains("no issuer")
+    ));
 }
 
 /// The spec: "If `code_challenge_methods_supported` is absent, the authorization server does not
@@ -98,7 +144,7 @@ fn authorization_server_metadata_gives_the_endpoints() {
 fn metadata_without_s256_is_refused() {
     for methods in [r#"["plain"]"#, "[]", "null"] {
         let text = METADATA.replace(r#"["plain", "S256"]"#, methods);
-        let refused = AuthorizationServer::read(&text, false);
+        let refused = AuthorizationServer::read(&text, ISSUER, false);
         assert!(
             matches!(&refused, Err(OAuthError::Discovery(message)) if message.contains("S256")),
             "{methods}: {refused:?}"
@@ -108,7 +154,7 @@ fn metadata_without_s256_is_refused() {
         r#""code_challenge_methods_supported": ["plain", "S256"]"#,
         r#""x": 1"#,
     );
-    assert!(AuthorizationServer::read(&absent, false).is_err());
+    assert!(AuthorizationServer::read(&absent, ISSUER, false).is_err());
 }
 
 /// An endpoint over http (off a local address, or without the opt-in) is refused: the token and
@@ -119,15 +165,15 @@ fn an_http_endpoint_in_metadata_is_refused() {
         "https://auth.example.com/token",
         "http://auth.example.com/token",
     );
-    let refused = AuthorizationServer::read(&text, false);
+    let refused = AuthorizationServer::read(&text, ISSUER, false);
     assert!(
         matches!(&refused, Err(OAuthError::Discovery(message)) if message.contains("token_endpoint") && message.contains("http")),
         "{refused:?}"
     );
     let local = METADATA.replace("https://auth.example.com/token", "http://127.0.0.1:9/token");
-    assert!(AuthorizationServer::read(&local, false).is_err());
+    assert!(AuthorizationServer::read(&local, ISSUER, false).is_err());
     assert_eq!(
-        AuthorizationServer::read(&local, true)
+        AuthorizationServer::read(&local, ISSUER, true)
             .unwrap()
             .token_endpoint,
         "http://127.0.0.1:9/token"
@@ -274,7 +320,7 @@ fn the_token_request_bodies_exactly() {
 /// RFC 6749 §4.1.2 and §4.1.2.1: the state must be ours; the server's `error` is a denial.
 #[test]
 fn the_redirect_gives_the_code_or_the_denial() {
-    let metadata = AuthorizationServer::read(METADATA, false).unwrap();
+    let metadata = AuthorizationServer::read(METADATA, ISSUER, false).unwrap();
     let url = "https://app.example/cb?code=a%2Fb+c&state=s1#x";
     assert_eq!(read_redirect(url, "s1", &metadata).unwrap(), "a/b c");
     assert_eq!(
@@ -310,7 +356,7 @@ fn the_redirect_gives_the_code_or_the_denial() {
 /// stays as written rather than being read as a number.
 #[test]
 fn a_redirect_value_decodes_only_whole_escapes() {
-    let metadata = AuthorizationServer::read(METADATA, false).unwrap();
+    let metadata = AuthorizationServer::read(METADATA, ISSUER, false).unwrap();
     let code_of = |code: &str| {
         read_redirect(
             &format!("https://app.example/cb?state=s1&code={code}"),
@@ -332,12 +378,12 @@ fn a_redirect_value_decodes_only_whole_escapes() {
 /// it; one that does not say so may leave it out.
 #[test]
 fn the_redirects_issuer_must_be_the_authorization_servers() {
-    let metadata = AuthorizationServer::read(METADATA, false).unwrap();
+    let metadata = AuthorizationServer::read(METADATA, ISSUER, false).unwrap();
     let sends_iss = METADATA.replace(
         r#""issuer":"#,
         r#""authorization_response_iss_parameter_supported": true, "issuer":"#,
     );
-    let sends_iss = AuthorizationServer::read(&sends_iss, false).unwrap();
+    let sends_iss = AuthorizationServer::read(&sends_iss, ISSUER, false).unwrap();
     assert!(sends_iss.iss_parameter_supported && !metadata.iss_parameter_supported);
     let answer = |query: &str, server: &AuthorizationServer| {
         read_redirect(&format!("https://app.example/cb?{query}"), "s1", server)
@@ -365,12 +411,6 @@ fn the_redirects_issuer_must_be_the_authorization_servers() {
         answer("code=c&state=s2&iss=https%3A%2F%2Fevil.example", &metadata),
         Err(OAuthError::StateMismatch)
     );
-    // Metadata without an issuer has nothing a present iss could equal.
-    let no_issuer = AuthorizationServer {
-        issuer: None,
-        ..metadata.clone()
-    };
-    assert!(is_mismatch(answer(ours, &no_issuer)));
     let message = answer("code=c&state=s1&iss=https%3A%2F%2Fevil.example", &metadata)
         .unwrap_err()
         .to_string();

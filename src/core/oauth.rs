@@ -161,8 +161,8 @@ impl ProtectedResource {
 /// What the authorization server metadata (RFC 8414 §2) tells the flow.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuthorizationServer {
-    /// `issuer`, which a redirect's `iss` must equal (RFC 9207 §2.4).
-    pub issuer: Option<String>,
+    /// `issuer` as the metadata states it, which a redirect's `iss` must equal (RFC 9207 §2.4).
+    pub issuer: String,
     /// `authorization_response_iss_parameter_supported` (RFC 9207 §3): a redirect without
     /// `iss` is refused then.
     pub iss_parameter_supported: bool,
@@ -173,18 +173,31 @@ pub struct AuthorizationServer {
 }
 
 impl AuthorizationServer {
-    /// Reads the metadata. Refused: a server whose `code_challenge_methods_supported` lacks
-    /// `S256` (the spec: "If `code_challenge_methods_supported` is absent, the authorization
-    /// server does not support PKCE and MCP clients MUST refuse to proceed"), and endpoints the
-    /// URL policy refuses (https, or http on a local address with `allowInsecureLocalUrls`).
+    /// Reads the metadata looked up for `issuer` (the protected resource metadata's). Refused:
+    /// metadata whose `issuer` is not `issuer` (RFC 8414 §3.3, a MUST of the spec's
+    /// "Authorization Server Metadata Discovery": else a server could name an issuer whose
+    /// metadata claims another's identity, and the redirect's `iss` would be checked against
+    /// that claim), a server whose `code_challenge_methods_supported` lacks `S256` (the spec:
+    /// "If `code_challenge_methods_supported` is absent, the authorization server does not
+    /// support PKCE and MCP clients MUST refuse to proceed"), and endpoints the URL policy
+    /// refuses (https, or http on a local address with `allowInsecureLocalUrls`).
     pub fn read(
         text: &str,
+        issuer: &str,
         allow_insecure_local_urls: bool,
     ) -> Result<AuthorizationServer, OAuthError> {
         let discovery = OAuthError::Discovery;
         let members = json_object(text).ok_or_else(|| {
             discovery("the authorization server metadata is not a JSON object".to_owned())
         })?;
+        let stated = string_member(&members, "issuer").ok_or_else(|| {
+            discovery("the authorization server metadata has no issuer (RFC 8414 §2)".to_owned())
+        })?;
+        if !same_issuer(stated, issuer) {
+            return Err(discovery(format!(
+                "the authorization server metadata's issuer `{stated}` is not `{issuer}`, the issuer it was looked up for (RFC 8414 §3.3)"
+            )));
+        }
         let s256 = match members.get("code_challenge_methods_supported") {
             Some(Value::Array(methods)) => methods.iter().any(|method| method == "S256"),
             _ => false,
@@ -208,7 +221,7 @@ impl AuthorizationServer {
             })
         };
         Ok(AuthorizationServer {
-            issuer: string_member(&members, "issuer").map(str::to_owned),
+            issuer: stated.to_owned(),
             iss_parameter_supported: members
                 .get("authorization_response_iss_parameter_supported")
                 .is_some_and(|supported| supported == true),
@@ -217,6 +230,14 @@ impl AuthorizationServer {
             registration_endpoint: endpoint("registration_endpoint")?,
         })
     }
+}
+
+/// Whether metadata stating `stated` is that of `issuer`: the same text, but for one trailing
+/// slash, which makes no other well-known URL (RFC 8414 §3.1) and which authorization servers
+/// and protected resources often disagree on (the TypeScript SDK allows it too).
+fn same_issuer(stated: &str, issuer: &str) -> bool {
+    let without_slash = |text: &'_ str| text.strip_suffix('/').unwrap_or(text).to_owned();
+    without_slash(stated) == without_slash(issuer)
 }
 
 /// The Dynamic Client Registration request (RFC 7591 §2, §3.1) of a browser app: a public
@@ -404,16 +425,16 @@ pub fn read_redirect(
         return Err(OAuthError::StateMismatch);
     }
     let mismatch = OAuthError::IssuerMismatch;
-    match (answer.iss, &server.issuer) {
-        (None, _) if server.iss_parameter_supported => {
+    match answer.iss {
+        None if server.iss_parameter_supported => {
             return Err(mismatch(
                 "the redirect has no iss, which its authorization server says it sends: refused as a possible mix-up (RFC 9207)".to_owned(),
             ));
         }
-        (Some(iss), issuer) if issuer.as_ref() != Some(&iss) => {
-            let expected = issuer.as_deref().unwrap_or("(none in its metadata)");
+        Some(iss) if iss != server.issuer => {
             return Err(mismatch(format!(
-                "the redirect's iss `{iss}` is not the authorization server's issuer `{expected}`: refused as a mix-up (RFC 9207)"
+                "the redirect's iss `{iss}` is not the authorization server's issuer `{}`: refused as a mix-up (RFC 9207)",
+                server.issuer
             )));
         }
         _ => {}

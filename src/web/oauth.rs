@@ -347,7 +347,7 @@ async fn authorize_anew(
     let issuer = &resource.authorization_server;
     let as_urls = authorization_server_metadata_urls(issuer, allow)?;
     let text = first_found(&as_urls, "authorization server metadata", signal).await?;
-    let metadata = AuthorizationServer::read(&text, allow)?;
+    let metadata = AuthorizationServer::read(&text, issuer, allow)?;
     let client = client_for(flow, issuer, &metadata, signal).await?;
 
     let verifier = base64url(&random_bytes(32)?);

@@ -305,6 +305,37 @@ test("a redirect from another issuer, or without the iss its server sends, is re
   }
 });
 
+// RFC 8414 §3.3, which the MCP spec's authorization server discovery makes a MUST (SEP-2468;
+// the TypeScript SDK checks it since typescript-sdk#2344): metadata whose `issuer` is not the
+// issuer its well-known URL was built from is not used. Else a server could name an issuer whose
+// metadata claims another's identity, and the RFC 9207 `iss` check would compare with the lie.
+test("authorization server metadata whose issuer is not the one asked for is not used", bounded, async () => {
+  const path = mcpTestPath("auth");
+  const url = `${env.mcpTestUrl}${path}`;
+  const resourceMetadataUrl = `${env.mcpTestUrl}/.well-known/oauth-protected-resource${path}?as=impostor`;
+  const redirectUri = new URL("/oauth-callback.html", env.demoUrl).href;
+  const before = (await mcpLog("/oauth/")).length;
+  let popups = 0;
+  const onPopup = () => (popups += 1);
+  page.on("popup", onPopup);
+  const outcome = await page.evaluate(
+    async ({ url, resourceMetadataUrl, redirectUri }) => {
+      const getAccessToken = window.agentWasm.browserOAuth({ redirectUri, clientName: "impostor", allowInsecureLocalUrls: true });
+      try {
+        return { token: await getAccessToken({ url, reason: "unauthorized", resourceMetadataUrl }) };
+      } catch (error) {
+        return { code: error.code, message: error.message };
+      }
+    },
+    { url, resourceMetadataUrl, redirectUri },
+  );
+  page.off("popup", onPopup);
+  assert.equal(outcome.code, "oauth_discovery_failed", JSON.stringify(outcome));
+  assert.match(outcome.message, /issuer `http:\/\/127\.0\.0\.1:\d+` is not `http:\/\/127\.0\.0\.1:\d+\/impostor`/);
+  assert.equal(popups, 0, "no popup opened");
+  assert.equal((await mcpLog("/oauth/")).length, before, "no registration nor code exchange");
+});
+
 // Without `storage`, the hook keeps the client and the tokens in memory, for itself only.
 test("without storage the hook keeps its tokens in memory for its next questions", bounded, async () => {
   const url = `${env.mcpTestUrl}${mcpTestPath("auth")}`;
