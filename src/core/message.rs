@@ -297,7 +297,7 @@ fn content_part(value: Value) -> Option<ContentPart> {
             text: take_string(&mut fields, "text").ok()??,
         }),
         "image_url" => {
-            let Value::Object(mut image) = fields.remove("image_url")? else {
+            let Value::Object(mut image) = fields.shift_remove("image_url")? else {
                 return None;
             };
             Some(ContentPart::ImageUrl {
@@ -314,7 +314,7 @@ fn content_part(value: Value) -> Option<ContentPart> {
 /// Removes the string `key` of an object: `Ok(None)` when absent or null, `Err` with the value
 /// when it is something else.
 fn take_string(fields: &mut Map<String, Value>, key: &str) -> Result<Option<String>, Value> {
-    match fields.remove(key) {
+    match fields.shift_remove(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(text)) => Ok(Some(text)),
         Some(other) => Err(other),
@@ -323,7 +323,7 @@ fn take_string(fields: &mut Map<String, Value>, key: &str) -> Result<Option<Stri
 
 fn thinking_block<E: Error>(value: Value) -> Result<ThinkingBlock, E> {
     let mut fields = object(value, "internally tagged enum ThinkingBlock")?;
-    let mut required = |key: &'static str, expected: &'static str| match fields.remove(key) {
+    let mut required = |key: &'static str, expected: &'static str| match fields.shift_remove(key) {
         None => Err(E::missing_field(key)),
         Some(Value::String(text)) => Ok(text),
         Some(other) => Err(invalid_type(&other, &expected)),

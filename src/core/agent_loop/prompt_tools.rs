@@ -147,20 +147,20 @@ fn call_in_value(value: Value) -> Option<PromptCall> {
         return None;
     };
     if object.get("type").is_some_and(|kind| kind == "function") {
-        object.remove("type");
+        object.shift_remove("type");
     }
     if object.get("id").is_some_and(Value::is_string) {
-        object.remove("id");
+        object.shift_remove("id");
     }
     if object.len() > 2 {
         return None;
     }
-    let Some(Value::String(name)) = object.remove("name") else {
+    let Some(Value::String(name)) = object.shift_remove("name") else {
         return None;
     };
     let arguments = match object
-        .remove("arguments")
-        .or_else(|| object.remove("parameters"))
+        .shift_remove("arguments")
+        .or_else(|| object.shift_remove("parameters"))
     {
         None if object.is_empty() => Value::Object(Default::default()),
         None => return None,

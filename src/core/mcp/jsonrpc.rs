@@ -132,9 +132,9 @@ fn classify(value: Value) -> Result<IncomingMessage, McpError> {
             "a message must be a JSON object".to_owned(),
         ));
     };
-    let method = object.remove("method");
-    let id = object.remove("id");
-    let params = object.remove("params").unwrap_or(Value::Null);
+    let method = object.shift_remove("method");
+    let id = object.shift_remove("id");
+    let params = object.shift_remove("params").unwrap_or(Value::Null);
     match (method, id) {
         (Some(Value::String(method)), Some(id)) => {
             Ok(IncomingMessage::Request { id, method, params })
@@ -151,7 +151,7 @@ fn classify(value: Value) -> Result<IncomingMessage, McpError> {
 }
 
 fn response_outcome(mut object: Map<String, Value>) -> Result<Value, McpError> {
-    if let Some(error) = object.remove("error") {
+    if let Some(error) = object.shift_remove("error") {
         let code = error.get("code").and_then(Value::as_i64).unwrap_or(0);
         let mut message = error
             .get("message")
@@ -168,7 +168,7 @@ fn response_outcome(mut object: Map<String, Value>) -> Result<Value, McpError> {
         });
     }
     object
-        .remove("result")
+        .shift_remove("result")
         .ok_or_else(|| McpError::InvalidMessage("a response without result or error".to_owned()))
 }
 

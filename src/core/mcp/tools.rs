@@ -104,7 +104,7 @@ impl ToolCallResult {
                 "tools/call result is not an object".to_owned(),
             ));
         };
-        let blocks = match result.remove("content") {
+        let blocks = match result.shift_remove("content") {
             Some(Value::Array(blocks)) => blocks,
             None | Some(Value::Null) => Vec::new(),
             Some(_) => {
@@ -114,7 +114,7 @@ impl ToolCallResult {
             }
         };
         let structured_content = result
-            .remove("structuredContent")
+            .shift_remove("structuredContent")
             .filter(|value| !value.is_null());
         let is_error = result
             .get("isError")

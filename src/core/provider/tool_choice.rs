@@ -54,13 +54,13 @@ impl ToolChoice {
         }
         let kind = string::<E>(
             members
-                .remove("type")
+                .shift_remove("type")
                 .ok_or_else(|| E::missing_field("type"))?,
         )?;
         if kind != "tool" {
             return Err(E::unknown_variant(&kind, &["tool"]));
         }
-        match members.remove("toolName") {
+        match members.shift_remove("toolName") {
             Some(Value::String(name)) if !name.is_empty() => Ok(ToolChoice::Tool(name)),
             Some(other) => Err(invalid_type(&other, &"a tool name")),
             None => Err(E::missing_field("toolName")),

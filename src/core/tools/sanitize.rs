@@ -707,7 +707,7 @@ impl Sanitizer<'_> {
             }
         }
         for (key, kind) in mistyped {
-            node.shift_remove(&key);
+            node.shift_remove(key.as_str());
             self.warn(location, format_args!("`{key}` is not a {kind}: removed"));
         }
     }
@@ -866,7 +866,7 @@ impl Sanitizer<'_> {
             return;
         }
         for key in &removed {
-            node.shift_remove(key);
+            node.shift_remove(key.as_str());
         }
         self.warn(
             location,

@@ -872,7 +872,7 @@ impl<'s> Validator<'s> {
                             .collect(property_schema, &Value::Null, "", depth)
                             .is_empty();
                         if !accepts_null {
-                            members.remove(name);
+                            members.shift_remove(name.as_str());
                         }
                     } else {
                         self.drop_optional_nulls(property_schema, member, depth + 1);
