@@ -24,8 +24,19 @@ const DEFAULT_POLICY: &[(&str, Result<&str, &str>)] = &[
         "https://[2001:4860:4860::8888]/mcp",
         Ok("https://[2001:4860:4860::8888]/mcp"),
     ),
-    // Rust writes IPv4-mapped IPv6 dotted where a browser writes `[::ffff:808:808]`: same address.
-    ("https://[::ffff:8.8.8.8]/", Ok("https://[::ffff:8.8.8.8]/")),
+    // Written as `new URL(…).href` writes them (WHATWG URL, IPv6 serializer): hex pieces, never
+    // dotted, the first longest run of two or more zero pieces as `::`.
+    ("https://[::ffff:8.8.8.8]/", Ok("https://[::ffff:808:808]/")),
+    (
+        "https://[2001:DB8:0:0:1:0:0:1]/",
+        Ok("https://[2001:db8::1:0:0:1]/"),
+    ),
+    ("https://[1:0:0:2:0:0:0:3]/", Ok("https://[1:0:0:2::3]/")),
+    ("https://[1:0:0:0:0:0:0:0]/", Ok("https://[1::]/")),
+    (
+        "https://[a:0:b:0:c:0:d:0]/",
+        Ok("https://[a:0:b:0:c:0:d:0]/"),
+    ),
     ("https://100.128.0.1/", Ok("https://100.128.0.1/")),
     ("https://172.32.0.1/", Ok("https://172.32.0.1/")),
     ("https://169.255.0.1/", Ok("https://169.255.0.1/")),
@@ -266,4 +277,29 @@ fn percent_decoding_takes_only_two_hex_digits_as_a_byte() {
     for (text, expected) in cases {
         assert_eq!(percent_decode(text), *expected, "{text}");
     }
+}
+
+/// The hand-written IPv6 serializer agrees with std's (RFC 5952) on every address std writes in
+/// hex, that is all but the IPv4-mapped ones, over pieces drawn so that zero runs of every
+/// length and position occur.
+#[test]
+fn ipv6_hosts_are_written_as_std_writes_them_but_never_dotted() {
+    let choices: [u16; 4] = [0, 0, 1, 0xabcd];
+    let mut failures = Vec::new();
+    for draw in 0..4u32.pow(8) {
+        let mut pieces = [0u16; 8];
+        for (position, piece) in pieces.iter_mut().enumerate() {
+            *piece = choices[(draw / 4u32.pow(position as u32) % 4) as usize];
+        }
+        let address = std::net::Ipv6Addr::from(pieces);
+        if address.to_ipv4_mapped().is_some() {
+            continue;
+        }
+        let expected = format!("http://[{address}]/");
+        let actual = outcome(&expected, true);
+        if actual.as_deref() != Ok(expected.as_str()) {
+            failures.push(format!("{expected}: got {actual:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

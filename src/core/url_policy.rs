@@ -52,13 +52,79 @@ pub enum Host {
 }
 
 impl Host {
+    /// The host as the WHATWG URL serializer writes it (`new URL(…).host`). Written by hand: std's
+    /// `Display` writes an IPv4-mapped IPv6 address dotted, which a browser never does, and its
+    /// address formatting cost the wasm more than these loops.
     fn serialize(&self) -> String {
         match self {
             Host::Domain(name) => name.clone(),
-            Host::Ipv4(address) => address.to_string(),
-            Host::Ipv6(address) => format!("[{address}]"),
+            Host::Ipv4(address) => {
+                let mut text = String::new();
+                for octet in address.octets() {
+                    if !text.is_empty() {
+                        text.push('.');
+                    }
+                    push_decimal(&mut text, octet);
+                }
+                text
+            }
+            Host::Ipv6(address) => ipv6_text(address.segments()),
         }
     }
+}
+
+fn push_decimal(text: &mut String, value: u8) {
+    if value >= 100 {
+        text.push(char::from(b'0' + value / 100));
+    }
+    if value >= 10 {
+        text.push(char::from(b'0' + value / 10 % 10));
+    }
+    text.push(char::from(b'0' + value % 10));
+}
+
+/// `[pieces]` in lowercase hex without leading zeros, the first longest run of two or more zero
+/// pieces written as `::` (the WHATWG IPv6 serializer, which RFC 5952's compression matches).
+fn ipv6_text(pieces: [u16; 8]) -> String {
+    let (mut run_start, mut run_length) = (pieces.len(), 1);
+    let mut index = 0;
+    while index < pieces.len() {
+        let start = index;
+        while index < pieces.len() && pieces[index] == 0 {
+            index += 1;
+        }
+        if index - start > run_length {
+            (run_start, run_length) = (start, index - start);
+        }
+        index += 1;
+    }
+    let mut text = String::from("[");
+    let mut index = 0;
+    while index < pieces.len() {
+        if index == run_start {
+            text.push_str(if index == 0 { "::" } else { ":" });
+            index += run_length;
+            continue;
+        }
+        let piece = u32::from(pieces[index]);
+        let mut shift = 12;
+        while shift > 0 && piece >> shift == 0 {
+            shift -= 4;
+        }
+        loop {
+            text.extend(char::from_digit((piece >> shift) & 0xf, 16));
+            if shift == 0 {
+                break;
+            }
+            shift -= 4;
+        }
+        if index + 1 < pieces.len() {
+            text.push(':');
+        }
+        index += 1;
+    }
+    text.push(']');
+    text
 }
 
 /// A URL that passed the policy, normalized.
