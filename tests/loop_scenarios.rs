@@ -65,36 +65,6 @@ fn the_final_event_names_why_the_answer_ended() {
     }
 }
 
-/// Gemini ends a response that calls functions with `STOP`, as an OpenAI-compatible server may
-/// with `stop`; the AI SDK names such a call's end `tool-calls` (its Google provider:
-/// `STOP` with tool calls is `tool-calls`), so that a run cut off after a round of calls does not
-/// read as a whole answer.
-#[test]
-fn a_call_that_ends_with_tool_calls_finished_for_them_whatever_its_provider_said() {
-    let config = LoopConfig {
-        max_rounds: 1,
-        answer_after_max_rounds: false,
-        ..config()
-    };
-    for said in [Some(FinishReason::Stop), None] {
-        let agent = AgentLoop::new(config.clone(), vec![user("Weather?")], tool_table());
-        let mut pieces = streamed_call(0, "call_1", "web_search", r#"{"query":"a"}"#);
-        pieces.extend(said.clone().map(finish));
-        let turn = ModelTurn::Respond(pieces);
-        let steps = vec![vec![ToolStep::Complete {
-            id: "call_1",
-            outcome: success("a"),
-        }]];
-        let run = Simulation::new(agent, vec![turn], steps).drive();
-        assert_eq!(run.outcome.reason, OutcomeReason::Exhausted);
-        let final_reason = run.events.iter().find_map(|event| match event {
-            AgentEvent::Final { finish_reason, .. } => Some(*finish_reason),
-            _ => None,
-        });
-        assert_eq!(final_reason, Some(Some("tool-calls")), "{said:?}");
-    }
-}
-
 #[test]
 fn plain_answer() {
     let conversation = vec![user("Hi")];

@@ -618,11 +618,6 @@ impl AgentLoop {
         {
             return self.request_model(CallKind::NonStreaming, instruction);
         }
-        // Gemini ends a call that made calls with `STOP` (as may an OpenAI-compatible server):
-        // it ended for its calls, as the AI SDK names it, not with a whole answer.
-        if matches!(self.last_finish, None | Some(FinishReason::Stop)) {
-            self.last_finish = Some(FinishReason::ToolCalls);
-        }
         self.truncation_retries = 0;
         let round = self.round;
         // Plain loops: iterator adapters over the calls compiled to functions of their own.
