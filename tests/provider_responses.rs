@@ -165,6 +165,21 @@ fn anthropic_message_with_thinking_and_tool_use() {
     );
 }
 
+/// Anthropic's `model_context_window_exceeded` (Messages API, "stop_reason": the answer reached
+/// the model's context window) cuts an answer as `max_tokens` does; the AI SDK's Anthropic
+/// provider names both `length` (map-anthropic-stop-reason.ts).
+#[test]
+fn an_anthropic_answer_cut_by_the_context_window_finished_at_the_length_limit() {
+    let body = r#"{"type":"message","content":[{"type":"text","text":"An answer that"}],"stop_reason":"model_context_window_exceeded"}"#;
+    let events = provider("anthropic", "claude-sonnet-4-5")
+        .parse_whole_response(body)
+        .unwrap();
+    assert_eq!(
+        events.last(),
+        Some(&ModelEvent::Finish(FinishReason::Length))
+    );
+}
+
 #[test]
 fn a_stop_with_calls_is_reported_as_tool_calls_on_every_wire() {
     let openai = r#"{"choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":null,

@@ -474,6 +474,36 @@ fn own_cases_decode_to_their_expected_outcome_under_every_split() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// A streamed Anthropic answer cut by the context window (`stop_reason`
+/// `model_context_window_exceeded`) finished at the length limit, as one cut by `max_tokens`
+/// does (the AI SDK's Anthropic provider names both `length`).
+#[test]
+fn a_streamed_anthropic_answer_cut_by_the_context_window_finished_at_the_length_limit() {
+    let body = concat!(
+        "event: message_start\n",
+        r#"data: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","content":[],"model":"x","usage":{"input_tokens":5,"output_tokens":1}}}"#,
+        "\n\nevent: content_block_start\n",
+        r#"data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
+        "\n\nevent: content_block_delta\n",
+        r#"data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"An answer that"}}"#,
+        "\n\nevent: message_delta\n",
+        r#"data: {"type":"message_delta","delta":{"stop_reason":"model_context_window_exceeded"},"usage":{"output_tokens":3}}"#,
+        "\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+    );
+    for split in all_splits() {
+        let events = decode(
+            WireFormat::AnthropicMessages,
+            DecoderOptions::default(),
+            body.as_bytes(),
+            split,
+        )
+        .unwrap();
+        let outcome = summarise(&events);
+        assert_eq!(outcome.text, "An answer that", "{split:?}");
+        assert_eq!(outcome.finish, Some(FinishReason::Length), "{split:?}");
+    }
+}
+
 #[test]
 fn the_decoder_refuses_bytes_after_finish_and_finishes_once() {
     let mut decoder = mcp_agent_wasm::core::stream::ModelStreamDecoder::new(

@@ -15,8 +15,9 @@ use super::request::{
 use crate::core::json_text::{object, to_json_text, SetMember};
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role, ThinkingBlock};
 use crate::core::model_event::{
-    ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta, Usage,
+    ArgumentsDelta, ModelEvent, ProviderStreamError, ToolCallDelta, Usage,
 };
+use crate::core::stream::anthropic_finish_reason;
 use crate::core::stream::usage::update_anthropic_usage;
 use crate::core::text::join;
 use crate::core::tools::{
@@ -317,16 +318,6 @@ fn assistant_blocks(message: &ChatMessage, replaced_ids: &Map<String, Value>) ->
     blocks
 }
 
-fn finish_reason(reason: &str) -> FinishReason {
-    match reason {
-        "end_turn" | "stop_sequence" => FinishReason::Stop,
-        "tool_use" => FinishReason::ToolCalls,
-        "max_tokens" => FinishReason::Length,
-        "refusal" => FinishReason::ContentFilter,
-        other => FinishReason::Other(other.to_owned()),
-    }
-}
-
 /// A whole (non-streaming) Messages body as model events.
 pub(super) fn response_events(body: &Value) -> Result<Vec<ModelEvent>, String> {
     if body.get("type").and_then(Value::as_str) == Some("error") {
@@ -381,7 +372,7 @@ pub(super) fn response_events(body: &Value) -> Result<Vec<ModelEvent>, String> {
         }
     }
     if let Some(reason) = body.get("stop_reason").and_then(Value::as_str) {
-        events.push(ModelEvent::Finish(finish_reason(reason)));
+        events.push(ModelEvent::Finish(anthropic_finish_reason(reason)));
     }
     if let Some(usage) = body.get("usage") {
         let mut counts = Usage::default();

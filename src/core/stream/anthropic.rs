@@ -165,11 +165,13 @@ fn block_index(event: &Value) -> Option<u32> {
         .and_then(|index| u32::try_from(index).ok())
 }
 
-fn finish_reason(reason: &str) -> FinishReason {
+/// A `stop_reason` of the Messages API, streamed or in a whole response.
+pub(crate) fn finish_reason(reason: &str) -> FinishReason {
     match reason {
         "end_turn" | "stop_sequence" => FinishReason::Stop,
         "tool_use" => FinishReason::ToolCalls,
-        "max_tokens" => FinishReason::Length,
+        // The answer reached the model's context window: cut as by `max_tokens`.
+        "max_tokens" | "model_context_window_exceeded" => FinishReason::Length,
         "refusal" => FinishReason::ContentFilter,
         other => FinishReason::Other(other.to_owned()),
     }

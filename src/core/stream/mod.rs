@@ -21,6 +21,7 @@ pub(crate) mod openai_chat;
 pub(crate) mod openai_responses;
 pub(crate) mod usage;
 
+pub(crate) use anthropic::finish_reason as anthropic_finish_reason;
 pub use openai_responses::response_events as responses_response_events;
 
 use serde_json::Value;
