@@ -564,7 +564,7 @@ async fn in_popup(url: &str, state: &str, signal: Option<&AbortSignal>) -> Resul
     let state = state.to_owned();
     // One listener for both ways: the popup's own message, or any same-origin one (the
     // channel's) that answers this flow's `state`.
-    let listener = Closure::<dyn Fn(JsValue)>::new(move |event: JsValue| {
+    let listener = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
         let get = |target: &JsValue, name: &str| {
             Reflect::get(target, &name.into()).unwrap_or(JsValue::UNDEFINED)
         };

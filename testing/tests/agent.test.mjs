@@ -608,6 +608,33 @@ test("break out of for-await cancels the run", async () => {
   assert.equal((await providerRequests()).length, 1, "the cancelled run made no further model call");
 });
 
+test("without ReadableStream's own async iterator (Safari), the run's stream brings one that iterates and cancels on break", async () => {
+  await scriptProvider([
+    { toolCalls: [{ id: "call_long", name: "trigger-long-running-operation", arguments: { duration: 1, steps: 2 } }] },
+    { text: "never asked for" },
+  ]);
+  const seen = await page.evaluate(async ({ config, messages }) => {
+    const proto = ReadableStream.prototype;
+    const native = Object.getOwnPropertyDescriptor(proto, Symbol.asyncIterator);
+    delete proto[Symbol.asyncIterator];
+    try {
+      const stream = new window.agentWasm.Agent(config).run(messages);
+      const types = [];
+      for await (const event of stream) {
+        types.push(event.type);
+        if (event.type === "toolCall") break;
+      }
+      return { own: Object.hasOwn(stream, Symbol.asyncIterator), types };
+    } finally {
+      Object.defineProperty(proto, Symbol.asyncIterator, native);
+    }
+  }, { config: agentConfig(), messages: question });
+  assert.ok(seen.own, "the stream got an iterator of its own");
+  assert.equal(seen.types.at(-1), "toolCall");
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  assert.equal((await providerRequests()).length, 1, "the break cancelled the run");
+});
+
 test("the round cap makes one last call without tools and ends exhausted", async () => {
   await scriptProvider([
     { toolCalls: [{ id: "call_1", name: "echo", arguments: { message: "one" } }] },

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use futures::channel::mpsc::{self, TryRecvError};
 use futures::StreamExt;
-use js_sys::{Object, Promise, Reflect};
+use js_sys::{Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -116,13 +116,14 @@ fn event_stream(events: Events, cancel: JsValue) -> Result<ReadableStream, JsVal
 }
 
 /// `stream[Symbol.asyncIterator]` for runtimes without it: `reader.read()` already resolves to
-/// `{ done, value }`, the iterator protocol's own shape.
+/// `{ done, value }`, the iterator protocol's own shape. Its three closures return their promises
+/// as `JsValue`s: one closure type, whose call adapter the wasm and the glue then hold once.
 fn reader_iterator(stream: ReadableStream) -> JsValue {
     Closure::<dyn FnMut() -> JsValue>::new(move || {
         let reader: ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
         let read_from = reader.clone();
-        let next = Closure::<dyn FnMut() -> Promise>::new(move || read_from.read());
-        let finish = Closure::<dyn FnMut() -> Promise>::new(move || {
+        let next = Closure::<dyn FnMut() -> JsValue>::new(move || read_from.read().into());
+        let finish = Closure::<dyn FnMut() -> JsValue>::new(move || {
             let reader = reader.clone();
             promise_of(async move {
                 JsFuture::from(reader.cancel()).await?;
@@ -130,6 +131,7 @@ fn reader_iterator(stream: ReadableStream) -> JsValue {
                 Reflect::set(&done, &"done".into(), &JsValue::TRUE)?;
                 Ok(done.into())
             })
+            .into()
         });
         let iterator = Object::new();
         let _ = Reflect::set(&iterator, &"next".into(), &next.into_js_value());
