@@ -17,7 +17,7 @@ use web_sys::AbortSignal;
 
 use super::error::{js_error, set_property};
 use super::http::{fetch, HttpRequest};
-use super::timer::sleep;
+use super::timer::{aborted, sleep};
 use crate::core::oauth::{
     authorization_server_metadata_urls, authorization_url, base64url, chosen_scope, client_key,
     code_exchange_body, protected_resource_metadata_urls, read_redirect, redirect_state,
@@ -524,7 +524,17 @@ async fn by_page(
         set_property(&options, "signal", signal);
     }
     let answer = authorize.call2(&JsValue::UNDEFINED, &url.into(), &options)?;
-    let answer = JsFuture::from(Promise::resolve(&answer)).await?;
+    let answer = JsFuture::from(Promise::resolve(&answer));
+    // The page may never settle (a dialog left open): the caller giving up ends the wait.
+    let answer = match signal {
+        Some(signal) => match select(answer, aborted(signal)).await {
+            Either::Left((answer, _)) => answer?,
+            Either::Right(_) => {
+                return Err(js_error("aborted", "the authorization was given up").into())
+            }
+        },
+        None => answer.await?,
+    };
     answer.as_string().ok_or_else(|| {
         js_error(
             "oauth_invalid_options",

@@ -211,6 +211,33 @@ test("the page's authorize shows the authorization and gives the redirect URL ba
   assert.equal(seen[0].hasSignal, true);
 });
 
+test("an authorize that never settles is given up when the hook's signal aborts", bounded, async () => {
+  const outcome = await page.evaluate(
+    async ({ url, redirectUri }) => {
+      let asked = false;
+      const getAccessToken = window.agentWasm.browserOAuth({
+        redirectUri,
+        clientName: "never settles",
+        allowInsecureLocalUrls: true,
+        authorize: () => {
+          asked = true;
+          return new Promise(() => {});
+        },
+      });
+      const controller = new AbortController();
+      const answer = getAccessToken({ url, reason: "unauthorized", signal: controller.signal });
+      for (let waited = 0; waited < 10_000 && !asked; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      controller.abort();
+      const pending = new Promise((resolve) => setTimeout(() => resolve("still pending 2 s after the abort"), 2000));
+      const settled = await Promise.race([answer.then(() => "resolved", (error) => error.code ?? String(error)), pending]);
+      return { asked, settled };
+    },
+    { url: `${env.mcpTestUrl}${mcpTestPath("auth")}`, redirectUri: new URL("/oauth-callback.html", env.demoUrl).href },
+  );
+  assert.equal(outcome.asked, true);
+  assert.equal(outcome.settled, "aborted");
+});
+
 // The user closes the popup on the authorization server's page (another origin's, or one of
 // the page's own): the flow ends at once, not after the long wait for a popup that COOP cut off
 // before its first page.
