@@ -135,10 +135,11 @@ pub fn browser_oauth(
             &format!("browserOAuth: {message}"),
         ))
     })?);
-    let hook = Closure::<dyn Fn(JsValue) -> Promise>::new(move |context: JsValue| {
-        let flow = Rc::clone(&flow);
-        super::promise_of(async move { access_token(&flow, &context).await })
-    });
+    let hook =
+        Closure::<dyn FnMut(JsValue) -> Result<JsValue, JsValue>>::new(move |context: JsValue| {
+            let flow = Rc::clone(&flow);
+            Ok(super::promise_of(async move { access_token(&flow, &context).await }).into())
+        });
     Ok(hook.into_js_value())
 }
 

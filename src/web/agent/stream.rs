@@ -68,40 +68,42 @@ impl EventSource {
 /// A pull enqueues the events already waiting at once and returns; only when none are waiting
 /// does it return a promise that resolves with the next one.
 fn event_stream(events: Events, cancel: JsValue) -> Result<ReadableStream, JsValue> {
-    let pull =
-        Closure::<dyn FnMut(ReadableStreamDefaultController) -> Result<JsValue, JsValue>>::new(
-            move |controller: ReadableStreamDefaultController| {
-                {
-                    let mut source = events.borrow_mut();
-                    let Some(source) = source.as_mut() else {
-                        return Ok(JsValue::UNDEFINED);
-                    };
-                    if let Some(error) = source.failure.take() {
-                        return Err(error);
-                    }
-                    if source.drain_ready(&controller, false)? {
-                        return Ok(JsValue::UNDEFINED);
-                    }
+    // Of the type of `browserOAuth`'s closure, whose call adapter the wasm and the glue then hold
+    // once.
+    let pull = Closure::<dyn FnMut(JsValue) -> Result<JsValue, JsValue>>::new(
+        move |controller: JsValue| {
+            let controller: ReadableStreamDefaultController = controller.unchecked_into();
+            {
+                let mut source = events.borrow_mut();
+                let Some(source) = source.as_mut() else {
+                    return Ok(JsValue::UNDEFINED);
+                };
+                if let Some(error) = source.failure.take() {
+                    return Err(error);
                 }
-                let events = events.clone();
-                Ok(promise_of(async move {
-                    let Some(mut source) = events.borrow_mut().take() else {
-                        return Ok(JsValue::UNDEFINED);
-                    };
-                    let next = source.receiver.next().await;
-                    let delivered = match next {
-                        Some(Ok(event)) => controller
-                            .enqueue_with_chunk(&event)
-                            .and_then(|()| source.drain_ready(&controller, true).map(drop)),
-                        Some(Err(error)) => Err(error),
-                        None => controller.close(),
-                    };
-                    *events.borrow_mut() = Some(source);
-                    delivered.map(|()| JsValue::UNDEFINED)
-                })
-                .into())
-            },
-        );
+                if source.drain_ready(&controller, false)? {
+                    return Ok(JsValue::UNDEFINED);
+                }
+            }
+            let events = events.clone();
+            Ok(promise_of(async move {
+                let Some(mut source) = events.borrow_mut().take() else {
+                    return Ok(JsValue::UNDEFINED);
+                };
+                let next = source.receiver.next().await;
+                let delivered = match next {
+                    Some(Ok(event)) => controller
+                        .enqueue_with_chunk(&event)
+                        .and_then(|()| source.drain_ready(&controller, true).map(drop)),
+                    Some(Err(error)) => Err(error),
+                    None => controller.close(),
+                };
+                *events.borrow_mut() = Some(source);
+                delivered.map(|()| JsValue::UNDEFINED)
+            })
+            .into())
+        },
+    );
     let source = Object::new();
     Reflect::set(&source, &"pull".into(), &pull.into_js_value())?;
     Reflect::set(&source, &"cancel".into(), &cancel)?;
