@@ -16,12 +16,6 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_name = fetch)]
-    fn fetch_url(url: &str) -> Promise;
-}
-
 const MISMATCHED: &str = "tool `mismatched-output` returned structuredContent that does not \
     match its outputSchema: structuredContent `unit`: required property missing; \
     structuredContent `temperature`: expected number, got string; \
@@ -63,24 +57,6 @@ async fn settle(promise: Promise) -> Result<Value, (String, String)> {
             Err((property("code"), property("message")))
         }
     }
-}
-
-/// The model calls the scripted provider recorded for `tag`.
-async fn recorded(tag: &str) -> Vec<Value> {
-    let url = format!("{}/__requests", node_common::provider_server());
-    let response: web_sys::Response = JsFuture::from(fetch_url(&url))
-        .await
-        .expect("records")
-        .unchecked_into();
-    let text = JsFuture::from(response.text().expect("a body"))
-        .await
-        .expect("text");
-    let all: Vec<Value> = serde_json::from_str(&text.as_string().expect("text")).expect("JSON");
-    let marker = format!("tag%3D{tag}%26");
-    all.into_iter()
-        .filter(|record| record["url"].as_str().unwrap_or_default().contains(&marker))
-        .map(|record| record["json"].clone())
-        .collect()
 }
 
 /// A result that breaks its tool's `outputSchema` is a `toolError` coded
@@ -143,7 +119,7 @@ async fn the_agent_turns_results_that_break_their_output_schema_into_tool_errors
     assert_eq!(code_and_message[2].0, "call_rpc");
     assert_eq!(code_and_message[2].1, "mcp_jsonrpc_error");
 
-    let requests = recorded(&tag).await;
+    let requests = node_common::recorded_requests(&tag).await;
     assert_eq!(requests.len(), 2);
     let tool_messages: Vec<(&str, &str)> = requests[1]["messages"]
         .as_array()

@@ -39,6 +39,26 @@ pub async fn script_provider(script: &serde_json::Value) {
     assert_eq!(status, 200, "{}", response.text().await.unwrap_or_default());
 }
 
+/// The bodies of the model calls the provider server recorded for `tag` (which a test's
+/// provider `baseUrl` carries, see testing/provider-server.mjs), in the order they came.
+pub async fn recorded_requests(tag: &str) -> Vec<serde_json::Value> {
+    let url = format!("{}/__requests", provider_server());
+    let request = HttpRequest {
+        method: "GET",
+        url: &url,
+        headers: &[],
+        body: None,
+    };
+    let mut response = fetch(&request, None).await.expect("records");
+    let text = response.text().await.expect("text");
+    let all: Vec<serde_json::Value> = serde_json::from_str(&text).expect("JSON");
+    let marker = format!("tag%3D{tag}%26");
+    all.into_iter()
+        .filter(|record| record["url"].as_str().unwrap_or_default().contains(&marker))
+        .map(|record| record["json"].clone())
+        .collect()
+}
+
 /// Reads a run of one user message to its end, handing each event to `on_event` with its type;
 /// returns the last event's type, or the error the stream ended with.
 pub async fn read_run(

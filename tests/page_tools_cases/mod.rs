@@ -3,7 +3,7 @@
 //! scripted provider makes the model's calls in OpenAI's streamed wire format and records each
 //! model call; the MCP test server's `/json/` tools (`echo`) stand beside the page's.
 
-use js_sys::{Function, Promise, Reflect};
+use js_sys::{Function, Reflect};
 use mcp_agent_wasm::core::tools::{sanitize_schema, SchemaDialect};
 use mcp_agent_wasm::web::agent::Agent;
 use serde_json::{json, Value};
@@ -14,12 +14,6 @@ use wasm_bindgen_test::wasm_bindgen_test;
 use web_sys::{AbortController, AbortSignal, ReadableStream, ReadableStreamDefaultReader};
 
 use super::node_common;
-
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_name = fetch)]
-    fn fetch_url(url: &str) -> Promise;
-}
 
 fn to_js(value: &Value) -> JsValue {
     js_sys::JSON::parse(&value.to_string()).expect("JSON.parse")
@@ -54,24 +48,6 @@ fn run_tag(name: &str) -> String {
 fn provider_base_url(tag: &str) -> String {
     let options = js_sys::encode_uri_component(&format!("tag={tag}&"));
     format!("{}/_/{options}/v1", node_common::provider_server())
-}
-
-/// The bodies of the model calls the scripted provider recorded for `tag`.
-async fn recorded(tag: &str) -> Vec<Value> {
-    let url = format!("{}/__requests", node_common::provider_server());
-    let response: web_sys::Response = JsFuture::from(fetch_url(&url))
-        .await
-        .expect("records")
-        .unchecked_into();
-    let text = JsFuture::from(response.text().expect("a body"))
-        .await
-        .expect("text");
-    let all: Vec<Value> = serde_json::from_str(&text.as_string().expect("text")).expect("JSON");
-    let marker = format!("tag%3D{tag}%26");
-    all.into_iter()
-        .filter(|record| record["url"].as_str().unwrap_or_default().contains(&marker))
-        .map(|record| record["json"].clone())
-        .collect()
 }
 
 /// An Agent on the scripted provider (tagged `tag`) with `config`'s members, and `tools` (an
@@ -224,7 +200,7 @@ async fn a_round_runs_a_page_tool_beside_an_mcp_tool_and_the_model_gets_both_res
     assert_eq!(result["isError"], false);
     let final_event = events.last().expect("events");
     assert_eq!(final_event["reason"], "completed");
-    let requests = recorded(tag).await;
+    let requests = node_common::recorded_requests(tag).await;
     assert_eq!(requests.len(), 2);
     let offered: Vec<&Value> = requests[0]["tools"]
         .as_array()
@@ -316,7 +292,7 @@ async fn page_tool_answers_and_failures_become_results_and_tool_errors() {
         ]
     );
     assert_eq!(events.last().expect("events")["reason"], "completed");
-    let requests = recorded(tag).await;
+    let requests = node_common::recorded_requests(tag).await;
     assert_eq!(requests.len(), 2);
     let messages = tool_messages(&requests[1]);
     assert_eq!(
@@ -642,7 +618,10 @@ async fn page_tools_count_in_the_providers_tool_limit() {
         message.contains("and the run offers 132 (`test` 6, `page` 126)"),
         "{message}"
     );
-    assert_eq!(recorded(tag).await, Vec::<Value>::new());
+    assert_eq!(
+        node_common::recorded_requests(tag).await,
+        Vec::<Value>::new()
+    );
     JsFuture::from(agent.close()).await.unwrap();
 }
 
@@ -673,7 +652,7 @@ async fn a_page_tools_data_with_a_content_array_is_json_not_an_mcp_result() {
     assert_eq!(result["structuredContent"], data);
     let sent: Value = serde_json::from_str(result["text"].as_str().expect("text")).expect("JSON");
     assert_eq!(sent, data);
-    let messages = tool_messages(&recorded(tag).await[1]);
+    let messages = tool_messages(&node_common::recorded_requests(tag).await[1]);
     let read: Value = serde_json::from_str(&messages[0].1).expect("JSON");
     assert_eq!(read, data);
 }
@@ -725,7 +704,7 @@ async fn a_page_tool_gets_the_messages_that_led_to_its_call_as_a_copy() {
         seen,
         json!([conversation[..1].to_vec(), conversation[..3].to_vec()])
     );
-    for request in recorded(tag).await {
+    for request in node_common::recorded_requests(tag).await {
         let sent = request["messages"].to_string();
         assert!(!sent.contains("by the tool"), "{sent}");
     }
