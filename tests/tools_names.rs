@@ -6,7 +6,7 @@ use mcp_agent_wasm::core::tools::{
     build_tool_names, build_tool_table, sanitize_function_name, McpTool, FALLBACK_FUNCTION_NAME,
     MAX_FUNCTION_NAME_LENGTH,
 };
-use serde_json::json;
+use serde_json::{json, Value};
 
 fn is_provider_name(name: &str) -> bool {
     !name.is_empty()
@@ -130,12 +130,7 @@ fn tool_table_skips_nameless_tools_and_picks_descriptions() {
         {"name": ""},
         {"name": "d"}
     ]);
-    let tools: Vec<McpTool> = listing
-        .as_array()
-        .expect("a list")
-        .iter()
-        .map(|entry| McpTool::from_listing_entry(entry).expect("tool"))
-        .collect();
+    let tools = listed(&listing);
     let table = build_tool_table(&[("s".to_owned(), tools)]);
     let rows: Vec<(&str, Option<&str>)> = table
         .entries()
@@ -169,12 +164,7 @@ fn tool_table_leaves_out_tools_that_run_only_as_tasks() {
         {"name": "never", "execution": {"taskSupport": "forbidden"}},
         {"name": "plain"}
     ]);
-    let tools: Vec<McpTool> = listing
-        .as_array()
-        .expect("a list")
-        .iter()
-        .map(|entry| McpTool::from_listing_entry(entry).expect("tool"))
-        .collect();
+    let tools = listed(&listing);
     assert!(tools[0].runs_only_as_task());
     assert_eq!(tools[1].execution, Some(json!({"taskSupport": "optional"})));
     let table = build_tool_table(&[("s".to_owned(), tools)]);
@@ -184,4 +174,11 @@ fn tool_table_leaves_out_tools_that_run_only_as_tasks() {
         .map(|entry| entry.function_name.as_str())
         .collect();
     assert_eq!(names, ["maybe", "never", "plain"]);
+}
+
+/// The tools of a `tools/list` result's `tools` array.
+fn listed(listing: &Value) -> Vec<McpTool> {
+    let entries = listing.as_array().expect("a list");
+    let tools = entries.iter().map(McpTool::from_listing_entry);
+    tools.collect::<Result<_, _>>().expect("tools")
 }
