@@ -16,6 +16,7 @@ use web_sys::{
 };
 
 use super::error::{js_error_message, js_error_name};
+use super::JsCallback;
 
 #[wasm_bindgen]
 extern "C" {
@@ -58,7 +59,7 @@ pub struct HttpRequest<'a> {
 /// there is a caller's signal (a model call has none: dropping its future is its cancellation).
 struct AbortGuard {
     controller: AbortController,
-    caller_forward: Option<(AbortSignal, Closure<dyn FnMut()>)>,
+    caller_forward: Option<(AbortSignal, JsCallback)>,
     /// Set once the body was read to its end: nothing is left to cancel then, and `abort()` would
     /// only build a `DOMException` (about a tenth of a small stream's cost in Node).
     body_ended: bool,
@@ -74,7 +75,10 @@ impl AbortGuard {
         let caller_forward = match caller_signal {
             Some(signal) => {
                 let own = controller.clone();
-                let forward = Closure::<dyn FnMut()>::new(move || own.abort());
+                let forward = JsCallback::new(move |_| {
+                    own.abort();
+                    Ok(JsValue::UNDEFINED)
+                });
                 signal
                     .add_event_listener_with_callback("abort", forward.as_ref().unchecked_ref())
                     .map_err(|error| HttpError::Network(js_error_message(&error)))?;

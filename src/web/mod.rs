@@ -23,6 +23,11 @@ pub(crate) fn is_options_object(options: &JsValue) -> bool {
     options.is_undefined() || options.is_null() || options.is_object()
 }
 
+/// The one closure type handed to JS (timers, listeners, the run stream's callbacks, the OAuth
+/// hook): each closure type brings its own call adapter to the wasm and the glue, so every one
+/// takes an argument (ignored where JS passes none) and returns a value or a throw.
+pub type JsCallback = Closure<dyn FnMut(JsValue) -> Result<JsValue, JsValue>>;
+
 /// Member `name` of an options object the caller may leave out; `undefined` and `null` count as
 /// absent, for the object and for the member.
 pub(crate) fn option_member(options: &JsValue, name: &str) -> Result<Option<JsValue>, JsValue> {

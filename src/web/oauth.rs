@@ -18,6 +18,7 @@ use web_sys::AbortSignal;
 use super::error::{js_error, set_property};
 use super::http::{fetch, HttpRequest};
 use super::timer::{aborted, sleep};
+use super::JsCallback;
 use crate::core::oauth::{
     authorization_server_metadata_urls, authorization_url, base64url, chosen_scope, client_key,
     code_exchange_body, protected_resource_metadata_urls, read_redirect, redirect_state,
@@ -135,11 +136,10 @@ pub fn browser_oauth(
             &format!("browserOAuth: {message}"),
         ))
     })?);
-    let hook =
-        Closure::<dyn FnMut(JsValue) -> Result<JsValue, JsValue>>::new(move |context: JsValue| {
-            let flow = Rc::clone(&flow);
-            Ok(super::promise_of(async move { access_token(&flow, &context).await }).into())
-        });
+    let hook = JsCallback::new(move |context: JsValue| {
+        let flow = Rc::clone(&flow);
+        Ok(super::promise_of(async move { access_token(&flow, &context).await }).into())
+    });
     Ok(hook.into_js_value())
 }
 
@@ -575,7 +575,7 @@ async fn in_popup(url: &str, state: &str, signal: Option<&AbortSignal>) -> Resul
     let state = state.to_owned();
     // One listener for both ways: the popup's own message, or any same-origin one (the
     // channel's) that answers this flow's `state`.
-    let listener = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
+    let listener = JsCallback::new(move |event: JsValue| {
         let get = |target: &JsValue, name: &str| {
             Reflect::get(target, &name.into()).unwrap_or(JsValue::UNDEFINED)
         };
@@ -583,7 +583,7 @@ async fn in_popup(url: &str, state: &str, signal: Option<&AbortSignal>) -> Resul
         if get(&data, "type").as_string().as_deref() != Some(REDIRECT_MESSAGE)
             || get(&event, "origin") != origin
         {
-            return;
+            return Ok(JsValue::UNDEFINED);
         }
         let url = get(&data, "url");
         let for_this_flow = url
@@ -593,6 +593,7 @@ async fn in_popup(url: &str, state: &str, signal: Option<&AbortSignal>) -> Resul
         if for_this_flow || Object::is(&get(&event, "source"), &source) {
             let _ = resolve.call1(&JsValue::UNDEFINED, &url);
         }
+        Ok(JsValue::UNDEFINED)
     });
     let listening = Listening {
         listener: listener.into_js_value().unchecked_into(),

@@ -19,6 +19,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
 
+use super::JsCallback;
+
 #[wasm_bindgen]
 extern "C" {
     #[wasm_bindgen(js_name = setTimeout)]
@@ -37,7 +39,7 @@ pub struct Sleep {
     state: Rc<SleepState>,
     timer: JsValue,
     /// Called by the timer; dropped (after the timer is cleared) with this.
-    _on_fire: Closure<dyn FnMut()>,
+    _on_fire: JsCallback,
 }
 
 #[derive(Default)]
@@ -52,11 +54,12 @@ struct SleepState {
 pub fn sleep(milliseconds: u64) -> Sleep {
     let state = Rc::new(SleepState::default());
     let fired = state.clone();
-    let on_fire = Closure::<dyn FnMut()>::new(move || {
+    let on_fire = JsCallback::new(move |_| {
         fired.fired.set(true);
         if let Some(waker) = fired.waker.take() {
             waker.wake();
         }
+        Ok(JsValue::UNDEFINED)
     });
     let timer = set_timeout(
         on_fire.as_ref().unchecked_ref(),

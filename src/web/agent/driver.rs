@@ -31,6 +31,7 @@ use crate::web::json::{set_tool_result_members, to_js, value_to_js};
 use crate::web::mcp::set_challenge_properties;
 use crate::web::provider::{stream_model_call, whole_model_call, IdleLimit};
 use crate::web::spawn;
+use crate::web::JsCallback;
 
 /// What the background tasks of a run tell the driver.
 pub enum Input {
@@ -70,7 +71,7 @@ pub enum RunEnd {
 /// when the run ends.
 struct AbortForwarder {
     signal: AbortSignal,
-    listener: Closure<dyn FnMut()>,
+    listener: JsCallback,
 }
 
 impl AbortForwarder {
@@ -78,8 +79,9 @@ impl AbortForwarder {
         if signal.aborted() {
             let _ = inputs.unbounded_send(Input::Abort);
         }
-        let listener = Closure::<dyn FnMut()>::new(move || {
+        let listener = JsCallback::new(move |_| {
             let _ = inputs.unbounded_send(Input::Abort);
+            Ok(JsValue::UNDEFINED)
         });
         let _ = signal.add_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
         AbortForwarder { signal, listener }

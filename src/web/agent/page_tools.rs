@@ -28,6 +28,7 @@ use crate::web::error::{js_error_message, set_property};
 use crate::web::json::{from_js, value_from_js, value_to_js};
 use crate::web::option_member;
 use crate::web::timer::{aborted, sleep};
+use crate::web::JsCallback;
 
 /// The `server` of every page tool in events, `listTools()` and `approveToolCall`, and the
 /// suffix a page tool whose name an MCP tool already has gets. Refused as an `mcpServers` name
@@ -260,13 +261,13 @@ fn progress_reporter(
 ) -> JsValue {
     let call_id = call_id.to_owned();
     let inputs = inputs.clone();
-    Closure::<dyn FnMut(JsValue)>::new(move |update: JsValue| {
+    JsCallback::new(move |update: JsValue| {
         let Some(deadline) = deadline.upgrade() else {
-            return;
+            return Ok(JsValue::UNDEFINED);
         };
         let number = |key: &str| Reflect::get(&update, &key.into()).ok()?.as_f64();
         let Some(progress) = number("progress") else {
-            return;
+            return Ok(JsValue::UNDEFINED);
         };
         let mut restarted = deadline.get();
         restarted.on_progress(Date::now());
@@ -280,6 +281,7 @@ fn progress_reporter(
             total: number("total"),
             message,
         });
+        Ok(JsValue::UNDEFINED)
     })
     .into_js_value()
 }

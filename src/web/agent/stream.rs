@@ -18,7 +18,7 @@ use web_sys::{
 use super::driver::{drive, Input, RunEnd};
 use super::AgentShared;
 use crate::core::message::ChatMessage;
-use crate::web::{promise_of, spawn};
+use crate::web::{promise_of, spawn, JsCallback};
 
 /// The receiving end of a run's events; taken out while a pull awaits it (a stream never pulls
 /// twice at once).
@@ -68,42 +68,38 @@ impl EventSource {
 /// A pull enqueues the events already waiting at once and returns; only when none are waiting
 /// does it return a promise that resolves with the next one.
 fn event_stream(events: Events, cancel: JsValue) -> Result<ReadableStream, JsValue> {
-    // Of the type of `browserOAuth`'s closure, whose call adapter the wasm and the glue then hold
-    // once.
-    let pull = Closure::<dyn FnMut(JsValue) -> Result<JsValue, JsValue>>::new(
-        move |controller: JsValue| {
-            let controller: ReadableStreamDefaultController = controller.unchecked_into();
-            {
-                let mut source = events.borrow_mut();
-                let Some(source) = source.as_mut() else {
-                    return Ok(JsValue::UNDEFINED);
-                };
-                if let Some(error) = source.failure.take() {
-                    return Err(error);
-                }
-                if source.drain_ready(&controller, false)? {
-                    return Ok(JsValue::UNDEFINED);
-                }
+    let pull = JsCallback::new(move |controller: JsValue| {
+        let controller: ReadableStreamDefaultController = controller.unchecked_into();
+        {
+            let mut source = events.borrow_mut();
+            let Some(source) = source.as_mut() else {
+                return Ok(JsValue::UNDEFINED);
+            };
+            if let Some(error) = source.failure.take() {
+                return Err(error);
             }
-            let events = events.clone();
-            Ok(promise_of(async move {
-                let Some(mut source) = events.borrow_mut().take() else {
-                    return Ok(JsValue::UNDEFINED);
-                };
-                let next = source.receiver.next().await;
-                let delivered = match next {
-                    Some(Ok(event)) => controller
-                        .enqueue_with_chunk(&event)
-                        .and_then(|()| source.drain_ready(&controller, true).map(drop)),
-                    Some(Err(error)) => Err(error),
-                    None => controller.close(),
-                };
-                *events.borrow_mut() = Some(source);
-                delivered.map(|()| JsValue::UNDEFINED)
-            })
-            .into())
-        },
-    );
+            if source.drain_ready(&controller, false)? {
+                return Ok(JsValue::UNDEFINED);
+            }
+        }
+        let events = events.clone();
+        Ok(promise_of(async move {
+            let Some(mut source) = events.borrow_mut().take() else {
+                return Ok(JsValue::UNDEFINED);
+            };
+            let next = source.receiver.next().await;
+            let delivered = match next {
+                Some(Ok(event)) => controller
+                    .enqueue_with_chunk(&event)
+                    .and_then(|()| source.drain_ready(&controller, true).map(drop)),
+                Some(Err(error)) => Err(error),
+                None => controller.close(),
+            };
+            *events.borrow_mut() = Some(source);
+            delivered.map(|()| JsValue::UNDEFINED)
+        })
+        .into())
+    });
     let source = Object::new();
     Reflect::set(&source, &"pull".into(), &pull.into_js_value())?;
     Reflect::set(&source, &"cancel".into(), &cancel)?;
@@ -118,27 +114,26 @@ fn event_stream(events: Events, cancel: JsValue) -> Result<ReadableStream, JsVal
 }
 
 /// `stream[Symbol.asyncIterator]` for runtimes without it: `reader.read()` already resolves to
-/// `{ done, value }`, the iterator protocol's own shape. Its three closures return their promises
-/// as `JsValue`s: one closure type, whose call adapter the wasm and the glue then hold once.
+/// `{ done, value }`, the iterator protocol's own shape.
 fn reader_iterator(stream: ReadableStream) -> JsValue {
-    Closure::<dyn FnMut() -> JsValue>::new(move || {
+    JsCallback::new(move |_| {
         let reader: ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
         let read_from = reader.clone();
-        let next = Closure::<dyn FnMut() -> JsValue>::new(move || read_from.read().into());
-        let finish = Closure::<dyn FnMut() -> JsValue>::new(move || {
+        let next = JsCallback::new(move |_| Ok(read_from.read().into()));
+        let finish = JsCallback::new(move |_| {
             let reader = reader.clone();
-            promise_of(async move {
+            Ok(promise_of(async move {
                 JsFuture::from(reader.cancel()).await?;
                 let done = Object::new();
                 Reflect::set(&done, &"done".into(), &JsValue::TRUE)?;
                 Ok(done.into())
             })
-            .into()
+            .into())
         });
         let iterator = Object::new();
         let _ = Reflect::set(&iterator, &"next".into(), &next.into_js_value());
         let _ = Reflect::set(&iterator, &"return".into(), &finish.into_js_value());
-        iterator.into()
+        Ok(iterator.into())
     })
     .into_js_value()
 }
@@ -153,8 +148,9 @@ pub fn start_run(
     let (inputs, input_receiver) = mpsc::unbounded::<Input>();
     shared.track_run(inputs.clone());
     let cancel_inputs = inputs.clone();
-    let cancel = Closure::<dyn FnMut()>::new(move || {
+    let cancel = JsCallback::new(move |_| {
         let _ = cancel_inputs.unbounded_send(Input::Abort);
+        Ok(JsValue::UNDEFINED)
     });
     // Handed to JS: the closures live as long as the stream does, also after the run has ended.
     let source = EventSource {
