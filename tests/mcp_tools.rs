@@ -643,4 +643,15 @@ fn allowed_tools_offer_the_named_tools_and_give_back_the_names_not_listed() {
         ["missing", "Echo"]
     );
     assert!(unlisted_tools(&servers[1].1, &[]).is_empty());
+    // Listed, but only to run as a task, which this client does not implement: not offered, so
+    // named back like a tool not listed.
+    let research = McpTool::from_listing_entry(
+        &json!({"name": "research", "execution": {"taskSupport": "required"}}),
+    )
+    .unwrap();
+    let with_task = [research, tool("echo")];
+    assert_eq!(
+        unlisted_tools(&with_task, &names(&["research", "echo"])),
+        ["research"]
+    );
 }

@@ -130,7 +130,7 @@ async fn only_the_allowed_tools_of_a_server_are_offered_and_listed() {
         server_errors,
         [
             json!({"type": "serverError", "server": "test", "code": "mcp_unknown_allowed_tool",
-                "message": "MCP server `test`: `allowedTools` names tools it does not list: `missing`"})
+                "message": "MCP server `test`: `allowedTools` names tools it does not list, or lists to run only as tasks (not implemented): `missing`"})
         ]
     );
     let requests = recorded(tag).await;

@@ -174,12 +174,14 @@ pub fn build_tool_table_allowing<Tools: AsRef<[McpTool]>>(
     ToolTable::new(entries)
 }
 
-/// The names in `allowed` (a server's `allowedTools`) that `listing` lacks, each once, for the
-/// caller to report.
+/// The names in `allowed` (a server's `allowedTools`) that `listing` offers no callable tool for
+/// (not listed, or listed to run only as a task), each once, for the caller to report: a tool
+/// asked for by name and left out without a word would be a mystery.
 pub fn unlisted_tools(listing: &[McpTool], allowed: &[String]) -> Vec<String> {
     let mut unlisted: Vec<String> = Vec::new();
     for name in allowed {
-        if !listing.iter().any(|tool| tool.name == *name) && !unlisted.contains(name) {
+        let callable = |tool: &McpTool| tool.name == *name && !tool.runs_only_as_task();
+        if !listing.iter().any(callable) && !unlisted.contains(name) {
             unlisted.push(name.clone());
         }
     }

@@ -361,7 +361,7 @@ fn server_error(server: &str, error: McpError) -> JsValue {
 /// server's tools change with its versions and a stale name must not stop the others.
 fn unlisted_allowed(server: &str, names: &[String]) -> JsValue {
     let mut message =
-        format!("MCP server `{server}`: `allowedTools` names tools it does not list: ");
+        format!("MCP server `{server}`: `allowedTools` names tools it does not list, or lists to run only as tasks (not implemented): ");
     for (index, name) in names.iter().enumerate() {
         let separator = if index == 0 { "`" } else { ", `" };
         message.push_str(separator);
