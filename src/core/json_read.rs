@@ -246,3 +246,13 @@ pub fn strings_in(values: &[Value]) -> Vec<&str> {
     }
     strings
 }
+
+/// The member at `path` in `value`, a dot between the names of nested members
+/// (`completion.values`, `resources.subscribe`); `None` when one is missing.
+pub fn member_at<'v>(value: Option<&'v Value>, path: &str) -> Option<&'v Value> {
+    let mut member = value;
+    for name in path.split('.') {
+        member = member.and_then(|value| value.get(name));
+    }
+    member
+}

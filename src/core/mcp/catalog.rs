@@ -6,6 +6,7 @@
 use serde_json::{json, Map, Value};
 
 use super::McpError;
+use crate::core::json_read::member_at;
 
 /// Pages one listing may take: servers page by a few dozen to a few hundred entries.
 pub const MAX_LISTING_PAGES: usize = 100;
@@ -384,11 +385,7 @@ impl EntryRequest {
                 self.method
             )));
         };
-        let mut member = Some(result);
-        for name in path.split('.') {
-            member = member.and_then(|value| value.get(name));
-        }
-        if member.is_some_and(Value::is_array) {
+        if member_at(Some(result), path).is_some_and(Value::is_array) {
             return Ok(());
         }
         Err(McpError::InvalidMessage(format!(
@@ -411,11 +408,8 @@ pub fn require_capability(
     capability: &'static str,
     method: &'static str,
 ) -> Result<(), McpError> {
-    let mut declared = capabilities;
-    for name in capability.split('.') {
-        declared = declared.and_then(|capabilities| capabilities.get(name));
-    }
-    let declared = declared.is_some_and(|declared| !declared.is_null() && *declared != false);
+    let declared = member_at(capabilities, capability)
+        .is_some_and(|declared| !declared.is_null() && *declared != false);
     if declared {
         Ok(())
     } else {
