@@ -175,9 +175,7 @@ impl JsMcpClient {
         #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "McpRequestOptions")] options: JsValue,
     ) -> Promise {
-        let request = string_argument(&uri, "a resource's uri is a string")
-            .map(|uri| FeatureRequest::Entry(EntryRequest::resource_subscription(&uri, true)));
-        feature_promise(self.client.clone(), request, options)
+        feature_promise(self.client.clone(), subscription(&uri, true), options)
     }
 
     /// Ends a subscription of `subscribeResource`.
@@ -187,9 +185,7 @@ impl JsMcpClient {
         #[wasm_bindgen(unchecked_param_type = "string")] uri: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "McpRequestOptions")] options: JsValue,
     ) -> Promise {
-        let request = string_argument(&uri, "a resource's uri is a string")
-            .map(|uri| FeatureRequest::Entry(EntryRequest::resource_subscription(&uri, false)));
-        feature_promise(self.client.clone(), request, options)
+        feature_promise(self.client.clone(), subscription(&uri, false), options)
     }
 
     /// Asks the server to send log messages (`notifications/message`, to `onNotification`) of
@@ -226,6 +222,14 @@ impl JsMcpClient {
             });
         feature_promise(self.client.clone(), request, options)
     }
+}
+
+/// `resources/subscribe` (or `unsubscribe`) of the page's `uri`.
+fn subscription(uri: &JsValue, subscribe: bool) -> Result<FeatureRequest, JsValue> {
+    let uri = string_argument(uri, "a resource's uri is a string")?;
+    Ok(FeatureRequest::Entry(EntryRequest::resource_subscription(
+        &uri, subscribe,
+    )))
 }
 
 const OPTIONS_SHAPE: &str = "{ signal, timeoutMs }";
