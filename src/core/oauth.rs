@@ -236,7 +236,9 @@ impl AuthorizationServer {
 /// slash, which makes no other well-known URL (RFC 8414 §3.1) and which authorization servers
 /// and protected resources often disagree on (the TypeScript SDK allows it too).
 fn same_issuer(stated: &str, issuer: &str) -> bool {
-    let without_slash = |text: &'_ str| text.strip_suffix('/').unwrap_or(text).to_owned();
+    fn without_slash(text: &str) -> &str {
+        text.strip_suffix('/').unwrap_or(text)
+    }
     without_slash(stated) == without_slash(issuer)
 }
 
