@@ -85,6 +85,8 @@ pub struct ProviderResponse {
     /// The timer that bounded the wait for this answer: a stream keeps it for its first piece
     /// rather than setting another (see [`ModelEventStream::idle_timer`]).
     idle_timer: Option<Sleep>,
+    /// How many of the policy's retries it took to get this answer.
+    retries_done: u32,
 }
 
 impl ProviderResponse {
@@ -174,6 +176,7 @@ pub async fn send(
                     provider: provider.clone(),
                     response,
                     idle_timer,
+                    retries_done,
                 });
             }
             Ok(mut response) => {
@@ -250,6 +253,11 @@ pub struct ModelEventStream {
 }
 
 impl ModelEventStream {
+    /// How many of the call's retries were spent before this stream started.
+    pub fn retries_done(&self) -> u32 {
+        self.response.retries_done
+    }
+
     fn new(mut response: ProviderResponse, idle: IdleLimit) -> Self {
         let (wire, options) = response.provider.decoder_options();
         let idle_timer = response.idle_timer.take();

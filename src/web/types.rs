@@ -105,9 +105,9 @@ export interface AgentConfig {
    */
   toolChoice?: "auto" | "required" | "none" | { type: "tool"; toolName: string } | undefined;
   /**
-   * How many times a model call is sent again after a 408, 409, 429 or 5xx answer or a failed
-   * connection (the AI SDK's `maxRetries`). 0 sends each call once, also when a stream breaks
-   * before anything reached the page. Default 2.
+   * How many times a model call is sent again after a 408, 409, 429 or 5xx answer, a failed
+   * connection or a stream cut before anything reached the page, all from this one budget (the
+   * AI SDK's `maxRetries`). 0 sends each call once. Default 2.
    */
   maxRetries?: number | undefined;
   /** The roots every MCP server may work in (MCP "Roots": `file://` URIs), sent to its `roots/list`; declares `roots`. */

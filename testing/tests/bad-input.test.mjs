@@ -94,6 +94,24 @@ test("provider: with maxRetries: 0 a connection dropped mid tool-call is not ask
   assert.equal((await providerRequests()).length, 1);
 });
 
+test("provider: a stream cut early is asked for again while maxRetries lasts", bounded, async () => {
+  const call = { id: "call_echo", name: "echo", arguments: { message: "x".repeat(200) } };
+  const cut = { toolCalls: [call], disconnectAfter: 1200 };
+  await scriptProvider([cut, cut, { toolCalls: [call] }, { text: "echoed" }]);
+  const run = await runInPage(page, config({ servers: [testServer("json", "test")] }), question);
+  assert.equal(assertCompleted(run).text, "echoed");
+  assert.equal(eventsOf(run, "toolCall").length, 1, "the broken rounds left no call behind");
+  assert.equal((await providerRequests()).length, 4, "two cuts, each asked for again, then the answer");
+});
+
+test("provider: a failed answer and a cut stream draw on one maxRetries budget", bounded, async () => {
+  const call = { id: "call_echo", name: "echo", arguments: { message: "x".repeat(200) } };
+  await scriptProvider([{ status: 503 }, { toolCalls: [call], disconnectAfter: 1200 }, { toolCalls: [call] }, { text: "never asked for" }]);
+  const run = await runInPage(page, config({ servers: [testServer("json", "test")], maxRetries: 1 }), question);
+  assertFailed(run, "provider_network", /./);
+  assert.equal((await providerRequests()).length, 2, "maxRetries: 1 sends the call at most twice");
+});
+
 /** An Anthropic Messages SSE body: one tool call, or a text answer (as in ../shared/fixtures/anthropic). */
 function anthropicStream({ toolCall, text }) {
   const event = (data) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;

@@ -23,7 +23,7 @@ use crate::core::mcp::tools::{check_structured_content, ToolCallResult};
 use crate::core::mcp::McpError;
 use crate::core::message::ChatMessage;
 use crate::core::model_event::{queue_merging_pieces, ModelEvent};
-use crate::core::provider::{ProviderError, ProviderTools};
+use crate::core::provider::{ProviderError, ProviderTools, RetryPolicy};
 use crate::core::tools::{tool_prompt, McpTool, ToolTable};
 use crate::web::error::{js_error, set_property};
 use crate::web::join::join_every;
@@ -710,18 +710,19 @@ async fn model_call(
 ) -> Result<(), ProviderError> {
     if stream {
         // A connection lost before anything reached the loop (tool calls are held back until the
-        // stream ends) costs the user nothing: the round is asked for once more, unless the page
-        // wants no call sent twice (`maxRetries: 0`).
-        return match streamed_call(shared, messages, tools, inputs).await {
-            Err(StreamFailure {
-                error: ProviderError::Network { .. },
-                forwarded_any: false,
-            }) if shared.retry_policy.max_retries > 0 => {
-                streamed_call(shared, messages, tools, inputs).await
+        // stream ends) costs the user nothing: the round is asked for again while the call's
+        // retries last, one `maxRetries` budget for failed answers and cut streams alike.
+        let mut policy = shared.retry_policy;
+        loop {
+            match streamed_call(shared, &policy, messages, tools, inputs).await {
+                Err(StreamFailure {
+                    error: ProviderError::Network { .. },
+                    forwarded_any: false,
+                    retries_left: Some(left),
+                }) if left > 0 => policy.max_retries = left - 1,
+                other => return other.map_err(|failure| failure.error),
             }
-            other => other,
         }
-        .map_err(|failure| failure.error);
     } else {
         let (events, _warnings) = whole_model_call(
             &shared.provider,
@@ -739,11 +740,13 @@ async fn model_call(
     Ok(())
 }
 
-/// A streamed call that failed, and whether any of its events but token counts had already
-/// reached the loop.
+/// A streamed call that failed, whether any of its events but token counts had already reached
+/// the loop, and how many retries the call had left when its stream broke (`None`: it never
+/// started, and its retries were spent or did not apply).
 struct StreamFailure {
     error: ProviderError,
     forwarded_any: bool,
+    retries_left: Option<u32>,
 }
 
 /// One streamed model call. Events reach the loop as they come until the first tool-call delta;
@@ -751,26 +754,28 @@ struct StreamFailure {
 /// loop untouched (a call's argument pieces held as one string, however many pieces came).
 async fn streamed_call(
     shared: &AgentShared,
+    policy: &RetryPolicy,
     messages: &[ChatMessage],
     tools: &ProviderTools,
     inputs: &UnboundedSender<Input>,
 ) -> Result<(), StreamFailure> {
     let mut forwarded_any = false;
     let mut held = VecDeque::new();
-    let failure = |error, forwarded_any| StreamFailure {
-        error,
-        forwarded_any,
-    };
     let (mut events, _warnings) = stream_model_call(
         &shared.provider,
         messages,
         tools,
-        &shared.retry_policy,
+        policy,
         None,
         IdleLimit(Some(shared.idle_timeout_ms)),
     )
     .await
-    .map_err(|error| failure(error, false))?;
+    .map_err(|error| StreamFailure {
+        error,
+        forwarded_any: false,
+        retries_left: None,
+    })?;
+    let retries_left = Some(policy.max_retries.saturating_sub(events.retries_done()));
     loop {
         match events.next_event().await {
             Ok(Some(event)) => {
@@ -784,7 +789,13 @@ async fn streamed_call(
                 }
             }
             Ok(None) => break,
-            Err(error) => return Err(failure(error, forwarded_any)),
+            Err(error) => {
+                return Err(StreamFailure {
+                    error,
+                    forwarded_any,
+                    retries_left,
+                })
+            }
         }
     }
     for event in held {
