@@ -5,10 +5,10 @@
 
 use mcp_agent_wasm::core::oauth::{
     authorization_server_metadata_urls, authorization_url, base64url, canonical_resource,
-    chosen_scope, code_exchange_body, protected_resource_metadata_urls, read_redirect,
-    redirect_state, refresh_body, refresh_failure_is_transient, registration_request,
-    AuthorizationRequest, AuthorizationServer, Client, Grant, OAuthError, ProtectedResource,
-    Tokens, EXPIRY_MARGIN_MS,
+    chosen_scope, code_exchange, legacy_authorization_base, protected_resource_metadata_urls,
+    read_redirect, redirect_state, refresh_failure_is_transient, refresh_request,
+    registration_request, AuthorizationRequest, AuthorizationServer, Client, Grant, OAuthError,
+    ProtectedResource, TokenAuth, TokenRequest, Tokens, EXPIRY_MARGIN_MS,
 };
 use mcp_agent_wasm::core::url_policy::check_server_url;
 
@@ -89,8 +89,145 @@ fn authorization_server_metadata_gives_the_endpoints() {
             authorization_endpoint: "https://auth.example.com/authorize".to_owned(),
             token_endpoint: "https://auth.example.com/token".to_owned(),
             registration_endpoint: Some("https://auth.example.com/register".to_owned()),
+            token_auth_methods: None,
+            client_id_metadata_documents: false,
         }
     );
+}
+
+/// MCP 2025-03-26, "Authorization Base URL" and "Fallbacks for Servers without Metadata
+/// Discovery" (the conformance harness's `auth/2025-03-26-*` scenarios): a server without
+/// protected resource metadata is its own authorization server at its origin, with `/authorize`,
+/// `/token` and `/register` there when it has no metadata either.
+#[test]
+fn a_2025_03_26_server_is_its_own_authorization_server() {
+    let legacy = server("https://mcp.example.com/v1/mcp?x=1");
+    assert_eq!(
+        legacy_authorization_base(&legacy),
+        "https://mcp.example.com"
+    );
+    let resource = ProtectedResource::legacy(&legacy);
+    assert_eq!(resource.authorization_server, "https://mcp.example.com");
+    assert_eq!(resource.resource, "https://mcp.example.com/v1/mcp");
+    let defaults = AuthorizationServer::legacy_defaults("https://mcp.example.com");
+    assert_eq!(
+        defaults.authorization_endpoint,
+        "https://mcp.example.com/authorize"
+    );
+    assert_eq!(defaults.token_endpoint, "https://mcp.example.com/token");
+    assert_eq!(
+        defaults.registration_endpoint.as_deref(),
+        Some("https://mcp.example.com/register")
+    );
+    assert!(!defaults.iss_parameter_supported);
+    // Metadata at its root may state an issuer under a path of the same origin, not another's.
+    let under_path = METADATA.replace(
+        "https://auth.example.com\"",
+        "https://mcp.example.com/oauth\"",
+    );
+    let read = AuthorizationServer::read_legacy(&under_path, "https://mcp.example.com", false);
+    assert_eq!(read.unwrap().issuer, "https://mcp.example.com/oauth");
+    let elsewhere = AuthorizationServer::read_legacy(METADATA, "https://mcp.example.com", false);
+    assert!(
+        matches!(&elsewhere, Err(OAuthError::Discovery(message)) if message.contains("is not on the MCP server's origin")),
+        "{elsewhere:?}"
+    );
+}
+
+/// RFC 8414 §2 (`token_endpoint_auth_methods_supported`, default `client_secret_basic`) and
+/// RFC 7591 §3.2.1 (the registration names the method): a client with a secret uses the
+/// registered method where the server takes it, else basic where taken or nothing is listed,
+/// else post; one without a secret is public (the conformance harness's
+/// `auth/token-endpoint-auth-*` and `auth/pre-registration` scenarios).
+#[test]
+fn the_token_endpoint_auth_method_follows_the_metadata() {
+    let with_methods = |methods: Option<&[&str]>| {
+        let mut metadata = AuthorizationServer::read(METADATA, ISSUER, false).unwrap();
+        metadata.token_auth_methods =
+            methods.map(|methods| methods.iter().map(|m| m.to_string()).collect());
+        metadata
+    };
+    let registered = |response: &str, methods| {
+        Client::registered(response, &with_methods(methods))
+            .unwrap()
+            .auth
+    };
+    let secret = r#"{"client_id":"c","client_secret":"s"}"#;
+    let says_post = r#"{"client_id":"c","client_secret":"s","token_endpoint_auth_method":"client_secret_post"}"#;
+    assert_eq!(registered(secret, None), TokenAuth::Basic);
+    assert_eq!(
+        registered(secret, Some(&["client_secret_basic"])),
+        TokenAuth::Basic
+    );
+    assert_eq!(
+        registered(secret, Some(&["client_secret_post"])),
+        TokenAuth::Post
+    );
+    assert_eq!(
+        registered(secret, Some(&["client_secret_post", "client_secret_basic"])),
+        TokenAuth::Basic
+    );
+    assert_eq!(
+        registered(
+            says_post,
+            Some(&["client_secret_post", "client_secret_basic"])
+        ),
+        TokenAuth::Post
+    );
+    assert_eq!(
+        registered(says_post, Some(&["client_secret_basic"])),
+        TokenAuth::Basic
+    );
+    assert_eq!(registered(says_post, None), TokenAuth::Post);
+    assert_eq!(
+        registered(r#"{"client_id":"c"}"#, Some(&["client_secret_basic"])),
+        TokenAuth::None
+    );
+    let given = Client::given(
+        "pre",
+        Some("shh"),
+        &with_methods(Some(&["client_secret_basic"])),
+    );
+    assert_eq!(given.auth, TokenAuth::Basic);
+    assert_eq!(
+        Client::given("pre", None, &with_methods(None)).auth,
+        TokenAuth::None
+    );
+    // Kept with its method; one stored before methods were kept sends its secret in the body.
+    assert_eq!(Client::read(&given.to_json()).unwrap(), given);
+    assert_eq!(Client::read(secret).unwrap().auth, TokenAuth::Post);
+}
+
+/// RFC 6749 §2.3.1: `client_secret_basic` sends the form-encoded id and secret, joined by `:`,
+/// in base64 (RFC 4648 §4, padded) in `Authorization`, and neither in the body.
+#[test]
+fn a_basic_client_authenticates_in_the_header() {
+    let client = Client {
+        client_id: "my app".to_owned(),
+        client_secret: Some("s:e/cret".to_owned()),
+        auth: TokenAuth::Basic,
+    };
+    // base64("my%20app:s%3Ae%2Fcret")
+    assert_eq!(
+        refresh_request(&client, "r", "https://mcp.example.com/mcp"),
+        TokenRequest {
+            body: "grant_type=refresh_token&refresh_token=r&resource=https%3A%2F%2Fmcp.example.com%2Fmcp".to_owned(),
+            authorization: Some("Basic bXklMjBhcHA6cyUzQWUlMkZjcmV0".to_owned()),
+        }
+    );
+    let padded = Client {
+        client_id: "a".to_owned(),
+        client_secret: Some("b".to_owned()),
+        auth: TokenAuth::Basic,
+    };
+    let header = code_exchange(&padded, "c", "https://app.example/cb", "v", "x").authorization;
+    assert_eq!(header.as_deref(), Some("Basic YTpi"));
+    let one_pad = Client {
+        client_secret: Some("bc".to_owned()),
+        ..padded.clone()
+    };
+    let header = code_exchange(&one_pad, "c", "https://app.example/cb", "v", "x").authorization;
+    assert_eq!(header.as_deref(), Some("Basic YTpiYw=="));
 }
 
 /// RFC 8414 §3.3, a MUST of the MCP spec's "Authorization Server Metadata Discovery" (SEP-2468;
@@ -301,20 +438,33 @@ fn the_token_request_bodies_exactly() {
     let public = Client {
         client_id: "c1".to_owned(),
         client_secret: None,
+        auth: TokenAuth::None,
     };
-    assert_eq!(
-        code_exchange_body(&public, "a/b", "https://app.example/cb", "v~1", "https://mcp.example.com/mcp"),
-        "grant_type=authorization_code&code=a%2Fb&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&client_id=c1&code_verifier=v~1&resource=https%3A%2F%2Fmcp.example.com%2Fmcp"
+    let exchange = code_exchange(
+        &public,
+        "a/b",
+        "https://app.example/cb",
+        "v~1",
+        "https://mcp.example.com/mcp",
     );
     assert_eq!(
-        refresh_body(&public, "r+1", "https://mcp.example.com/mcp"),
+        exchange.body,
+        "grant_type=authorization_code&code=a%2Fb&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&client_id=c1&code_verifier=v~1&resource=https%3A%2F%2Fmcp.example.com%2Fmcp"
+    );
+    assert_eq!(exchange.authorization, None);
+    assert_eq!(
+        refresh_request(&public, "r+1", "https://mcp.example.com/mcp").body,
         "grant_type=refresh_token&refresh_token=r%2B1&client_id=c1&resource=https%3A%2F%2Fmcp.example.com%2Fmcp"
     );
     let confidential = Client {
         client_secret: Some("s".to_owned()),
+        auth: TokenAuth::Post,
         ..public
     };
-    assert!(refresh_body(&confidential, "r", "x").ends_with("&client_secret=s"));
+    assert_eq!(
+        refresh_request(&confidential, "r", "x").body,
+        "grant_type=refresh_token&refresh_token=r&client_id=c1&client_secret=s&resource=x"
+    );
 }
 
 /// RFC 6749 §4.1.2 and §4.1.2.1: the state must be ours; the server's `error` is a denial.
@@ -454,11 +604,12 @@ fn token_responses_and_expiry() {
         client: Client {
             client_id: "c1".to_owned(),
             client_secret: None,
+            auth: TokenAuth::None,
         },
     };
     assert_eq!(
         grant.to_json(),
-        r#"{"access_token":"at","refresh_token":"rt","expires_at":4600000,"token_endpoint":"https://a.example/token","resource":"https://mcp.example.com/mcp","client_id":"c1"}"#
+        r#"{"access_token":"at","refresh_token":"rt","expires_at":4600000,"token_endpoint":"https://a.example/token","resource":"https://mcp.example.com/mcp","client_id":"c1","token_endpoint_auth_method":"none"}"#
     );
     assert_eq!(Grant::from_json(&grant.to_json()), Some(grant.clone()));
     assert_eq!(Grant::from_json(r#"{"access_token":"at"}"#), None);

@@ -119,6 +119,16 @@ pub struct ProtectedResource {
 }
 
 impl ProtectedResource {
+    /// What a server of MCP 2025-03-26, without protected resource metadata, implies: it is its
+    /// own authorization server, at [`legacy_authorization_base`].
+    pub fn legacy(server: &CheckedUrl) -> ProtectedResource {
+        ProtectedResource {
+            authorization_server: legacy_authorization_base(server),
+            resource: canonical_resource(server),
+            scopes_supported: None,
+        }
+    }
+
     /// Reads the metadata of `server`. Its `resource` must be the server's URL or a prefix of it
     /// on the same origin (RFC 9728 §3.3 and §7.3: metadata naming another resource is not this
     /// server's); without one, the server's canonical URI is the resource.
@@ -170,6 +180,13 @@ pub struct AuthorizationServer {
     pub token_endpoint: String,
     /// Where Dynamic Client Registration (RFC 7591) is offered, if it is.
     pub registration_endpoint: Option<String>,
+    /// `token_endpoint_auth_methods_supported`; `None` when the metadata lists none (RFC 8414
+    /// §2: then `client_secret_basic` is the default).
+    pub token_auth_methods: Option<Vec<String>>,
+    /// `client_id_metadata_document_supported`: a client may name itself by the URL of its
+    /// Client ID Metadata Document instead of registering (MCP 2025-11-25, "Client ID Metadata
+    /// Documents").
+    pub client_id_metadata_documents: bool,
 }
 
 impl AuthorizationServer {
@@ -186,6 +203,38 @@ impl AuthorizationServer {
         issuer: &str,
         allow_insecure_local_urls: bool,
     ) -> Result<AuthorizationServer, OAuthError> {
+        AuthorizationServer::read_stating(text, allow_insecure_local_urls, &|stated| {
+            same_issuer(stated, issuer).then_some(()).ok_or_else(|| {
+                format!("is not `{issuer}`, the issuer it was looked up for (RFC 8414 §3.3)")
+            })
+        })
+    }
+
+    /// Reads the metadata found at the authorization base URL `base` of an MCP 2025-03-26
+    /// server ([`legacy_authorization_base`]). No issuer was named before it was looked up: the
+    /// one it states stands, as long as it is on the server's own origin (such servers put their
+    /// authorization server under a path, `/oauth` say, and its metadata at the root).
+    pub fn read_legacy(
+        text: &str,
+        base: &str,
+        allow_insecure_local_urls: bool,
+    ) -> Result<AuthorizationServer, OAuthError> {
+        AuthorizationServer::read_stating(text, allow_insecure_local_urls, &|stated| {
+            let on_origin = check_server_url(stated, allow_insecure_local_urls)
+                .is_ok_and(|url| url.origin() == base);
+            on_origin
+                .then_some(())
+                .ok_or_else(|| format!("is not on the MCP server's origin `{base}`"))
+        })
+    }
+
+    /// Reads metadata whose stated `issuer` `issuer_check` accepts (else says why not); one
+    /// body for both readers, not one compiled per closure.
+    fn read_stating(
+        text: &str,
+        allow_insecure_local_urls: bool,
+        issuer_check: &dyn Fn(&str) -> Result<(), String>,
+    ) -> Result<AuthorizationServer, OAuthError> {
         let discovery = OAuthError::Discovery;
         let members = json_object(text).ok_or_else(|| {
             discovery("the authorization server metadata is not a JSON object".to_owned())
@@ -193,11 +242,11 @@ impl AuthorizationServer {
         let stated = string_member(&members, "issuer").ok_or_else(|| {
             discovery("the authorization server metadata has no issuer (RFC 8414 §2)".to_owned())
         })?;
-        if !same_issuer(stated, issuer) {
-            return Err(discovery(format!(
-                "the authorization server metadata's issuer `{stated}` is not `{issuer}`, the issuer it was looked up for (RFC 8414 §3.3)"
-            )));
-        }
+        issuer_check(stated).map_err(|why| {
+            discovery(format!(
+                "the authorization server metadata's issuer `{stated}` {why}"
+            ))
+        })?;
         let s256 = match members.get("code_challenge_methods_supported") {
             Some(Value::Array(methods)) => methods.iter().any(|method| method == "S256"),
             _ => false,
@@ -228,8 +277,39 @@ impl AuthorizationServer {
             authorization_endpoint: required("authorization_endpoint")?,
             token_endpoint: required("token_endpoint")?,
             registration_endpoint: endpoint("registration_endpoint")?,
+            token_auth_methods: match members.get("token_endpoint_auth_methods_supported") {
+                Some(Value::Array(methods)) => {
+                    Some(strings_in(methods).into_iter().map(str::to_owned).collect())
+                }
+                _ => None,
+            },
+            client_id_metadata_documents: members
+                .get("client_id_metadata_document_supported")
+                .is_some_and(|supported| supported == true),
         })
     }
+
+    /// The endpoints a server of MCP 2025-03-26 without metadata has (that revision's "Fallbacks
+    /// for Servers without Metadata Discovery"): `/authorize`, `/token` and `/register` at its
+    /// authorization base URL, `base` ([`legacy_authorization_base`]).
+    pub fn legacy_defaults(base: &str) -> AuthorizationServer {
+        AuthorizationServer {
+            issuer: base.to_owned(),
+            iss_parameter_supported: false,
+            authorization_endpoint: format!("{base}/authorize"),
+            token_endpoint: format!("{base}/token"),
+            registration_endpoint: Some(format!("{base}/register")),
+            token_auth_methods: None,
+            client_id_metadata_documents: false,
+        }
+    }
+}
+
+/// The authorization base URL of an MCP 2025-03-26 server, which has no protected resource
+/// metadata: the server's URL with its path left out (that revision's "Authorization Base URL").
+/// Its authorization server metadata is looked up there, as an issuer's.
+pub fn legacy_authorization_base(server: &CheckedUrl) -> String {
+    server.origin()
 }
 
 /// Whether metadata stating `stated` is that of `issuer`: the same text, but for one trailing
@@ -264,41 +344,140 @@ pub fn registration_request(client_name: &str, redirect_uri: &str) -> String {
     ]))
 }
 
-/// A registered client: its id, and a secret when the server issued one anyway (RFC 7591 §3.2.1),
-/// which then goes with the token requests (`client_secret_post`).
+/// How a client proves itself at the token endpoint (RFC 6749 §2.3.1, the names of RFC 7591
+/// §2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenAuth {
+    /// A public client: its `client_id` in the body.
+    None,
+    /// `client_secret_basic`: id and secret in an `Authorization: Basic` header.
+    Basic,
+    /// `client_secret_post`: id and secret in the body.
+    Post,
+}
+
+impl TokenAuth {
+    fn name(self) -> &'static str {
+        match self {
+            TokenAuth::None => "none",
+            TokenAuth::Basic => "client_secret_basic",
+            TokenAuth::Post => "client_secret_post",
+        }
+    }
+
+    fn named(name: &str) -> Option<TokenAuth> {
+        [TokenAuth::None, TokenAuth::Basic, TokenAuth::Post]
+            .into_iter()
+            .find(|method| method.name() == name)
+    }
+
+    /// The method for a client with or without a secret at `server`: the one its registration
+    /// names (RFC 7591 §3.2.1) when the server takes it, else `client_secret_basic` where the
+    /// server takes it or lists nothing (RFC 8414 §2's default), else `client_secret_post`.
+    fn chosen(has_secret: bool, registered: Option<&str>, server: &AuthorizationServer) -> Self {
+        if !has_secret {
+            return TokenAuth::None;
+        }
+        let Some(supported) = &server.token_auth_methods else {
+            return registered
+                .and_then(TokenAuth::named)
+                .filter(|method| *method != TokenAuth::None)
+                .unwrap_or(TokenAuth::Basic);
+        };
+        let takes = |method: TokenAuth| supported.iter().any(|name| name == method.name());
+        match registered.and_then(TokenAuth::named) {
+            Some(method) if method != TokenAuth::None && takes(method) => method,
+            _ if takes(TokenAuth::Basic) || !takes(TokenAuth::Post) => TokenAuth::Basic,
+            _ => TokenAuth::Post,
+        }
+    }
+}
+
+/// A client: its id, its secret when it has one (pre-registered, or issued by a registration
+/// anyway, RFC 7591 §3.2.1), and how it authenticates at the token endpoint.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Client {
     pub client_id: String,
     pub client_secret: Option<String>,
+    pub auth: TokenAuth,
 }
 
 impl Client {
-    /// Reads a registration response (RFC 7591 §3.2.1), or a stored one (`to_json`).
+    /// A client the page names (`clientId`, `clientSecret`), for `server`.
+    pub fn given(
+        client_id: &str,
+        client_secret: Option<&str>,
+        server: &AuthorizationServer,
+    ) -> Client {
+        Client {
+            client_id: client_id.to_owned(),
+            client_secret: client_secret.map(str::to_owned),
+            auth: TokenAuth::chosen(client_secret.is_some(), None, server),
+        }
+    }
+
+    /// Reads a registration response (RFC 7591 §3.2.1) of `server`.
+    pub fn registered(text: &str, server: &AuthorizationServer) -> Result<Client, OAuthError> {
+        let members = json_object(text).unwrap_or_default();
+        let (client_id, client_secret) = Client::credentials(&members)?;
+        let registered = string_member(&members, "token_endpoint_auth_method");
+        Ok(Client {
+            auth: TokenAuth::chosen(client_secret.is_some(), registered, server),
+            client_id,
+            client_secret,
+        })
+    }
+
+    /// Reads the stored form (`to_json`). One stored before the method was kept sends its
+    /// secret, if any, in the body, as it did then.
     pub fn read(text: &str) -> Result<Client, OAuthError> {
-        let members = json_object(text);
-        let client_id = members.as_ref().and_then(|m| string_member(m, "client_id"));
-        let Some(client_id) = client_id.filter(|id| !id.is_empty()) else {
+        let members = json_object(text).unwrap_or_default();
+        let (client_id, client_secret) = Client::credentials(&members)?;
+        Ok(Client::with_stored_auth(client_id, client_secret, &members))
+    }
+
+    fn with_stored_auth(
+        client_id: String,
+        client_secret: Option<String>,
+        members: &Map<String, Value>,
+    ) -> Client {
+        let stored =
+            string_member(members, "token_endpoint_auth_method").and_then(TokenAuth::named);
+        let legacy = match client_secret {
+            Some(_) => TokenAuth::Post,
+            None => TokenAuth::None,
+        };
+        Client {
+            auth: stored.unwrap_or(legacy),
+            client_id,
+            client_secret,
+        }
+    }
+
+    fn credentials(members: &Map<String, Value>) -> Result<(String, Option<String>), OAuthError> {
+        let Some(client_id) = string_member(members, "client_id").filter(|id| !id.is_empty())
+        else {
             return Err(OAuthError::Registration(
                 "the registration response has no client_id".to_owned(),
             ));
         };
-        let client_secret = members
-            .as_ref()
-            .and_then(|m| string_member(m, "client_secret"));
-        Ok(Client {
-            client_id: client_id.to_owned(),
-            client_secret: client_secret.map(str::to_owned),
-        })
+        let client_secret = string_member(members, "client_secret").map(str::to_owned);
+        Ok((client_id.to_owned(), client_secret))
     }
 
     /// The form kept in storage.
     pub fn to_json(&self) -> String {
         let mut members = Map::new();
+        self.write_into(&mut members);
+        to_json_text(&Value::Object(members))
+    }
+
+    fn write_into(&self, members: &mut Map<String, Value>) {
         members.set("client_id", self.client_id.as_str().into());
         if let Some(secret) = &self.client_secret {
             members.set("client_secret", secret.as_str().into());
         }
-        to_json_text(&Value::Object(members))
+        members.set("token_endpoint_auth_method", self.auth.name().into());
     }
 }
 
@@ -337,41 +516,67 @@ pub fn authorization_url(endpoint: &str, request: &AuthorizationRequest<'_>) -> 
     format!("{endpoint}{separator}{}", form_body(&parameters))
 }
 
+/// A request to the token endpoint: its form body, and the `Authorization` header of a
+/// `client_secret_basic` client.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenRequest {
+    pub body: String,
+    pub authorization: Option<String>,
+}
+
 /// The token request for the code (RFC 6749 §4.1.3, RFC 7636 §4.5, RFC 8707 §2.2).
-pub fn code_exchange_body(
+pub fn code_exchange(
     client: &Client,
     code: &str,
     redirect_uri: &str,
     code_verifier: &str,
     resource: &str,
-) -> String {
-    let mut parameters = vec![
+) -> TokenRequest {
+    let grant = [
         ("grant_type", "authorization_code"),
         ("code", code),
         ("redirect_uri", redirect_uri),
-        ("client_id", client.client_id.as_str()),
-        ("code_verifier", code_verifier),
-        ("resource", resource),
     ];
-    if let Some(secret) = &client.client_secret {
-        parameters.push(("client_secret", secret));
-    }
-    form_body(&parameters)
+    let proof = [("code_verifier", code_verifier), ("resource", resource)];
+    token_request(client, &grant, &proof)
 }
 
 /// The refresh request (RFC 6749 §6, OAuth 2.1 §4.3.1 for a public client's `client_id`,
 /// RFC 8707 §2.2).
-pub fn refresh_body(client: &Client, refresh_token: &str, resource: &str) -> String {
-    let mut parameters = vec![
+pub fn refresh_request(client: &Client, refresh_token: &str, resource: &str) -> TokenRequest {
+    let grant = [
         ("grant_type", "refresh_token"),
         ("refresh_token", refresh_token),
-        ("client_id", client.client_id.as_str()),
-        ("resource", resource),
     ];
-    if let Some(secret) = &client.client_secret {
-        parameters.push(("client_secret", secret));
+    token_request(client, &grant, &[("resource", resource)])
+}
+
+/// `grant`, the client's credentials as its method puts them (RFC 6749 §2.3.1: a
+/// `client_secret_basic` client's id and secret form-encoded, joined by `:`, in base64, and
+/// nothing of them in the body), then `rest`.
+fn token_request(client: &Client, grant: &[(&str, &str)], rest: &[(&str, &str)]) -> TokenRequest {
+    let mut parameters = grant.to_vec();
+    let secret = client.client_secret.as_deref().unwrap_or_default();
+    let authorization = match client.auth {
+        TokenAuth::Basic => {
+            let pair = format!("{}:{}", form_encode(&client.client_id), form_encode(secret));
+            Some(format!("Basic {}", base64(pair.as_bytes(), false)))
+        }
+        TokenAuth::Post => {
+            parameters.push(("client_id", client.client_id.as_str()));
+            parameters.push(("client_secret", secret));
+            None
+        }
+        TokenAuth::None => {
+            parameters.push(("client_id", client.client_id.as_str()));
+            None
+        }
+    };
+    parameters.extend_from_slice(rest);
+    TokenRequest {
+        body: form_body(&parameters),
+        authorization,
     }
-    form_body(&parameters)
 }
 
 fn form_body(parameters: &[(&str, &str)]) -> String {
@@ -394,16 +599,27 @@ pub fn chosen_scope<'a>(
 /// `bytes` in base64url without padding (RFC 4648 §5, RFC 7636 Appendix A): the S256 challenge
 /// of a verifier's SHA-256 digest, and the verifier and `state` from random bytes.
 pub fn base64url(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    base64(bytes, true)
+}
+
+/// `bytes` in base64 (RFC 4648 §4, padded) or, `url_safe`, in base64url without padding (§5).
+fn base64(bytes: &[u8], url_safe: bool) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut text = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
         let group = chunk.iter().enumerate().fold(0u32, |group, (index, byte)| {
             group | u32::from(*byte) << (16 - 8 * index)
         });
         for index in 0..=chunk.len() {
-            text.push(char::from(
-                ALPHABET[(group >> (18 - 6 * index)) as usize & 63],
-            ));
+            let digit = ALPHABET[(group >> (18 - 6 * index)) as usize & 63];
+            text.push(match (url_safe, digit) {
+                (true, b'+') => '-',
+                (true, b'/') => '_',
+                _ => char::from(digit),
+            });
+        }
+        if !url_safe {
+            text.push_str(&"=="[..3 - chunk.len()]);
         }
     }
     text
@@ -572,7 +788,7 @@ pub struct Grant {
 
 impl Grant {
     /// The form kept in storage: `{access_token, refresh_token, expires_at, token_endpoint,
-    /// resource, client_id, client_secret}`.
+    /// resource, client_id, client_secret, token_endpoint_auth_method}`.
     pub fn to_json(&self) -> String {
         let tokens = &self.tokens;
         let mut members = Map::new();
@@ -585,10 +801,7 @@ impl Grant {
         }
         members.set("token_endpoint", self.token_endpoint.as_str().into());
         members.set("resource", self.resource.as_str().into());
-        members.set("client_id", self.client.client_id.as_str().into());
-        if let Some(secret) = &self.client.client_secret {
-            members.set("client_secret", secret.as_str().into());
-        }
+        self.client.write_into(&mut members);
         to_json_text(&Value::Object(members))
     }
 
@@ -604,10 +817,7 @@ impl Grant {
             },
             token_endpoint: owned("token_endpoint")?,
             resource: owned("resource")?,
-            client: Client {
-                client_id: owned("client_id")?,
-                client_secret: owned("client_secret"),
-            },
+            client: Client::with_stored_auth(owned("client_id")?, owned("client_secret"), &members),
         })
     }
 }

@@ -21,10 +21,10 @@ use super::timer::{aborted, sleep};
 use super::JsCallback;
 use crate::core::oauth::{
     authorization_server_metadata_urls, authorization_url, base64url, chosen_scope, client_key,
-    code_exchange_body, protected_resource_metadata_urls, read_redirect, redirect_state,
-    refresh_body, refresh_failure_is_transient, registration_request, tokens_key,
-    AuthorizationRequest, AuthorizationServer, Client, Grant, OAuthError, ProtectedResource,
-    Tokens,
+    code_exchange, legacy_authorization_base, protected_resource_metadata_urls, read_redirect,
+    redirect_state, refresh_failure_is_transient, refresh_request, registration_request,
+    tokens_key, AuthorizationRequest, AuthorizationServer, Client, Grant, OAuthError,
+    ProtectedResource, TokenRequest, Tokens,
 };
 use crate::core::url_policy::check_server_url;
 
@@ -86,6 +86,17 @@ export interface BrowserOAuthOptions {
   clientName?: string | undefined;
   /** A pre-registered client id (or a Client ID Metadata Document URL); no registration then. */
   clientId?: string | undefined;
+  /**
+   * The secret of the pre-registered `clientId`, for an authorization server that demands one.
+   * A page's secret is no secret: anyone who loads the page can read it.
+   */
+  clientSecret?: string | undefined;
+  /**
+   * The https URL of this app's Client ID Metadata Document, used as its `client_id` by an
+   * authorization server whose metadata says `client_id_metadata_document_supported` (MCP
+   * 2025-11-25 prefers it to registration); other servers get a registration.
+   */
+  clientMetadataUrl?: string | undefined;
   /** Keys start with `mcp-agent-wasm:oauth:`. Default: in memory, for this hook only. */
   storage?: OAuthStorage | undefined;
   /** Shows the authorization page and resolves with the URL the browser was sent back to. Default: a popup. */
@@ -113,6 +124,8 @@ struct Flow {
     redirect_uri: String,
     client_name: String,
     client_id: Option<String>,
+    client_secret: Option<String>,
+    client_metadata_url: Option<String>,
     /// The page's `Storage`-like object, or a `Map` in memory: both are called by their
     /// methods' names, so that one path serves either.
     storage: JsValue,
@@ -151,6 +164,8 @@ fn read_options(options: &JsValue) -> Result<Flow, String> {
         "redirectUri",
         "clientName",
         "clientId",
+        "clientSecret",
+        "clientMetadataUrl",
         "storage",
         "authorize",
         "allowInsecureLocalUrls",
@@ -197,10 +212,26 @@ fn read_options(options: &JsValue) -> Result<Flow, String> {
         None => (js_sys::Map::new().into(), ["get", "set", "delete"]),
     };
     let authorize = super::hook_of(options, "authorize", "(url, { signal }) => Promise<string>")?;
+    let client_id = text("clientId")?;
+    let client_secret = text("clientSecret")?;
+    if client_secret.is_some() && client_id.is_none() {
+        return Err("`clientSecret` is the secret of `clientId`, which is missing".to_owned());
+    }
+    let client_metadata_url = text("clientMetadataUrl")?;
+    if let Some(url) = &client_metadata_url {
+        // The draft's rule: an https URL with a path, which the authorization server fetches.
+        let checked = check_server_url(url, false)
+            .map_err(|error| format!("`clientMetadataUrl` is refused: {error}"))?;
+        if checked.path_and_query.len() < 2 {
+            return Err("`clientMetadataUrl` must have a path".to_owned());
+        }
+    }
     Ok(Flow {
         redirect_uri,
         client_name: text("clientName")?.unwrap_or_else(|| "mcp-agent-wasm".to_owned()),
-        client_id: text("clientId")?,
+        client_id,
+        client_secret,
+        client_metadata_url,
         storage,
         storage_methods,
         authorize,
@@ -297,13 +328,13 @@ async fn refresh(
         .refresh_token
         .as_deref()
         .ok_or(RefreshFailed::GrantDead)?;
-    let body = refresh_body(&grant.client, refresh_token, &grant.resource);
+    let request = refresh_request(&grant.client, refresh_token, &grant.resource);
     let transient = |error: OAuthError| {
         RefreshFailed::Transient(OAuthError::Token(format!(
             "the tokens could not be refreshed ({error}); they are kept for the next attempt"
         )))
     };
-    let (status, text) = post_form(&grant.token_endpoint, &body, signal)
+    let (status, text) = post_form(&grant.token_endpoint, &request, signal)
         .await
         .map_err(transient)?;
     let tokens =
@@ -334,6 +365,7 @@ async fn authorize_anew(
     let allow = flow.allow_insecure_local_urls;
     let server = check_server_url(url, allow)
         .map_err(|error| OAuthError::Discovery(format!("the server URL is refused: {error}")))?;
+    let named_metadata = resource_metadata_url.is_some();
     let metadata_urls = match resource_metadata_url {
         Some(given) => {
             let checked = check_server_url(&given, allow).map_err(|error| {
@@ -343,12 +375,36 @@ async fn authorize_anew(
         }
         None => protected_resource_metadata_urls(&server),
     };
-    let text = first_found(&metadata_urls, "protected resource metadata", signal).await?;
-    let resource = ProtectedResource::read(&text, &server)?;
+    // A server without protected resource metadata is taken for one of MCP 2025-03-26: its
+    // own authorization server, with default endpoints when it has no metadata either (as the
+    // TypeScript SDK does). Only a server whose every lookup answered 4xx gets the defaults: one
+    // unreachable (a CORS failure looks so) gets the discovery error instead.
+    let (resource, legacy) = match first_found(&metadata_urls, signal).await {
+        Ok(text) => (ProtectedResource::read(&text, &server)?, None),
+        Err(lookups) if !named_metadata => (ProtectedResource::legacy(&server), Some(lookups)),
+        Err(lookups) => return Err(lookups.error("protected resource metadata").into()),
+    };
     let issuer = &resource.authorization_server;
     let as_urls = authorization_server_metadata_urls(issuer, allow)?;
-    let text = first_found(&as_urls, "authorization server metadata", signal).await?;
-    let metadata = AuthorizationServer::read(&text, issuer, allow)?;
+    let metadata = match (first_found(&as_urls, signal).await, legacy) {
+        (Ok(text), None) => AuthorizationServer::read(&text, issuer, allow)?,
+        (Ok(text), Some(_)) => AuthorizationServer::read_legacy(&text, issuer, allow)?,
+        (Err(lookups), Some(_)) if lookups.all_answered_4xx => {
+            AuthorizationServer::legacy_defaults(&legacy_authorization_base(&server))
+        }
+        (Err(lookups), Some(first)) => {
+            return Err(OAuthError::Discovery(format!(
+                "{}; nor {}",
+                first.error("protected resource metadata"),
+                lookups
+                    .error("authorization server metadata at the server's origin (MCP 2025-03-26)")
+            ))
+            .into())
+        }
+        (Err(lookups), None) => {
+            return Err(lookups.error("authorization server metadata").into());
+        }
+    };
     let client = client_for(flow, issuer, &metadata, signal).await?;
 
     let verifier = base64url(&random_bytes(32)?);
@@ -374,14 +430,14 @@ async fn authorize_anew(
     }
     .map_err(FlowError::Js)?;
     let code = read_redirect(&redirect, &state, &metadata)?;
-    let body = code_exchange_body(
+    let request = code_exchange(
         &client,
         &code,
         &flow.redirect_uri,
         &verifier,
         &resource.resource,
     );
-    let (status, text) = post_form(&metadata.token_endpoint, &body, signal).await?;
+    let (status, text) = post_form(&metadata.token_endpoint, &request, signal).await?;
     let tokens = Tokens::from_response(status, &text, now(), None)?;
     let token = tokens.access_token.clone();
     let grant = Grant {
@@ -407,8 +463,9 @@ impl From<OAuthError> for FlowError {
     }
 }
 
-/// The client: the `clientId` option, the one registered at `issuer` before, or a new
-/// registration (RFC 7591), kept.
+/// The client: the `clientId` option, the one registered at `issuer` before, the
+/// `clientMetadataUrl` option where the server takes such ids, or a new registration (RFC
+/// 7591), kept.
 async fn client_for(
     flow: &Flow,
     issuer: &str,
@@ -416,14 +473,22 @@ async fn client_for(
     signal: Option<&AbortSignal>,
 ) -> Result<Client, OAuthError> {
     if let Some(client_id) = &flow.client_id {
-        return Ok(Client {
-            client_id: client_id.clone(),
-            client_secret: None,
-        });
+        return Ok(Client::given(
+            client_id,
+            flow.client_secret.as_deref(),
+            metadata,
+        ));
     }
     let key = client_key(issuer, &flow.redirect_uri);
     if let Some(client) = flow.load(&key).and_then(|text| Client::read(&text).ok()) {
         return Ok(client);
+    }
+    if let Some(url) = flow
+        .client_metadata_url
+        .as_deref()
+        .filter(|_| metadata.client_id_metadata_documents)
+    {
+        return Ok(Client::given(url, None, metadata));
     }
     let Some(endpoint) = &metadata.registration_endpoint else {
         return Err(OAuthError::Registration(format!(
@@ -431,7 +496,7 @@ async fn client_for(
         )));
     };
     let body = registration_request(&flow.client_name, &flow.redirect_uri);
-    let (status, text) = send(endpoint, Some(("application/json", &body)), signal)
+    let (status, text) = send(endpoint, Some(("application/json", &body)), None, signal)
         .await
         .map_err(OAuthError::Registration)?;
     if !(200..300).contains(&status) {
@@ -439,51 +504,75 @@ async fn client_for(
             "the client registration at `{endpoint}` answered {status}"
         )));
     }
-    let client = Client::read(&text)?;
+    let client = Client::registered(&text, metadata)?;
     flow.save(&key, &client.to_json());
     Ok(client)
 }
 
+/// Discovery lookups that found nothing: what each answered, and whether every one answered
+/// with a 4xx status (a server saying it has no such document, not one out of reach).
+struct Lookups {
+    tried: Vec<String>,
+    all_answered_4xx: bool,
+}
+
+impl Lookups {
+    fn error(&self, what: &str) -> OAuthError {
+        OAuthError::Discovery(format!(
+            "no {what} found: {}",
+            crate::core::text::join(&self.tried, ", ")
+        ))
+    }
+}
+
 /// The body of the first of `urls` that answers 2xx.
-async fn first_found(
-    urls: &[String],
-    what: &str,
-    signal: Option<&AbortSignal>,
-) -> Result<String, OAuthError> {
-    let mut tried = Vec::with_capacity(urls.len());
+async fn first_found(urls: &[String], signal: Option<&AbortSignal>) -> Result<String, Lookups> {
+    let mut lookups = Lookups {
+        tried: Vec::with_capacity(urls.len()),
+        all_answered_4xx: true,
+    };
     for url in urls {
-        match send(url, None, signal).await {
+        match send(url, None, None, signal).await {
             Ok((200..=299, text)) => return Ok(text),
-            Ok((status, _)) => tried.push(format!("{url} ({status})")),
-            Err(error) => tried.push(format!("{url} ({error})")),
+            Ok((status, _)) => {
+                lookups.all_answered_4xx &= (400..500).contains(&status);
+                lookups.tried.push(format!("{url} ({status})"));
+            }
+            Err(error) => {
+                lookups.all_answered_4xx = false;
+                lookups.tried.push(format!("{url} ({error})"));
+            }
         }
     }
-    Err(OAuthError::Discovery(format!(
-        "no {what} found: {}",
-        crate::core::text::join(&tried, ", ")
-    )))
+    Err(lookups)
 }
 
 async fn post_form(
     url: &str,
-    body: &str,
+    request: &TokenRequest,
     signal: Option<&AbortSignal>,
 ) -> Result<(u16, String), OAuthError> {
     let content_type = "application/x-www-form-urlencoded";
-    send(url, Some((content_type, body)), signal)
+    let body = Some((content_type, request.body.as_str()));
+    send(url, body, request.authorization.as_deref(), signal)
         .await
         .map_err(|error| OAuthError::Token(format!("the token request failed: {error}")))
 }
 
-/// A GET, or a POST of `body` with its content type; the status and the body's text.
+/// A GET, or a POST of `body` with its content type; with `authorization`, that header. The
+/// status and the body's text.
 async fn send(
     url: &str,
     body: Option<(&str, &str)>,
+    authorization: Option<&str>,
     signal: Option<&AbortSignal>,
 ) -> Result<(u16, String), String> {
     let mut headers = vec![("Accept".to_owned(), "application/json".to_owned())];
     if let Some((content_type, _)) = body {
         headers.push(("Content-Type".to_owned(), content_type.to_owned()));
+    }
+    if let Some(authorization) = authorization {
+        headers.push(("Authorization".to_owned(), authorization.to_owned()));
     }
     let request = HttpRequest {
         method: if body.is_some() { "POST" } else { "GET" },
