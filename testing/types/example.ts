@@ -142,8 +142,11 @@ export function typeErrors(): void {
 export function withOAuth(url: string): AgentConfig {
   const getAccessToken = browserOAuth({ redirectUri: "https://app.example/oauth-callback.html", clientName: "My app", storage: localStorage });
   const custom = browserOAuth({ redirectUri: "https://app.example/cb", authorize: async (address, { signal }) => `${address}${signal?.aborted}` });
+  const preRegistered = browserOAuth({ redirectUri: "https://app.example/cb", clientId: "app", clientSecret: "s", clientMetadataUrl: "https://app.example/client.json" });
+  // @ts-expect-error clientSecret is a string
+  browserOAuth({ redirectUri: "https://app.example/cb", clientId: "app", clientSecret: 1 });
   const finished: boolean = finishOAuthRedirect();
   // @ts-expect-error redirectUri is required
   browserOAuth({ clientName: "x" });
-  return { provider: { id: "openai", apiKey: "k", model: "m" }, mcpServers: [{ name: `a${finished}`, url, getAccessToken }, { name: "b", url, getAccessToken: custom }] };
+  return { provider: { id: "openai", apiKey: "k", model: "m" }, mcpServers: [{ name: `a${finished}`, url, getAccessToken }, { name: "b", url, getAccessToken: custom }, { name: "c", url, getAccessToken: preRegistered }] };
 }
