@@ -88,6 +88,9 @@ mod derived {
         ThoughtSignature {
             signature: String,
         },
+        ReasoningDetails {
+            details: Vec<serde_json::Map<String, serde_json::Value>>,
+        },
     }
 }
 
@@ -153,6 +156,14 @@ fn hand_written_readers_agree_with_the_derived_ones() {
         r#"[{"type": "thought_signature", "signature": "CiQB"}, {"type": "thought_signature"}]"#,
         r#"[{"type": "thought_signature", "signature": "CiQB"}]"#,
         r#"[{"type": "reasoning", "encrypted_content": 4, "summary": ""}]"#,
+        r#"[{"type": "reasoning_details", "details": [{"type": "reasoning.text", "text": "t", "signature": "s", "index": 0}, {"type": "reasoning.encrypted", "data": "d", "extra": [1, {"a": null}]}]}]"#,
+        r#"[{"type": "reasoning_details", "details": []}]"#,
+        r#"[{"type": "reasoning_details"}]"#,
+        r#"[{"type": "reasoning_details", "details": null}]"#,
+        r#"[{"type": "reasoning_details", "details": {"type": "reasoning.text"}}]"#,
+        r#"[{"type": "reasoning_details", "details": ["reasoning.text"]}]"#,
+        r#"[{"type": "reasoning_details", "details": [7]}]"#,
+        r#"[{"type": "reasoning_details", "details": [null]}]"#,
         r#"[{"type": "thought", "thinking": "t"}]"#,
         r#"[{"thinking": "t", "signature": "s"}]"#,
         r#"[{"type": 3, "data": "d"}]"#,

@@ -1992,3 +1992,38 @@ fn tool_choice_is_read_as_the_ai_sdk_writes_it() {
         assert_eq!(read(value.clone()).unwrap_err().to_string(), message, "{value}");
     }
 }
+
+/// OpenRouter's `reasoning_details`, kept on an assistant message as a `reasoning_details`
+/// thinking block and read back from JS (`final.messages`), go back on that message unchanged,
+/// as OpenRouter's docs ("Reasoning Tokens", "Preserving reasoning blocks") ask. Only the
+/// OpenRouter row sends them: OpenAI's Chat Completions refuses a message member it does not
+/// know with a 400, so a conversation moved from OpenRouter to OpenAI, DeepSeek or a
+/// compatible server leaves them out, as it leaves out Anthropic's blocks.
+#[test]
+fn openrouter_alone_sends_reasoning_details_back() {
+    let details = json!([
+        {"type": "reasoning.text", "text": "Weather first.", "signature": "EqQBsig",
+         "format": "anthropic-claude-v1", "index": 0},
+        {"type": "reasoning.encrypted", "data": "CiQBenc", "id": "call_1",
+         "format": "google-gemini-v1", "index": 1, "unknown_member": {"kept": [1, 2]}},
+    ]);
+    let mut messages = serde_json::to_value(tool_round()).expect("JSON");
+    messages[2]["thinking_blocks"] = json!([{"type": "reasoning_details", "details": details}]);
+    let messages: Vec<ChatMessage> = serde_json::from_value(messages).expect("messages read");
+    for (id, sent) in [
+        ("openrouter", Some(&details)),
+        ("openai", None),
+        ("deepseek", None),
+        ("openai_compatible", None),
+        ("anthropic", None),
+    ] {
+        let body = body(
+            &provider_with(id, |config| config.model = Some("m".into())),
+            &messages,
+            ResponseMode::Streaming,
+        );
+        assert_eq!(body["messages"][2].get("reasoning_details"), sent, "{id}");
+        let leaked = body.to_string().contains("CiQBenc");
+        assert_eq!(leaked, sent.is_some(), "{id}: {body}");
+    }
+}

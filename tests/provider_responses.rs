@@ -499,3 +499,36 @@ fn openai_responses_token_counts_too_large_saturate() {
         ]
     );
 }
+
+/// OpenRouter's whole answer carries its `reasoning_details` on the message, to go back on the
+/// next request as a stream's do (OpenRouter's docs, "Reasoning Tokens": "Preserving reasoning
+/// blocks"); Gemini 3's thought signature rides in the encrypted one, named by its call's id.
+#[test]
+fn an_openrouter_whole_answer_keeps_its_reasoning_details() {
+    let details = json!([
+        {"type": "reasoning.text", "text": "Look it up.", "format": "google-gemini-v1", "index": 0},
+        {"id": "tool_1", "format": "google-gemini-v1", "index": 1, "type": "reasoning.encrypted",
+         "data": "CiQBenc"},
+    ]);
+    let body = json!({"id": "gen-1", "provider": "Google AI Studio", "model": "google/gemini-3.5-flash",
+        "object": "chat.completion", "choices": [{"index": 0, "finish_reason": "tool_calls",
+        "native_finish_reason": "STOP", "message": {"role": "assistant", "content": "",
+        "reasoning": "Look it up.", "refusal": null,
+        "tool_calls": [{"type": "function", "index": 0, "id": "tool_1",
+            "function": {"name": "weather_get", "arguments": "{}"}}],
+        "reasoning_details": details}}]});
+    let events = provider("openrouter", "google/gemini-3.5-flash")
+        .parse_whole_response(&body.to_string())
+        .expect("parses");
+    let kept: Vec<serde_json::Value> = events
+        .iter()
+        .filter_map(|event| match event {
+            ModelEvent::ReasoningDetails(details) => Some(details),
+            _ => None,
+        })
+        .flatten()
+        .cloned()
+        .collect();
+    assert_eq!(json!(kept), details);
+    assert!(events.contains(&ModelEvent::ReasoningDelta("Look it up.".into())));
+}

@@ -2,6 +2,7 @@
 //! The bodies in `tests/fixtures/streams` (written for this project, see the README there)
 //! decoded to the outcome written here, identically under every split of the body.
 
+mod common;
 mod stream_support;
 
 use std::path::Path;
@@ -28,6 +29,7 @@ struct Expected {
     reasoning_signatures: Vec<&'static str>,
     encrypted_reasoning: Vec<&'static str>,
     redacted_reasoning: Vec<&'static str>,
+    reasoning_details: Vec<Value>,
     calls: Vec<ExpectedCall>,
     finish: Option<FinishReason>,
     usage: Option<Usage>,
@@ -77,6 +79,7 @@ fn matches(outcome: &Outcome, expected: &Expected) -> bool {
         && outcome.reasoning_signatures == expected.reasoning_signatures
         && outcome.encrypted_reasoning == expected.encrypted_reasoning
         && outcome.redacted_reasoning == expected.redacted_reasoning
+        && outcome.reasoning_details == expected.reasoning_details
         && outcome.finish == expected.finish
         && outcome.usage == expected.usage
         && outcome.calls.len() == expected.calls.len()
@@ -99,6 +102,57 @@ fn cases() -> Vec<(&'static str, WireFormat, bool, Expected)> {
     use FinishReason::{Length, Stop, ToolCalls};
     use WireFormat::{AnthropicMessages, Gemini, OllamaNdjson, OpenAiChat, OpenAiResponses};
     vec![
+        (
+            "openrouter-claude-reasoning-details.sse",
+            OpenAiChat,
+            false,
+            Expected {
+                text: "Checking.",
+                reasoning: "The user wants the weather in Paris; one forecast call.",
+                reasoning_details: vec![json!({
+                    "type": "reasoning.text",
+                    "text": "The user wants the weather in Paris; one forecast call.",
+                    "format": "anthropic-claude-v1",
+                    "index": 0,
+                    "signature": "ErUBCkYIBxgCIkDclaudeSignature==",
+                })],
+                calls: vec![(
+                    "toolu_vrtx_01Paris",
+                    false,
+                    "weather_forecast",
+                    Ok(json!({"city": "Paris"})),
+                    None,
+                )],
+                finish: Some(ToolCalls),
+                usage: with_parts(usage(512, 96), Some(0), Some(40)),
+                ..Expected::default()
+            },
+        ),
+        (
+            "openrouter-gemini-reasoning-details.sse",
+            OpenAiChat,
+            false,
+            Expected {
+                reasoning: "**Checking the forecast**\n\nI will ask for Paris.",
+                reasoning_details: vec![
+                    json!({"type": "reasoning.text", "text": "**Checking the forecast**\n\nI will ask for Paris.",
+                           "format": "google-gemini-v1", "index": 0}),
+                    json!({"id": "tool_weather_forecast_Zm9yZWNhc3Q", "format": "google-gemini-v1",
+                           "index": 1, "type": "reasoning.encrypted",
+                           "data": "CiQBVKhc7gGeminiThoughtSignature=="}),
+                ],
+                calls: vec![(
+                    "tool_weather_forecast_Zm9yZWNhc3Q",
+                    false,
+                    "weather_forecast",
+                    Ok(json!({"city": "Paris"})),
+                    None,
+                )],
+                finish: Some(ToolCalls),
+                usage: with_parts(usage(300, 60), Some(0), Some(44)),
+                ..Expected::default()
+            },
+        ),
         (
             "openai-responses-text.sse",
             OpenAiResponses,
@@ -769,5 +823,104 @@ fn a_whole_responses_body_gives_the_outcome_its_stream_gives() {
             }
         }
         assert_eq!(summarise(&whole), summarise(&streamed), "{file}");
+    }
+}
+
+/// OpenRouter streams reasoning twice: as `delta.reasoning` text and as `delta.reasoning_details`,
+/// the structured blocks its docs ("Reasoning Tokens", "Preserving reasoning blocks") ask to be
+/// sent back unmodified on the assistant message of a tool-calling turn. A block comes in pieces
+/// of one `type` and `index`, joined as @openrouter/ai-sdk-provider's `doStream` joins them:
+/// Claude's thinking text, then its signature alone in a last piece; Gemini 3's thought signature
+/// as a `reasoning.encrypted` detail whose `id` is its call's (without it Gemini answers 400
+/// "Function call is missing a thought_signature", cline/cline#7551; RooCodeInc/Roo-Code#10310
+/// on the `id`). Both bodies are written as OpenRouter sends them, after those docs and the shapes
+/// that provider reads. The page sees the reasoning once; the next request carries the details.
+#[test]
+fn an_openrouter_answer_sends_its_reasoning_details_back_on_the_next_request() {
+    use common::{success, tool_table, ModelTurn, Simulation, ToolStep};
+    use mcp_agent_wasm::core::agent_loop::{AgentEvent, AgentLoop, LoopConfig};
+    use mcp_agent_wasm::core::message::{ChatMessage, Role};
+    use mcp_agent_wasm::core::provider::{ProviderConfig, ResponseMode};
+
+    let claude_details = json!([{
+        "type": "reasoning.text",
+        "text": "The user wants the weather in Paris; one forecast call.",
+        "format": "anthropic-claude-v1",
+        "index": 0,
+        "signature": "ErUBCkYIBxgCIkDclaudeSignature==",
+    }]);
+    let gemini_details = json!([
+        {"type": "reasoning.text", "text": "**Checking the forecast**\n\nI will ask for Paris.",
+         "format": "google-gemini-v1", "index": 0},
+        {"id": "tool_weather_forecast_Zm9yZWNhc3Q", "format": "google-gemini-v1", "index": 1,
+         "type": "reasoning.encrypted", "data": "CiQBVKhc7gGeminiThoughtSignature=="},
+    ]);
+    let cases = [
+        (
+            "openrouter-claude-reasoning-details.sse",
+            "toolu_vrtx_01Paris",
+            "The user wants the weather in Paris; one forecast call.",
+            claude_details,
+        ),
+        (
+            "openrouter-gemini-reasoning-details.sse",
+            "tool_weather_forecast_Zm9yZWNhc3Q",
+            "**Checking the forecast**\n\nI will ask for Paris.",
+            gemini_details,
+        ),
+    ];
+    let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/streams");
+    let provider = ProviderConfig {
+        id: "openrouter".to_owned(),
+        api_key: Some("sk-or-test".to_owned()),
+        model: Some("anthropic/claude-sonnet-4.5".to_owned()),
+        ..ProviderConfig::default()
+    }
+    .resolve()
+    .expect("a complete config");
+    for (file, call_id, reasoning, details) in cases {
+        let body = std::fs::read(directory.join(file)).expect("own fixture exists");
+        for split in all_splits() {
+            let events = decode(
+                WireFormat::OpenAiChat,
+                DecoderOptions::default(),
+                &body,
+                split,
+            )
+            .expect("under the cap");
+            let agent = AgentLoop::new(
+                LoopConfig::default(),
+                vec![ChatMessage::text(Role::User, "Weather in Paris?")],
+                tool_table(),
+            );
+            let run = Simulation::new(
+                agent,
+                vec![
+                    ModelTurn::Respond(events),
+                    ModelTurn::Respond(vec![ModelEvent::TextDelta("Mild.".to_owned())]),
+                ],
+                vec![vec![ToolStep::Complete {
+                    id: call_id,
+                    outcome: success("18°C"),
+                }]],
+            )
+            .drive();
+            let shown: String = run
+                .events
+                .iter()
+                .filter_map(|event| match event {
+                    AgentEvent::Reasoning { text } => Some(text.as_str()),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(shown, reasoning, "{file} {split:?}");
+            let request = provider
+                .chat_request(&run.requests[1].messages, &[], ResponseMode::Streaming)
+                .expect("builds");
+            let sent: Value = serde_json::from_str(&request.request.body).expect("JSON");
+            let assistant = &sent["messages"][1];
+            assert_eq!(assistant["tool_calls"][0]["id"], call_id, "{file}");
+            assert_eq!(assistant["reasoning_details"], details, "{file} {split:?}");
+        }
     }
 }

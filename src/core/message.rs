@@ -165,7 +165,8 @@ pub struct FunctionCall {
 /// Reasoning a provider wants back on the next turn, tagged with its wire's kind so that each
 /// wire echoes only its own (a signature or encrypted content is refused by any other): an
 /// Anthropic thinking block with its signature or redacted data, a Responses API reasoning item
-/// (its summary text and encrypted content), or a Gemini thought signature.
+/// (its summary text and encrypted content), a Gemini thought signature, or OpenRouter's
+/// `reasoning_details`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ThinkingBlock {
@@ -183,6 +184,13 @@ pub enum ThinkingBlock {
     /// Gemini's signature of a part that was not a call, echoed on the turn's text.
     ThoughtSignature {
         signature: String,
+    },
+    /// OpenRouter's `reasoning_details` of one answer, each as it came (its pieces joined), from
+    /// which OpenRouter rebuilds the model's own blocks: Claude's signed thinking, Gemini's
+    /// thought signatures (an encrypted detail whose `id` is its call's).
+    ReasoningDetails {
+        /// Objects, checked when read.
+        details: Vec<Value>,
     },
 }
 
@@ -321,6 +329,11 @@ fn take_string(fields: &mut Map<String, Value>, key: &str) -> Result<Option<Stri
     }
 }
 
+/// One of OpenRouter's `reasoning_details`, kept as it came: any object.
+fn reasoning_detail<E: Error>(value: Value) -> Result<Value, E> {
+    object(value, "a map").map(Value::Object)
+}
+
 fn thinking_block<E: Error>(value: Value) -> Result<ThinkingBlock, E> {
     let mut fields = object(value, "internally tagged enum ThinkingBlock")?;
     let mut required = |key: &'static str, expected: &'static str| match fields.shift_remove(key) {
@@ -344,6 +357,13 @@ fn thinking_block<E: Error>(value: Value) -> Result<ThinkingBlock, E> {
         "thought_signature" => Ok(ThinkingBlock::ThoughtSignature {
             signature: required("signature", "a string")?,
         }),
+        "reasoning_details" => {
+            let details = fields.shift_remove("details");
+            let details = details.ok_or_else(|| E::missing_field("details"))?;
+            Ok(ThinkingBlock::ReasoningDetails {
+                details: list(details, reasoning_detail)?,
+            })
+        }
         other => Err(E::unknown_variant(
             other,
             &[
@@ -351,6 +371,7 @@ fn thinking_block<E: Error>(value: Value) -> Result<ThinkingBlock, E> {
                 "redacted_thinking",
                 "reasoning",
                 "thought_signature",
+                "reasoning_details",
             ],
         )),
     }

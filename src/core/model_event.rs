@@ -25,6 +25,9 @@ pub enum ModelEvent {
     /// The Responses API: a reasoning item's encrypted content, closing the reasoning since the
     /// last one; the item goes back with it on the next request.
     EncryptedReasoning(String),
+    /// OpenRouter: the answer's `reasoning_details` (objects), each detail's streamed pieces
+    /// joined, to go back unchanged on the next request.
+    ReasoningDetails(Vec<Value>),
     /// A fragment of a tool call.
     ToolCallDelta(ToolCallDelta),
     /// Why the model stopped.

@@ -222,14 +222,15 @@ export interface ToolCallMessagePart {
 
 /**
  * Reasoning to echo on the next turn, each wire only its own: Anthropic's thinking with its
- * signature or redacted, a Responses API reasoning item's summary and encrypted content, or the
- * signature Gemini gave its text.
+ * signature or redacted, a Responses API reasoning item's summary and encrypted content, the
+ * signature Gemini gave its text, or OpenRouter's `reasoning_details` as it sent them.
  */
 export type ThinkingBlock =
   | { type: "thinking"; thinking: string; signature: string }
   | { type: "redacted_thinking"; data: string }
   | { type: "reasoning"; summary: string; encrypted_content: string }
-  | { type: "thought_signature"; signature: string };
+  | { type: "thought_signature"; signature: string }
+  | { type: "reasoning_details"; details: JsonObject[] };
 
 /** An OpenAI-style chat message. */
 export interface ChatMessage {
@@ -240,7 +241,7 @@ export interface ChatMessage {
   name?: string;
   /** DeepSeek-style reasoning, echoed to providers that need it. */
   reasoning_content?: string;
-  /** Anthropic thinking blocks and Responses API encrypted reasoning, echoed on the next turn. */
+  /** Anthropic, Responses API and OpenRouter reasoning blocks, echoed on the next turn. */
   thinking_blocks?: ThinkingBlock[];
 }
 

@@ -113,6 +113,60 @@ test("openai_responses: a reasoning model's run over the Responses API keeps its
   assert.match(second.input[4].output, /5/);
 });
 
+/** One OpenRouter chunk as it streams it: `delta` under choice 0, OpenRouter's own members beside. */
+function openRouterChunk(delta, finishReason = null) {
+  const chunk = {
+    id: "gen-1790802700-gemini",
+    provider: "Google AI Studio",
+    model: "google/gemini-3.5-flash",
+    object: "chat.completion.chunk",
+    created: 1790802700,
+    choices: [{ index: 0, delta: { role: "assistant", content: "", ...delta }, finish_reason: finishReason, native_finish_reason: finishReason && "STOP", logprobs: null }],
+  };
+  return `data: ${JSON.stringify(chunk)}\n\n`;
+}
+
+// OpenRouter's docs ("Reasoning Tokens": "Preserving reasoning blocks") ask for the
+// `reasoning_details` of a tool-calling turn back unmodified; Gemini 3's thought signature rides in
+// the encrypted one, named by its call's id (without it: 400 "Function call is missing a
+// thought_signature", cline/cline#7551). The stream is written as OpenRouter sends it.
+test("openrouter: a run keeps the reasoning_details of a tool round and sends them back, also from final.messages", async () => {
+  const format = "google-gemini-v1";
+  const text = (piece) => ({ type: "reasoning.text", text: piece, format, index: 0 });
+  const encrypted = { id: "tool_get_sum_1", format, index: 1, type: "reasoning.encrypted", data: "CiQBVKhc7gGeminiSignature==" };
+  const call = { type: "function", index: 0, id: "tool_get_sum_1", function: { name: "get-sum", arguments: '{"a":2,"b":3}' } };
+  const toolRound = [
+    ": OPENROUTER PROCESSING\n\n",
+    openRouterChunk({ reasoning: "I add ", reasoning_details: [text("I add ")] }),
+    openRouterChunk({ reasoning: "2 and 3.", reasoning_details: [text("2 and 3.")] }),
+    openRouterChunk({ tool_calls: [call], reasoning_details: [encrypted] }),
+    openRouterChunk({}, "tool_calls"),
+    "data: [DONE]\n\n",
+  ].join("");
+  await scriptProvider([{ raw: toolRound }, { text: "2 + 3 = 5." }, { text: "Still 5." }]);
+  const config = agentConfig({
+    provider: { id: "openrouter", apiKey: "test-key-123", model: "google/gemini-3.5-flash", baseUrl: providerBaseUrl() },
+  });
+  const run = await runInPage(page, config, [{ role: "user", content: "Add 2 and 3." }]);
+  assert.equal(run.error, undefined, JSON.stringify(run.error));
+  assert.equal(eventsOf(run, "reasoning").map((event) => event.text).join(""), "I add 2 and 3.");
+  const details = [text("I add 2 and 3."), encrypted];
+  const final = run.events.at(-1);
+  assert.equal(final.text, "2 + 3 = 5.");
+  assert.deepEqual(final.messages[1].thinking_blocks, [{ type: "reasoning_details", details }]);
+  // The page's copy of the conversation goes back as it came, for the next run.
+  const again = await runInPage(page, config, [...final.messages, { role: "user", content: "Sure?" }]);
+  assert.equal(again.error, undefined, JSON.stringify(again.error));
+
+  const requests = (await providerRequests()).map((request) => request.json);
+  assert.equal(requests.length, 3);
+  for (const body of requests.slice(1)) {
+    const assistant = body.messages.find((message) => message.role === "assistant");
+    assert.equal(assistant.tool_calls[0].id, "tool_get_sum_1");
+    assert.deepEqual(assistant.reasoning_details, details);
+  }
+});
+
 test("toolChoice asks the run's first call only; a tool it cannot name fails the run before any call", async () => {
   await scriptProvider([
     { toolCalls: [{ id: "call_echo", name: "echo", arguments: { message: "hi" } }] },

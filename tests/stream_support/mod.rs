@@ -9,6 +9,7 @@ use mcp_agent_wasm::core::model_event::{
     queue_merging_pieces, FinishReason, ModelEvent, ProviderStreamError, Usage,
 };
 use mcp_agent_wasm::core::stream::{DecoderOptions, ModelStreamDecoder, StreamError, WireFormat};
+use serde_json::Value;
 
 /// A small deterministic generator, so that random splits are the same on every run.
 pub struct SplitRng(u64);
@@ -114,6 +115,7 @@ pub struct Outcome {
     pub redacted_reasoning: Vec<String>,
     pub encrypted_reasoning: Vec<String>,
     pub text_signatures: Vec<String>,
+    pub reasoning_details: Vec<Value>,
     pub calls: Vec<AssembledToolCall>,
     pub finish: Option<FinishReason>,
     pub usage: Option<Usage>,
@@ -133,6 +135,9 @@ pub fn summarise(events: &[ModelEvent]) -> Outcome {
             ModelEvent::RedactedReasoning(data) => outcome.redacted_reasoning.push(data.clone()),
             ModelEvent::EncryptedReasoning(data) => outcome.encrypted_reasoning.push(data.clone()),
             ModelEvent::TextSignature(signature) => outcome.text_signatures.push(signature.clone()),
+            ModelEvent::ReasoningDetails(details) => {
+                outcome.reasoning_details.extend(details.iter().cloned())
+            }
             ModelEvent::ToolCallDelta(delta) => assembler.push(delta),
             ModelEvent::Finish(reason) => outcome.finish = Some(reason.clone()),
             ModelEvent::Usage(usage) => outcome.usage = Some(*usage),

@@ -293,6 +293,11 @@ impl AgentLoop {
                     encrypted_content,
                 });
             }
+            ModelEvent::ReasoningDetails(details) => {
+                response
+                    .thinking_blocks
+                    .push(ThinkingBlock::ReasoningDetails { details });
+            }
             ModelEvent::ToolCallDelta(delta) => {
                 if call.source == CallSource::Native {
                     response.text_stopped = true;

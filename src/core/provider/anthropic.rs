@@ -289,7 +289,9 @@ fn assistant_blocks(message: &ChatMessage, replaced_ids: &Map<String, Value>) ->
     for block in message.thinking_blocks.as_deref().unwrap_or_default() {
         blocks.push(match block {
             // Other wires' reasoning, which Anthropic could not read.
-            ThinkingBlock::Reasoning { .. } | ThinkingBlock::ThoughtSignature { .. } => continue,
+            ThinkingBlock::Reasoning { .. }
+            | ThinkingBlock::ThoughtSignature { .. }
+            | ThinkingBlock::ReasoningDetails { .. } => continue,
             ThinkingBlock::Thinking {
                 thinking,
                 signature,

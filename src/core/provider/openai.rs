@@ -9,11 +9,11 @@ use super::gemini::sent_thought_signature;
 use super::request::{named_tool, replaced_call_ids, sent_call_id, ResponseMode};
 use super::table::{Endpoint, MaxTokensField, Reasoning, ToolCallIds, CHAT_COMPLETIONS_PATH};
 use crate::core::json_text::{object, to_json_text, SetMember};
-use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role};
+use crate::core::message::{ChatMessage, ContentPart, MessageContent, Role, ThinkingBlock};
 use crate::core::model_event::{
     ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta,
 };
-use crate::core::stream::openai_chat::thought_signature_of;
+use crate::core::stream::openai_chat::{join_reasoning_details, thought_signature_of};
 use crate::core::stream::usage::openai_usage;
 use crate::core::tools::{sanitize_schema, SchemaDialect, ToolEntry};
 
@@ -164,6 +164,9 @@ pub(super) fn wire_messages(
     messages: &[ChatMessage],
 ) -> Result<Vec<Value>, ProviderError> {
     let echo_reasoning = provider.spec.reasoning == Reasoning::EchoReasoningContent;
+    // Only OpenRouter's row: a conversation moved on to OpenAI or a server copying it would be
+    // refused for a message member it does not know (see `Reasoning::ReasoningDetails`).
+    let echo_details = matches!(provider.spec.reasoning, Reasoning::ReasoningDetails);
     // Parsing the base URL costs a request more than a short conversation: only done when a
     // call may carry a signature.
     let echo_signatures = messages.iter().any(|message| {
@@ -225,6 +228,14 @@ pub(super) fn wire_messages(
                     .filter(|_| echo_reasoning)
                 {
                     wire.set("reasoning_content", Value::from(reasoning.as_str()));
+                }
+                for block in message.thinking_blocks.as_deref().unwrap_or_default() {
+                    match block {
+                        ThinkingBlock::ReasoningDetails { details } if echo_details => {
+                            wire.set("reasoning_details", Value::Array(details.clone()));
+                        }
+                        _ => {}
+                    }
                 }
             }
             Role::Tool => {
@@ -397,6 +408,13 @@ pub(super) fn response_events(body: &Value) -> Result<Vec<ModelEvent>, String> {
         .filter(|reasoning| !reasoning.is_empty());
     if let Some(reasoning) = reasoning {
         events.push(ModelEvent::ReasoningDelta(reasoning.to_owned()));
+    }
+    if let Some(Value::Array(pieces)) = message.get("reasoning_details") {
+        let mut details = Vec::new();
+        join_reasoning_details(&mut details, pieces);
+        if !details.is_empty() {
+            events.push(ModelEvent::ReasoningDetails(details));
+        }
     }
     let text = message.get("content").map(message_text).unwrap_or_default();
     if !text.is_empty() {

@@ -70,6 +70,11 @@ pub enum Reasoning {
         #[serde(rename = "plainModelPrefixes")]
         plain_model_prefixes: &'static [&'static str],
     },
+    /// OpenRouter's `reasoning_details`, echoed on the assistant message they came with: they
+    /// carry Claude's signed thinking and Gemini 3's thought signatures, which a tool round needs.
+    /// One row only: OpenAI's API, and others copying it, refuse a message member they do not
+    /// know with a 400.
+    ReasoningDetails,
     /// Gemini thought parts; the thought signature on each function call is echoed.
     ThoughtSignatures,
     /// Ollama: a `thinking` field, or `<think>…</think>` inside the text for models whose name
@@ -431,6 +436,7 @@ pub static PROVIDERS: &[ProviderSpec] = &[
             "anthropic/claude-sonnet-4.5",
             "google/gemini-3.5-flash",
         ],
+        reasoning: Reasoning::ReasoningDetails,
         stream_usage_option: true,
         ..OPENAI_STYLE
     },

@@ -139,7 +139,8 @@ impl Parser {
 
     fn finish(&mut self, out: &mut Vec<ModelEvent>) {
         match self {
-            Parser::OpenAiChat(_) | Parser::Ollama(_) => {}
+            Parser::OpenAiChat(parser) => parser.finish(out),
+            Parser::Ollama(_) => {}
             Parser::Anthropic(parser) => parser.finish(out),
             Parser::OpenAiResponses(parser) => parser.finish(out),
             Parser::Gemini(parser) => parser.finish(out),

@@ -4,6 +4,9 @@
 //! Only choice 0 is followed (a request with `n > 1` interleaves choices). Reasoning comes as
 //! `reasoning_content` (DeepSeek, xAI), `reasoning` (OpenRouter, Ollama /v1) or `reasoning_text`;
 //! the first non-empty one of a delta is taken, since some servers send the same text twice.
+//! OpenRouter also sends `reasoning_details`, the blocks it must get back unchanged with the
+//! answer on the next request: they are joined (see [`join_reasoning_details`]) and given as one
+//! event when the body ends, their text having come as `reasoning` already.
 //!
 //! Almost every chunk has one common shape (text, reasoning or argument pieces), and it is read
 //! by a scanner that walks the payload in place and skips the members not needed, which costs
@@ -25,6 +28,7 @@ const REASONING_KEYS: [&str; 3] = ["reasoning_content", "reasoning", "reasoning_
 pub(super) struct OpenAiChatParser {
     done: bool,
     saw_tool_call: bool,
+    reasoning_details: Vec<Value>,
 }
 
 impl OpenAiChatParser {
@@ -40,6 +44,15 @@ impl OpenAiChatParser {
         match common_chunk(payload) {
             Some(chunk) => self.push_common(chunk, out),
             None => self.parse_value(payload, out),
+        }
+    }
+
+    /// The body ended: the reasoning details kept, if any.
+    pub(super) fn finish(&mut self, out: &mut Vec<ModelEvent>) {
+        if !self.reasoning_details.is_empty() {
+            out.push(ModelEvent::ReasoningDetails(std::mem::take(
+                &mut self.reasoning_details,
+            )));
         }
     }
 
@@ -113,6 +126,9 @@ impl OpenAiChatParser {
 
     fn parse_choice(&mut self, choice: &Value, out: &mut Vec<ModelEvent>) {
         if let Some(delta) = choice.get("delta").filter(|delta| delta.is_object()) {
+            if let Some(Value::Array(pieces)) = delta.get("reasoning_details") {
+                join_reasoning_details(&mut self.reasoning_details, pieces);
+            }
             if let Some(reasoning) = REASONING_KEYS
                 .iter()
                 .find_map(|key| non_empty_str(delta, key))
@@ -257,6 +273,8 @@ fn read_delta(json: &mut JsonScanner) -> Option<CommonDelta> {
                     Some(())
                 });
             }
+            // OpenRouter's reasoning pieces: rare enough for the `Value` reading.
+            "reasoning_details" => return json.null()?.then_some(()),
             _ => return json.skip_value(),
         };
         first_time(seen, bit)?;
@@ -360,6 +378,45 @@ fn optional_unsigned(json: &mut JsonScanner) -> Option<Option<u64>> {
         return Some(None);
     }
     json.unsigned().map(Some)
+}
+
+/// Joins OpenRouter's `reasoning_details` pieces to the details `kept`, each to the one it
+/// continues: the last of its `type` and `index`. A `reasoning.text` or `reasoning.summary` detail
+/// streams in such pieces (Claude's text, then its signature alone), joined as
+/// @openrouter/ai-sdk-provider's `doStream` joins them: the text appended, any other member taken
+/// where the detail has none yet. An encrypted detail comes whole, so one of the same index is
+/// another detail.
+pub(crate) fn join_reasoning_details(kept: &mut Vec<Value>, pieces: &[Value]) {
+    for piece in pieces {
+        let Value::Object(members) = piece else {
+            continue;
+        };
+        let text_key = match members.get("type").and_then(Value::as_str) {
+            Some("reasoning.text") => "text",
+            Some("reasoning.summary") => "summary",
+            _ => "",
+        };
+        let continued = kept.iter_mut().rev().find(|detail| {
+            !text_key.is_empty()
+                && detail.get("type") == members.get("type")
+                && detail.get("index") == members.get("index")
+        });
+        let Some(Value::Object(detail)) = continued else {
+            kept.push(piece.clone());
+            continue;
+        };
+        for (key, value) in members {
+            match (detail.get_mut(key), value) {
+                (Some(Value::String(text)), Value::String(more)) if key == text_key => {
+                    text.push_str(more)
+                }
+                (None | Some(Value::Null), value) => {
+                    detail.insert(key.clone(), value.clone());
+                }
+                _ => {}
+            }
+        }
+    }
 }
 
 /// Content as an array of parts: text parts are answer text; Mistral's `thinking` parts (a list
@@ -560,6 +617,70 @@ mod tests {
             let (parsed, referenced, _) = both_readings(&[payload.to_owned()]);
             assert_eq!(parsed, referenced, "{payload}");
         }
+    }
+
+    /// The details each reading keeps from `payloads`, given when the body ends.
+    fn kept_details(payloads: &[&str], common_first: bool) -> Vec<ModelEvent> {
+        let mut parser = OpenAiChatParser::default();
+        let mut events = Vec::new();
+        for payload in payloads {
+            if common_first {
+                parser.parse(payload, &mut events);
+            } else {
+                parser.parse_value(payload, &mut events);
+            }
+        }
+        events.clear();
+        parser.finish(&mut events);
+        events
+    }
+
+    /// OpenRouter's `reasoning_details` pieces (its "Reasoning Tokens" docs; the shapes
+    /// @openrouter/ai-sdk-provider's `doStream` joins) are kept alike by both readings: a chunk
+    /// that carries some is left to the `Value` reading, one whose member is `null` is not.
+    #[test]
+    fn reasoning_details_are_joined_alike_by_both_readings() {
+        let detail = |details: &str| {
+            format!(
+                r#"{{"choices":[{{"index":0,"delta":{{"content":"","reasoning_details":{details}}}}}]}}"#
+            )
+        };
+        let payloads = [
+            detail(r#"[{"type":"reasoning.text","text":"Two","format":"anthropic-claude-v1","index":0}]"#),
+            detail(r#"[{"type":"reasoning.text","text":" cities.","signature":null,"index":0}]"#),
+            detail(r#"[{"type":"reasoning.text","signature":"EqQB","format":"anthropic-claude-v1","index":0}]"#),
+            detail(r#"[{"type":"reasoning.summary","summary":"**Plan","index":1},{"type":"reasoning.summary","summary":"**","index":1}]"#),
+            detail(r#"[{"type":"reasoning.encrypted","data":"gAAA","id":"call_1","index":2}]"#),
+            detail(r#"[{"type":"reasoning.encrypted","data":"gBBB","id":"call_2","index":2}]"#),
+            detail(r#"[{"type":"reasoning.text","text":"Next.","index":3},"not an object",7]"#),
+            detail(r#"[{"type":"reasoning.text","text":" More.","index":3}]"#),
+            detail(r#"[{"type":"reasoning.unknown","text":"x"},{"type":"reasoning.unknown","text":"y"}]"#),
+            detail("null"),
+            detail(r#"{"type":"reasoning.text","text":"not a list"}"#),
+            r#"{"choices":[{"delta":{"reasoning_details":[{"type":"reasoning.text","text":"dropped"}],"reasoning_details":[]}}]}"#.to_owned(),
+        ];
+        let payloads: Vec<&str> = payloads.iter().map(String::as_str).collect();
+        assert!(common_chunk(payloads[0]).is_none());
+        assert!(common_chunk(payloads[9]).is_some());
+        let kept = kept_details(&payloads, true);
+        assert_eq!(kept, kept_details(&payloads, false));
+        let [ModelEvent::ReasoningDetails(details)] = &kept[..] else {
+            panic!("one event: {kept:?}");
+        };
+        assert_eq!(
+            Value::Array(details.clone()),
+            serde_json::json!([
+                {"type": "reasoning.text", "text": "Two cities.", "format": "anthropic-claude-v1",
+                 "index": 0, "signature": "EqQB"},
+                {"type": "reasoning.summary", "summary": "**Plan**", "index": 1},
+                {"type": "reasoning.encrypted", "data": "gAAA", "id": "call_1", "index": 2},
+                {"type": "reasoning.encrypted", "data": "gBBB", "id": "call_2", "index": 2},
+                {"type": "reasoning.text", "text": "Next. More.", "index": 3},
+                {"type": "reasoning.unknown", "text": "x"},
+                {"type": "reasoning.unknown", "text": "y"},
+            ])
+        );
+        assert_eq!(kept_details(&[payloads[9]], true), Vec::new());
     }
 
     #[test]
