@@ -50,6 +50,12 @@
 //                    default)
 //   /bulk-sse/...    the same tools with SSE replies
 //   /many/N/...      JSON replies; tools/list gives N tools, `tool-1` to `tool-N`, in one page
+//   /sampling/...    SSE replies; one tool, `forecast`, which runs a server's own loop over
+//                    sampling with tools (MCP 2025-11-25, SEP-1577): it asks the client's model
+//                    `question` with its tool `get.weather` (a name no provider takes as is),
+//                    runs the tool_use blocks it gets back and asks again with their tool_result
+//                    blocks, at most 3 times (the last with toolChoice "none"), and answers with
+//                    every createMessage result (or error) it got, as JSON
 //   /catalog/...     JSON replies; declares resources and prompts too: resources/list gives 7
 //                    resources, 3 a page; prompts/list answers every page with nextCursor `again`
 //   /keys/...        JSON replies; one tool, `list-apps`, whose property keys Anthropic refuses
@@ -144,6 +150,14 @@ const KEYS_TOOLS = [
     inputSchema: { type: "object", properties: { "filter[id]": { type: "string" }, ["k".repeat(70)]: { type: "integer" } }, required: ["filter[id]"] },
   },
 ];
+const SAMPLING_TOOLS = [
+  { name: "forecast", description: "Asks the client's model `question`, lending it the tool get.weather", inputSchema: { type: "object", properties: { question: { type: "string" } } } },
+];
+const WEATHER_TOOL = {
+  name: "get.weather",
+  description: "Current weather for a city",
+  inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+};
 const PAGE_SIZE = 3;
 const CATALOG_RESOURCES = Array.from({ length: 7 }, (_, index) => ({ uri: `test://resource/${index + 1}`, name: `resource-${index + 1}` }));
 /// Per session path: calls of `slow` in flight now and the most at once.
@@ -235,6 +249,7 @@ async function answer(message, context, send) {
       }
       if (context.session.mode === "changing") return send(result(id, { tools: [TOOLS[0], ADD_TOOL, ...context.session.addedTools] }));
       if (context.session.mode === "many") return send(result(id, { tools: manyTools(context.session.path) }));
+      if (context.session.mode === "sampling") return send(result(id, { tools: SAMPLING_TOOLS }));
       if (context.session.mode === "expire-paging") return send(sessionPage(id, context.session, TOOLS, params.cursor, "tools"));
       return send(result(id, toolsPage(params.cursor, context.session.mode)));
     case "tools/call":
@@ -284,6 +299,29 @@ async function callTool(id, params, context, send) {
         params: { message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string", default: "Ada" }, note: { type: "string" } } } },
       });
       const answers = await Promise.race([Promise.all(waiting), sleep(5000).then(() => "no answers within 5 s")]);
+      return send(result(id, { content: [{ type: "text", text: JSON.stringify(answers) }] }));
+    }
+    case "forecast": {
+      // The server's loop of the spec's "Multi-turn Tool Loop": the client only samples.
+      const messages = [{ role: "user", content: { type: "text", text: args.question ?? "Weather in Paris?" } }];
+      const answers = [];
+      for (let turn = 1; turn <= 3; turn++) {
+        const requestId = `srv-forecast-${turn}`;
+        const answered = new Promise((resolve) => context.session.waiters.set(requestId, resolve));
+        const toolChoice = { mode: turn === 3 ? "none" : "auto" };
+        send({ jsonrpc: "2.0", id: requestId, method: "sampling/createMessage", params: { messages, tools: [WEATHER_TOOL], toolChoice, maxTokens: 200 } });
+        const reply = await Promise.race([answered, sleep(5000).then(() => ({ error: "no answer within 5 s" }))]);
+        answers.push(reply.result ?? reply.error);
+        if (reply.result?.stopReason !== "toolUse") break;
+        const content = [].concat(reply.result.content);
+        messages.push({ role: "assistant", content });
+        const results = content.filter((block) => block.type === "tool_use").map((use) => {
+          const known = use.name === WEATHER_TOOL.name;
+          const text = known ? `Weather in ${use.input.city}: 18°C` : `unknown tool ${use.name}`;
+          return { type: "tool_result", toolUseId: use.id, content: [{ type: "text", text }], isError: !known };
+        });
+        messages.push({ role: "user", content: results });
+      }
       return send(result(id, { content: [{ type: "text", text: JSON.stringify(answers) }] }));
     }
     case "elicit-late": {
@@ -800,7 +838,7 @@ const server = http.createServer(async (request, response) => {
     handleLegacy(request, response, mode, url, body);
   } else if (mode === "stall") {
     // Never answered; the client's abort or timeout closes the connection.
-  } else if (["auth", "auth-scope", "json", "catalog", "expire-paging", "many", "keys", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "bulk", "bulk-sse", "stuck", "future-version", "stall-initialized", "stall-initialize", "resume-initialize", "ping-fails", "ping-unknown", "no-version-cors", "string-ids", "strict-version"].includes(mode)) {
+  } else if (["auth", "auth-scope", "json", "catalog", "expire-paging", "many", "keys", "sse", "expire", "restart", "refuse-initialized", "resume", "broken", "hidden-session", "standalone", "changing", "sampling", "bulk", "bulk-sse", "stuck", "future-version", "stall-initialized", "stall-initialize", "resume-initialize", "ping-fails", "ping-unknown", "no-version-cors", "string-ids", "strict-version"].includes(mode)) {
     await handleStreamable(request, response, mode, body);
   } else {
     response.writeHead(404, corsHeaders(true)).end("unknown route");

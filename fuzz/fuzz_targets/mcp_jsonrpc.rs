@@ -33,7 +33,7 @@ fuzz_target!(|data: &[u8]| {
                 let _ = ToolListing::new().handle_page(result);
             }
             IncomingMessage::Request { id, method, params } => {
-                if let Ok(sampled) = sampling_request(params) {
+                if let Ok(sampled) = sampling_request(params, true) {
                     assert!(sampled.max_tokens > 0 && !sampled.messages.is_empty());
                 }
                 let elicited = elicitation_request(params)

@@ -138,13 +138,15 @@ export interface AgentConfig {
   /**
    * Lets the MCP servers sample this Agent's model (MCP sampling: a server's tool asks the
    * client's model for a completion): every server is told the client takes sampling requests,
+   * with tools unless `toolsSupported` is false or `promptToolMode` is on (`sampling.tools`),
    * each is put to this function first (`request` as the server sent it: `messages`,
-   * `systemPrompt`, `maxTokens`, …; `server` names the server), and only `true` has the
-   * Agent's provider and model answer it, without tools, within `maxTokens`. Any other answer,
-   * a throw or a rejection refuses it (the server gets the spec's "user rejected" error, -1).
-   * Default: sampling requests are refused, and servers offer no tools that need them.
+   * `systemPrompt`, `maxTokens`, `tools`, …; `server` names the server), and only `true` has the
+   * Agent's provider and model answer it within `maxTokens`, offering only the request's tools
+   * (whose calls go back to the server, which runs them). Any other answer, a throw or a
+   * rejection refuses it (the server gets the spec's "user rejected" error, -1). Default:
+   * sampling requests are refused, and servers offer no tools that need them.
    */
-  approveSampling?: ((request: JsonObject, context: { signal: AbortSignal; server: string }) => boolean | Promise<boolean>) | undefined;
+  approveSampling?: ((request: SamplingRequest, context: { signal: AbortSignal; server: string }) => boolean | Promise<boolean>) | undefined;
   /**
    * Tools the page implements (read the page, the selection, app state, navigate…), keyed by
    * name as the AI SDK's `tools` are, offered beside the MCP servers' tools and treated alike:
@@ -247,6 +249,34 @@ export interface ChatMessage {
 
 /** An MCP content block (text, image, audio, resource_link, resource). */
 export type ContentBlock = { type: string } & JsonObject;
+
+/** A server's `sampling/createMessage` params (MCP 2025-11-25), as `approveSampling` gets them. */
+export interface SamplingRequest {
+  messages: SamplingMessage[];
+  systemPrompt?: string;
+  maxTokens: number;
+  temperature?: number;
+  stopSequences?: string[];
+  modelPreferences?: JsonObject;
+  includeContext?: "none" | "thisServer" | "allServers";
+  metadata?: JsonObject;
+  /** The server's tools (`sampling.tools`): the model may call them; the server runs them. */
+  tools?: McpTool[];
+  /** Default `auto`; `required`: some tool; `none`: no tool. */
+  toolChoice?: { mode?: "auto" | "required" | "none" };
+  _meta?: JsonObject;
+}
+export interface SamplingMessage {
+  role: "user" | "assistant";
+  content: SamplingContent | SamplingContent[];
+  _meta?: JsonObject;
+}
+/** A sampling message's block: an assistant's `tool_use`, a user's `tool_result` (only results in that message, one per use of the message before). */
+export type SamplingContent =
+  | { type: "text"; text: string }
+  | { type: "image" | "audio"; data: string; mimeType: string }
+  | { type: "tool_use"; id: string; name: string; input: JsonObject }
+  | { type: "tool_result"; toolUseId: string; content: ContentBlock[]; structuredContent?: JsonObject; isError?: boolean };
 
 export type AgentEvent =
   | { type: "round"; round: number }

@@ -122,6 +122,18 @@ pub enum Elicitation {
     ByPage,
 }
 
+/// How the client answers a server's `sampling/createMessage` (by an Agent's model), and so
+/// what `initialize` declares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sampling {
+    /// Not declared; refused with "method not found".
+    Refused,
+    /// `sampling` declared: text and images, no tools.
+    WithoutTools,
+    /// `sampling.tools` declared too (MCP 2025-11-25): a request may offer the model tools.
+    WithTools,
+}
+
 /// The session logic of one client.
 #[derive(Debug, Clone)]
 pub struct Session {
@@ -134,8 +146,7 @@ pub struct Session {
     server: Option<ServerDescription>,
     next_request_id: u64,
     elicitation: Elicitation,
-    /// Whether `sampling/createMessage` is answered (by an Agent's model), and so declared.
-    sampling: bool,
+    sampling: Sampling,
     /// The page's roots (checked by [`roots_list`]), which `roots/list` answers with; `None`
     /// declares no `roots`.
     roots: Option<Value>,
@@ -166,7 +177,7 @@ impl Session {
             server: None,
             next_request_id: 1,
             elicitation: Elicitation::Refused,
-            sampling: false,
+            sampling: Sampling::Refused,
             roots: None,
             sends_protocol_version_header: true,
             offered_version: LATEST_PROTOCOL_VERSION,
@@ -191,9 +202,9 @@ impl Session {
         }
     }
 
-    /// Whether the client answers `sampling/createMessage`, and so declares `sampling`.
-    pub fn set_sampling(&mut self, answered: bool) {
-        self.sampling = answered;
+    /// How the client answers `sampling/createMessage`, and so what it declares.
+    pub fn set_sampling(&mut self, sampling: Sampling) {
+        self.sampling = sampling;
     }
 
     /// The roots `roots/list` answers with (a list [`roots_list`] accepted), declaring `roots`.
@@ -215,8 +226,10 @@ impl Session {
                 capabilities.set("elicitation", modes);
             }
         }
-        if self.sampling {
-            capabilities.set("sampling", empty());
+        match self.sampling {
+            Sampling::Refused => {}
+            Sampling::WithoutTools => capabilities.set("sampling", empty()),
+            Sampling::WithTools => capabilities.set("sampling", object([("tools", empty())])),
         }
         if self.roots.is_some() {
             capabilities.set("roots", empty());

@@ -380,6 +380,7 @@ impl Agent {
                         server.name.clone(),
                         retry_policy,
                         options.idle_timeout_ms,
+                        options.tools_supported && !options.prompt_tool_mode,
                     )
                 }),
                 name: Some(server.name.clone()),

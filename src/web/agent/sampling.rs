@@ -1,8 +1,9 @@
 //! The Agent's answer to a server's `sampling/createMessage`: once the page's `approveSampling`
 //! agreed (MCP: the user should see and approve a sampling request), the Agent's own provider
-//! and model write the completion, without tools, so that a server's tool can use a model
-//! without keys of its own. The reading of the request and of the answer is
-//! `core::mcp::sampling`'s.
+//! and model write the completion, so that a server's tool can use a model without keys of its
+//! own. The server's tools, when it offers some, are the model's only tools: the Agent's are not
+//! offered, and the model's calls go back to the server, which runs them. The reading of the
+//! request and of the answer is `core::mcp::sampling`'s.
 
 use std::rc::Rc;
 
@@ -14,41 +15,66 @@ use web_sys::AbortSignal;
 use super::{approved, Refusals};
 use crate::core::mcp::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS};
 use crate::core::mcp::sampling::{sampling_request, sampling_result, USER_REJECTED};
-use crate::core::provider::{ProviderTools, ResolvedProvider, RetryPolicy};
+use crate::core::provider::{
+    ProviderError, ProviderTools, ResolvedProvider, RetryPolicy, ToolChoice,
+};
 use crate::web::error::set_property;
 use crate::web::json::value_to_js;
 use crate::web::mcp::{Answer, Sampler};
 use crate::web::provider::{whole_model_call, IdleLimit};
 
-/// A sampler for the server `server` that asks `approve`, then calls `provider`.
+/// A sampler for the server `server` that asks `approve`, then calls `provider`; with
+/// `takes_tools` (the Agent gives its model native tools) a request's tools are passed on.
 pub fn model_sampler(
     provider: Rc<ResolvedProvider>,
     approve: Function,
     server: String,
     retry_policy: RetryPolicy,
     idle_timeout_ms: u64,
+    takes_tools: bool,
 ) -> Sampler {
-    Sampler(Rc::new(move |params: Value, signal: AbortSignal| {
-        let (provider, approve, server) = (provider.clone(), approve.clone(), server.clone());
-        Box::pin(async move {
-            let request = sampling_request(&params).map_err(|problem| (INVALID_PARAMS, problem))?;
-            approval(&approve, &params, &server, &signal).await?;
-            let mut provider = (*provider).clone();
-            provider.max_tokens = Some(request.max_tokens);
-            provider.temperature = request.temperature.or(provider.temperature);
-            let (events, _warnings) = whole_model_call(
-                &provider,
-                &request.messages,
-                &ProviderTools::default(),
-                &retry_policy,
-                Some(&signal),
-                IdleLimit(Some(idle_timeout_ms)),
-            )
-            .await
-            .map_err(|error| (INTERNAL_ERROR, format!("the model failed: {error}")))?;
-            sampling_result(&events, &provider.model).map_err(|problem| (INTERNAL_ERROR, problem))
-        })
-    }))
+    Sampler {
+        takes_tools,
+        answer: Rc::new(move |params: Value, signal: AbortSignal| {
+            let (provider, approve, server) = (provider.clone(), approve.clone(), server.clone());
+            Box::pin(async move {
+                let request = sampling_request(&params, takes_tools)
+                    .map_err(|problem| (INVALID_PARAMS, problem))?;
+                approval(&approve, &params, &server, &signal).await?;
+                let failed =
+                    |error: ProviderError| (INTERNAL_ERROR, format!("the model failed: {error}"));
+                let mut provider = (*provider).clone();
+                provider.max_tokens = Some(request.max_tokens);
+                provider.temperature = request.temperature.or(provider.temperature);
+                let entries = request.tools.entries();
+                provider.check_tool_count(entries).map_err(failed)?;
+                let offered = provider.provider_tools(entries);
+                let tools = match provider.tools_choosing(&offered, entries, &request.tool_choice) {
+                    Ok(tools) => tools,
+                    // A wire that cannot be told to call no tool is not offered any.
+                    Err(ProviderError::ToolChoiceUnsupported { .. })
+                        if request.tool_choice == ToolChoice::None =>
+                    {
+                        ProviderTools::default()
+                    }
+                    Err(error) => return Err(failed(error)),
+                };
+                let (events, _warnings) = whole_model_call(
+                    &provider,
+                    &request.messages,
+                    &tools,
+                    &retry_policy,
+                    Some(&signal),
+                    IdleLimit(Some(idle_timeout_ms)),
+                )
+                .await
+                .map_err(failed)?;
+                let keys = tools.argument_keys();
+                sampling_result(&events, &provider.model, &request.tools, keys)
+                    .map_err(|problem| (INTERNAL_ERROR, problem))
+            })
+        }),
+    }
 }
 
 /// Asks `approveSampling(request, { signal, server })`; a refusal is the spec's "user rejected"

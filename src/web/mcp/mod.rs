@@ -31,8 +31,8 @@ use crate::core::mcp::jsonrpc::{
 };
 use crate::core::mcp::session::{
     needs_ping_before_reuse, CallDeadline, Elicitation, FailureDecision, InitializeFailure,
-    ResumeDecision, ServerDescription, Session, SessionState, StreamResumption, Transport,
-    TransportMode, DEFAULT_CALL_TIMEOUT_MS,
+    ResumeDecision, Sampling, ServerDescription, Session, SessionState, StreamResumption,
+    Transport, TransportMode, DEFAULT_CALL_TIMEOUT_MS,
 };
 use crate::core::mcp::tools::{ToolCallResult, ToolListing};
 use crate::core::mcp::McpError;
@@ -247,7 +247,11 @@ impl McpClient {
         } else {
             Elicitation::Refused
         });
-        session.set_sampling(config.sampler.is_some());
+        session.set_sampling(match &config.sampler {
+            None => Sampling::Refused,
+            Some(sampler) if sampler.takes_tools => Sampling::WithTools,
+            Some(_) => Sampling::WithoutTools,
+        });
         session.set_roots(config.roots);
         let (closing, close_notice) = oneshot::channel::<()>();
         let closed: Attempt = Box::pin(async move {

@@ -35,7 +35,11 @@ type Answerer = Box<dyn FnOnce(AbortSignal) -> LocalBoxFuture<'static, Answer>>;
 
 /// Answers `sampling/createMessage` params within the signal: an Agent's model.
 #[derive(Clone)]
-pub struct Sampler(pub Rc<dyn Fn(Value, AbortSignal) -> LocalBoxFuture<'static, Answer>>);
+pub struct Sampler {
+    pub answer: Rc<dyn Fn(Value, AbortSignal) -> LocalBoxFuture<'static, Answer>>,
+    /// Whether the model is given a request's tools, and so `sampling.tools` is declared.
+    pub takes_tools: bool,
+}
 
 impl std::fmt::Debug for Sampler {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -45,7 +49,7 @@ impl std::fmt::Debug for Sampler {
 
 impl PartialEq for Sampler {
     fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
+        Rc::ptr_eq(&self.answer, &other.answer)
     }
 }
 
@@ -89,7 +93,7 @@ impl McpClient {
         self.answer_later(
             id,
             carrier,
-            Box::new(move |signal| (sampler.0)(params, signal)),
+            Box::new(move |signal| (sampler.answer)(params, signal)),
         );
     }
 
