@@ -486,3 +486,50 @@ fn the_models_calls_are_tool_use_blocks_with_the_servers_names() {
         "{refused}"
     );
 }
+
+/// `toolChoice` in each wire's words (the spec's modes: `auto`, `required`, `none`): a wire
+/// that cannot be told `none` (Ollama) is offered no tools, so its model cannot call one; one
+/// that cannot be told `required` fails rather than answering without a call.
+#[test]
+fn the_tool_choice_reaches_each_wire_or_the_tools_are_left_out() {
+    let request_with = |mode: &str| {
+        read(&json!({
+            "messages": [{"role": "user", "content": {"type": "text", "text": "weather?"}}],
+            "tools": [weather_tool()],
+            "toolChoice": {"mode": mode},
+            "maxTokens": 100
+        }))
+        .expect("a well-formed request")
+    };
+    let body = |provider_id: &str, mode: &str| -> Result<Value, String> {
+        let request = request_with(mode);
+        let provider = provider(provider_id);
+        let tools = request
+            .provider_tools(&provider)
+            .map_err(|error| error.code().to_owned())?;
+        let built = provider
+            .chat_request_with(&request.messages, &tools, ResponseMode::Whole)
+            .expect("a request");
+        Ok(serde_json::from_str(&built.request.body).expect("JSON"))
+    };
+    let openai = body("openai", "required").expect("a body");
+    assert_eq!(openai["tool_choice"], "required");
+    assert_eq!(openai["tools"][0]["function"]["name"], "get_weather");
+    assert_eq!(
+        body("openai", "auto").expect("a body")["tool_choice"],
+        "auto"
+    );
+    let anthropic = body("anthropic", "none").expect("a body");
+    assert_eq!(anthropic["tool_choice"], json!({"type": "none"}));
+    assert_eq!(anthropic["tools"][0]["name"], "get_weather");
+    let ollama = body("ollama", "none").expect("a body");
+    assert!(ollama.get("tools").is_none(), "{ollama}");
+    assert_eq!(
+        body("ollama", "auto").expect("a body")["tools"][0]["function"]["name"],
+        "get_weather"
+    );
+    assert_eq!(
+        body("ollama", "required"),
+        Err("provider_tool_choice_unsupported".to_owned())
+    );
+}

@@ -20,7 +20,7 @@ use crate::core::message::{
     ChatMessage, ContentPart, FunctionCall, ImageUrl, MessageContent, MessageToolCall, Role,
 };
 use crate::core::model_event::{FinishReason, ModelEvent};
-use crate::core::provider::ToolChoice;
+use crate::core::provider::{ProviderError, ProviderTools, ResolvedProvider, ToolChoice};
 use crate::core::tools::{
     build_tool_table_allowing, drop_optional_nulls, sanitize_function_name, ArgumentKeys, McpTool,
     ToolTable,
@@ -46,6 +46,29 @@ pub struct SamplingRequest {
     pub tools: ToolTable,
     /// `toolChoice.mode` (`auto` when absent).
     pub tool_choice: ToolChoice,
+}
+
+impl SamplingRequest {
+    /// The request's tools in `provider`'s wire shape, asking for its `toolChoice`. A wire that
+    /// cannot be told to call no tool (Ollama's, watsonx's) is offered none, which keeps the
+    /// promise; one that cannot be told to call some tool fails, as do more tools than the
+    /// provider takes.
+    pub fn provider_tools(
+        &self,
+        provider: &ResolvedProvider,
+    ) -> Result<ProviderTools, ProviderError> {
+        let entries = self.tools.entries();
+        provider.check_tool_count(entries)?;
+        let offered = provider.provider_tools(entries);
+        match provider.tools_choosing(&offered, entries, &self.tool_choice) {
+            Err(ProviderError::ToolChoiceUnsupported { .. })
+                if self.tool_choice == ToolChoice::None =>
+            {
+                Ok(ProviderTools::default())
+            }
+            chosen => chosen,
+        }
+    }
 }
 
 /// Reads the server's params. Text and image content is taken (each message's one block, or its

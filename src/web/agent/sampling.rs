@@ -15,9 +15,7 @@ use web_sys::AbortSignal;
 use super::{approved, Refusals};
 use crate::core::mcp::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS};
 use crate::core::mcp::sampling::{sampling_request, sampling_result, USER_REJECTED};
-use crate::core::provider::{
-    ProviderError, ProviderTools, ResolvedProvider, RetryPolicy, ToolChoice,
-};
+use crate::core::provider::{ProviderError, ResolvedProvider, RetryPolicy};
 use crate::web::error::set_property;
 use crate::web::json::value_to_js;
 use crate::web::mcp::{Answer, Sampler};
@@ -46,19 +44,7 @@ pub fn model_sampler(
                 let mut provider = (*provider).clone();
                 provider.max_tokens = Some(request.max_tokens);
                 provider.temperature = request.temperature.or(provider.temperature);
-                let entries = request.tools.entries();
-                provider.check_tool_count(entries).map_err(failed)?;
-                let offered = provider.provider_tools(entries);
-                let tools = match provider.tools_choosing(&offered, entries, &request.tool_choice) {
-                    Ok(tools) => tools,
-                    // A wire that cannot be told to call no tool is not offered any.
-                    Err(ProviderError::ToolChoiceUnsupported { .. })
-                        if request.tool_choice == ToolChoice::None =>
-                    {
-                        ProviderTools::default()
-                    }
-                    Err(error) => return Err(failed(error)),
-                };
+                let tools = request.provider_tools(&provider).map_err(failed)?;
                 let (events, _warnings) = whole_model_call(
                     &provider,
                     &request.messages,
