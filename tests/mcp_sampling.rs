@@ -533,3 +533,43 @@ fn the_tool_choice_reaches_each_wire_or_the_tools_are_left_out() {
         Err("provider_tool_choice_unsupported".to_owned())
     );
 }
+
+/// Two server tools whose names sanitize alike are told apart as an Agent's MCP tools are (the
+/// second gets a suffix), and each call goes back under the tool's own name.
+#[test]
+fn tools_named_alike_are_told_apart_and_mapped_back() {
+    let mut second = weather_tool();
+    second["name"] = json!("get_weather");
+    let request = read(&json!({
+        "messages": [{"role": "user", "content": {"type": "text", "text": "weather?"}}],
+        "tools": [weather_tool(), second],
+        "maxTokens": 100
+    }))
+    .expect("a well-formed request");
+    let names: Vec<(&str, &str)> = request
+        .tools
+        .entries()
+        .iter()
+        .map(|entry| (entry.function_name.as_str(), entry.tool.as_str()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("get_weather", "get.weather"),
+            ("get_weather_sampling", "get_weather")
+        ]
+    );
+    let events = [
+        call("a", "get_weather_sampling", "{\"city\":\"Oslo\"}"),
+        call("b", "get_weather", "{\"city\":\"Rome\"}"),
+    ];
+    let answer =
+        sampling_result(&events, "m", &request.tools, &ArgumentKeys::default()).expect("an answer");
+    let called: Vec<&Value> = answer["content"]
+        .as_array()
+        .expect("blocks")
+        .iter()
+        .map(|block| &block["name"])
+        .collect();
+    assert_eq!(called, [&json!("get_weather"), &json!("get.weather")]);
+}

@@ -108,7 +108,13 @@ async fn a_servers_sampling_loop_gets_tool_use_with_its_own_names_then_text() {
             })
             .collect()
     };
-    assert_eq!(offered(&requests[0]), ["forecast"]);
+    for own in [&requests[0], &requests[3]] {
+        assert_eq!(
+            offered(own),
+            ["forecast"],
+            "the Agent's table stays its own"
+        );
+    }
     for sampled in &requests[1..3] {
         assert_eq!(offered(sampled), ["get_weather"], "only the server's tool");
         assert_eq!(sampled["stream"], false);
