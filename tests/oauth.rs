@@ -198,6 +198,45 @@ fn the_token_endpoint_auth_method_follows_the_metadata() {
     assert_eq!(Client::read(secret).unwrap().auth, TokenAuth::Post);
 }
 
+/// RFC 8414 §2: `token_endpoint_auth_methods_supported` lists what the token endpoint takes. One
+/// listing neither `client_secret_basic` nor `client_secret_post` is not sent a Basic header: a
+/// client with a secret authenticates as a public one where `none` is listed, else by post (the
+/// MCP TypeScript SDK's `selectClientAuthMethod`, client/auth.ts, chooses alike).
+#[test]
+fn a_server_taking_neither_secret_method_gets_none_or_post() {
+    let with_methods = |methods: &[&str]| {
+        let mut metadata = AuthorizationServer::read(METADATA, ISSUER, false).unwrap();
+        metadata.token_auth_methods = Some(methods.iter().map(|m| m.to_string()).collect());
+        metadata
+    };
+    let secret = r#"{"client_id":"c","client_secret":"s"}"#;
+    let public_only = with_methods(&["none"]);
+    let client = Client::registered(secret, &public_only).unwrap();
+    assert_eq!(client.auth, TokenAuth::None);
+    let exchange = code_exchange(&client, "k", "https://app.example/cb", "v", "x");
+    assert_eq!(exchange.authorization, None);
+    assert_eq!(
+        exchange.body,
+        "grant_type=authorization_code&code=k&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&client_id=c&code_verifier=v&resource=x"
+    );
+    let jwt_only = with_methods(&["private_key_jwt"]);
+    assert_eq!(
+        Client::given("pre", Some("shh"), &jwt_only).auth,
+        TokenAuth::Post
+    );
+    let both = with_methods(&["private_key_jwt", "none"]);
+    assert_eq!(
+        Client::given("pre", Some("shh"), &both).auth,
+        TokenAuth::None
+    );
+    // An empty list is no list: RFC 8414 §2's default.
+    let empty = with_methods(&[]);
+    assert_eq!(
+        Client::given("pre", Some("shh"), &empty).auth,
+        TokenAuth::Basic
+    );
+}
+
 /// RFC 6749 §2.3.1: `client_secret_basic` sends the form-encoded id and secret, joined by `:`,
 /// in base64 (RFC 4648 §4, padded) in `Authorization`, and neither in the body.
 #[test]

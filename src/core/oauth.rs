@@ -373,12 +373,16 @@ impl TokenAuth {
 
     /// The method for a client with or without a secret at `server`: the one its registration
     /// names (RFC 7591 §3.2.1) when the server takes it, else `client_secret_basic` where the
-    /// server takes it or lists nothing (RFC 8414 §2's default), else `client_secret_post`.
+    /// server takes it or lists nothing (RFC 8414 §2's default), else `client_secret_post` where
+    /// it takes that, else `none` where it takes that (a server taking only public clients is
+    /// not sent a secret), else `client_secret_post`.
     fn chosen(has_secret: bool, registered: Option<&str>, server: &AuthorizationServer) -> Self {
         if !has_secret {
             return TokenAuth::None;
         }
-        let Some(supported) = &server.token_auth_methods else {
+        // An empty list says no more than an absent one.
+        let listed = server.token_auth_methods.as_ref();
+        let Some(supported) = listed.filter(|methods| !methods.is_empty()) else {
             return registered
                 .and_then(TokenAuth::named)
                 .filter(|method| *method != TokenAuth::None)
@@ -387,7 +391,8 @@ impl TokenAuth {
         let takes = |method: TokenAuth| supported.iter().any(|name| name == method.name());
         match registered.and_then(TokenAuth::named) {
             Some(method) if method != TokenAuth::None && takes(method) => method,
-            _ if takes(TokenAuth::Basic) || !takes(TokenAuth::Post) => TokenAuth::Basic,
+            _ if takes(TokenAuth::Basic) => TokenAuth::Basic,
+            _ if !takes(TokenAuth::Post) && takes(TokenAuth::None) => TokenAuth::None,
             _ => TokenAuth::Post,
         }
     }
