@@ -5,10 +5,10 @@
 
 use mcp_agent_wasm::core::oauth::{
     authorization_server_metadata_urls, authorization_url, base64url, canonical_resource,
-    chosen_scope, code_exchange, legacy_authorization_base, protected_resource_metadata_urls,
-    read_redirect, redirect_state, refresh_failure_is_transient, refresh_request,
-    registration_request, AuthorizationRequest, AuthorizationServer, Client, Grant, OAuthError,
-    ProtectedResource, TokenAuth, TokenRequest, Tokens, EXPIRY_MARGIN_MS,
+    chosen_scope, code_exchange, is_client_metadata_url, legacy_authorization_base,
+    protected_resource_metadata_urls, read_redirect, redirect_state, refresh_failure_is_transient,
+    refresh_request, registration_request, AuthorizationRequest, AuthorizationServer, Client,
+    Grant, OAuthError, ProtectedResource, TokenAuth, TokenRequest, Tokens, EXPIRY_MARGIN_MS,
 };
 use mcp_agent_wasm::core::url_policy::check_server_url;
 
@@ -235,6 +235,35 @@ fn a_server_taking_neither_secret_method_gets_none_or_post() {
         Client::given("pre", Some("shh"), &empty).auth,
         TokenAuth::Basic
     );
+}
+
+/// draft-ietf-oauth-client-id-metadata-document §3 ("Client Identifier"): the URL that is the
+/// client's `client_id` has the https scheme and a path, no `.` or `..` segment, no fragment and
+/// no user or password; it may have a query. The MCP TypeScript SDK refuses a root path too
+/// (`isHttpsUrl`, shared/auth.ts). The URL goes out as it was given, so a fragment the URL
+/// policy would drop is refused rather than sent.
+#[test]
+fn a_client_metadata_url_is_one_the_draft_allows() {
+    for allowed in [
+        "https://app.example/oauth/client.json",
+        "https://app.example/client?v=2",
+    ] {
+        assert!(is_client_metadata_url(allowed), "{allowed}");
+    }
+    for refused in [
+        "http://app.example/client.json",
+        "https://app.example",
+        "https://app.example/",
+        "https://app.example/?v=2",
+        "https://app.example/client.json#main",
+        "https://app.example/a/../client.json",
+        "https://app.example/./client.json",
+        "https://app.example/a/%2E%2e/client.json",
+        "https://user:pw@app.example/client.json",
+        "https://127.0.0.1/client.json",
+    ] {
+        assert!(!is_client_metadata_url(refused), "{refused}");
+    }
 }
 
 /// RFC 6749 §2.3.1: `client_secret_basic` sends the form-encoded id and secret, joined by `:`,

@@ -322,6 +322,23 @@ fn same_issuer(stated: &str, issuer: &str) -> bool {
     without_slash(stated) == without_slash(issuer)
 }
 
+/// Whether `url` may be the client's Client ID Metadata Document URL, which goes out as its
+/// `client_id` just as it is given (draft-ietf-oauth-client-id-metadata-document §3): https, a
+/// path (not the root one, as the MCP TypeScript SDK asks too), no `.` or `..` segment, no
+/// fragment, no user or password; and not on a local host, where no authorization server could
+/// fetch it (`allowInsecureLocalUrls` does not apply).
+pub fn is_client_metadata_url(url: &str) -> bool {
+    let Ok(checked) = check_server_url(url, false) else {
+        return false;
+    };
+    let path = path_of(&checked);
+    let dot_segment = path.split('/').any(|segment| {
+        let segment = segment.to_ascii_lowercase().replace("%2e", ".");
+        segment == "." || segment == ".."
+    });
+    !url.contains('#') && !path.is_empty() && !dot_segment
+}
+
 /// The Dynamic Client Registration request (RFC 7591 §2, §3.1) of a browser app: a public
 /// client (`token_endpoint_auth_method: none`, OAuth 2.1 §2.1) with one redirect URI.
 pub fn registration_request(client_name: &str, redirect_uri: &str) -> String {

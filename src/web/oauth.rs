@@ -21,10 +21,10 @@ use super::timer::{aborted, sleep};
 use super::JsCallback;
 use crate::core::oauth::{
     authorization_server_metadata_urls, authorization_url, base64url, chosen_scope, client_key,
-    code_exchange, legacy_authorization_base, protected_resource_metadata_urls, read_redirect,
-    redirect_state, refresh_failure_is_transient, refresh_request, registration_request,
-    tokens_key, AuthorizationRequest, AuthorizationServer, Client, Grant, OAuthError,
-    ProtectedResource, TokenRequest, Tokens,
+    code_exchange, is_client_metadata_url, legacy_authorization_base,
+    protected_resource_metadata_urls, read_redirect, redirect_state, refresh_failure_is_transient,
+    refresh_request, registration_request, tokens_key, AuthorizationRequest, AuthorizationServer,
+    Client, Grant, OAuthError, ProtectedResource, TokenRequest, Tokens,
 };
 use crate::core::url_policy::check_server_url;
 
@@ -218,13 +218,11 @@ fn read_options(options: &JsValue) -> Result<Flow, String> {
         return Err("`clientSecret` is the secret of `clientId`, which is missing".to_owned());
     }
     let client_metadata_url = text("clientMetadataUrl")?;
-    if let Some(url) = &client_metadata_url {
-        // The draft's rule: an https URL with a path, which the authorization server fetches.
-        let checked = check_server_url(url, false)
-            .map_err(|error| format!("`clientMetadataUrl` is refused: {error}"))?;
-        if checked.path_and_query.len() < 2 {
-            return Err("`clientMetadataUrl` must have a path".to_owned());
-        }
+    if client_metadata_url
+        .as_deref()
+        .is_some_and(|url| !is_client_metadata_url(url))
+    {
+        return Err("`clientMetadataUrl` must be an https URL with a path, on a public host, without a fragment, `.` or `..` segments, or a user or password (Client ID Metadata Documents)".to_owned());
     }
     Ok(Flow {
         redirect_uri,
