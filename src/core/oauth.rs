@@ -450,12 +450,20 @@ impl Client {
         })
     }
 
-    /// Reads the stored form (`to_json`). One stored before the method was kept sends its
-    /// secret, if any, in the body, as it did then.
-    pub fn read(text: &str) -> Result<Client, OAuthError> {
+    /// Reads the stored form (`to_json`) for `server`: the method kept, or for one stored
+    /// before methods were kept `client_secret_post`, which it used then, as long as `server`
+    /// takes it (else its own choice: such a client would fail at a server taking only Basic
+    /// until the storage was cleared).
+    pub fn read(text: &str, server: &AuthorizationServer) -> Result<Client, OAuthError> {
         let members = json_object(text).unwrap_or_default();
         let (client_id, client_secret) = Client::credentials(&members)?;
-        Ok(Client::with_stored_auth(client_id, client_secret, &members))
+        let stored = string_member(&members, "token_endpoint_auth_method");
+        let method = stored.unwrap_or(TokenAuth::Post.name());
+        Ok(Client {
+            auth: TokenAuth::chosen(client_secret.is_some(), Some(method), server),
+            client_id,
+            client_secret,
+        })
     }
 
     fn with_stored_auth(

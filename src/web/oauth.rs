@@ -478,7 +478,10 @@ async fn client_for(
         ));
     }
     let key = client_key(issuer, &flow.redirect_uri);
-    if let Some(client) = flow.load(&key).and_then(|text| Client::read(&text).ok()) {
+    let stored = flow
+        .load(&key)
+        .and_then(|text| Client::read(&text, metadata).ok());
+    if let Some(client) = stored {
         return Ok(client);
     }
     if let Some(url) = flow
