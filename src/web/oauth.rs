@@ -375,8 +375,9 @@ async fn authorize_anew(
     };
     // A server without protected resource metadata is taken for one of MCP 2025-03-26: its
     // own authorization server, with default endpoints when it has no metadata either (as the
-    // TypeScript SDK does). Only a server whose every lookup answered 4xx gets the defaults: one
-    // unreachable (a CORS failure looks so) gets the discovery error instead.
+    // TypeScript SDK does, whatever the protected resource metadata lookups met). Only a server
+    // whose every authorization server metadata lookup answered 4xx gets the defaults: one
+    // unreachable there (a CORS failure looks so) gets the discovery error instead.
     let (resource, legacy) = match first_found(&metadata_urls, signal).await {
         Ok(text) => (ProtectedResource::read(&text, &server)?, None),
         Err(lookups) if !named_metadata => (ProtectedResource::legacy(&server), Some(lookups)),
