@@ -417,3 +417,22 @@ test("browserOAuth refuses options without a redirectUri with oauth_invalid_opti
     { code: "oauth_invalid_options", message: "browserOAuth: unknown option `prompt`" },
   ]);
 });
+
+// draft-ietf-oauth-client-id-metadata-document §3: the URL that is the client_id goes out as
+// given, so one with a fragment, a root path or a `..` segment is refused when the hook is made.
+test("browserOAuth refuses a clientMetadataUrl the Client ID Metadata Document draft forbids, and a clientSecret without clientId", bounded, async () => {
+  const base = { redirectUri: "https://app.example/cb" };
+  const refused = ["https://app.example/client.json#main", "https://app.example/?v=1", "https://app.example/a/../client.json", "http://app.example/client.json"];
+  const outcomes = await page.evaluate(
+    (options) =>
+      options.map((option) => {
+        try {
+          return typeof window.agentWasm.browserOAuth(option);
+        } catch (error) {
+          return error.code;
+        }
+      }),
+    [...refused.map((clientMetadataUrl) => ({ ...base, clientMetadataUrl })), { ...base, clientSecret: "s" }, { ...base, clientMetadataUrl: "https://app.example/oauth/client.json" }],
+  );
+  assert.deepEqual(outcomes, [...refused.map(() => "oauth_invalid_options"), "oauth_invalid_options", "function"]);
+});
