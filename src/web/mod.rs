@@ -1,6 +1,7 @@
 //! The web layer: the only code that touches JS. It performs the I/O the core asks for.
 
 pub mod agent;
+pub mod channel;
 pub mod error;
 pub mod http;
 pub mod join;

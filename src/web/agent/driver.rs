@@ -4,9 +4,7 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use futures::channel::mpsc::{UnboundedReceiver, UnboundedSender};
 use futures::future::{select, AbortHandle, Abortable, Either};
-use futures::StreamExt;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -25,6 +23,7 @@ use crate::core::message::ChatMessage;
 use crate::core::model_event::{queue_merging_pieces, ModelEvent};
 use crate::core::provider::{ProviderError, ProviderTools, RetryPolicy};
 use crate::core::tools::{tool_prompt, McpTool, ToolTable};
+use crate::web::channel::{Receiver, Sender};
 use crate::web::error::{js_error, set_property};
 use crate::web::join::join_every;
 use crate::web::json::{set_tool_result_members, to_js, value_to_js};
@@ -75,12 +74,12 @@ struct AbortForwarder {
 }
 
 impl AbortForwarder {
-    fn new(signal: AbortSignal, inputs: UnboundedSender<Input>) -> Self {
+    fn new(signal: AbortSignal, inputs: Sender<Input>) -> Self {
         if signal.aborted() {
-            let _ = inputs.unbounded_send(Input::Abort);
+            inputs.send(Input::Abort);
         }
         let listener = JsCallback::new(move |_| {
-            let _ = inputs.unbounded_send(Input::Abort);
+            inputs.send(Input::Abort);
             Ok(JsValue::UNDEFINED)
         });
         let _ = signal.add_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
@@ -395,9 +394,9 @@ pub async fn drive(
     shared: Rc<AgentShared>,
     messages: Vec<ChatMessage>,
     signal: Option<AbortSignal>,
-    inputs: UnboundedSender<Input>,
-    mut input_receiver: UnboundedReceiver<Input>,
-    events: &UnboundedSender<Result<JsValue, JsValue>>,
+    inputs: Sender<Input>,
+    mut input_receiver: Receiver<Input>,
+    events: &Sender<Result<JsValue, JsValue>>,
 ) -> RunEnd {
     let _forwarder = signal.map(|signal| AbortForwarder::new(signal, inputs.clone()));
 
@@ -406,7 +405,7 @@ pub async fn drive(
     // listing ready at once (no servers, or the cache).
     let listing = list_all_tools(&shared, None);
     futures::pin_mut!(listing);
-    let (tools, failures, aborted) = match select(input_receiver.next(), listing).await {
+    let (tools, failures, aborted) = match select(&mut input_receiver, listing).await {
         Either::Right((Ok((tools, failures)), _)) => (Some(tools), failures, false),
         Either::Right((Err(error), _)) => return RunEnd::Failed(error),
         // Only an abort can arrive before the loop has started anything.
@@ -427,7 +426,7 @@ pub async fn drive(
                 set_property(&event, key, &value);
             }
         }
-        let _ = events.unbounded_send(Ok(event.into()));
+        events.send(Ok(event.into()));
     }
 
     let table = tools
@@ -459,7 +458,7 @@ pub async fn drive(
         }
         // Slots a finished call freed go to queued calls only now, after its `toolResult`.
         run.start_queued_tools();
-        match input_receiver.next().await {
+        match (&mut input_receiver).await {
             Some(input) => run.feed(input),
             None => run.agent.handle_abort(),
         }
@@ -472,8 +471,8 @@ struct Run<'a> {
     /// The run's tools; their provider wire shape is built by the first model call offering
     /// them (or was, by an earlier run over the same listings).
     tools: Option<Rc<BuiltTools>>,
-    inputs: UnboundedSender<Input>,
-    events: &'a UnboundedSender<Result<JsValue, JsValue>>,
+    inputs: Sender<Input>,
+    events: &'a Sender<Result<JsValue, JsValue>>,
     model_abort: Option<ModelCallGuard>,
     tool_aborts: Vec<(String, OwnedAbort)>,
     /// Calls waiting for a slot under `maxConcurrentTools`.
@@ -490,10 +489,10 @@ impl Run<'_> {
     fn emit(&self, event: &AgentEvent) {
         match event_to_js(event) {
             Ok(value) => {
-                let _ = self.events.unbounded_send(Ok(value));
+                self.events.send(Ok(value));
             }
             Err(error) => {
-                let _ = self.events.unbounded_send(Err(error));
+                self.events.send(Err(error));
             }
         }
     }
@@ -577,7 +576,7 @@ impl Run<'_> {
             match built.provider_tools_for(&self.shared, request.round == 1) {
                 Ok(prepared) => tools = prepared,
                 Err(error) => {
-                    let _ = self.inputs.unbounded_send(model_failed(error));
+                    self.inputs.send(model_failed(error));
                     return;
                 }
             }
@@ -599,7 +598,7 @@ impl Run<'_> {
                 Ok(()) => Input::ModelDone,
                 Err(error) => model_failed(error),
             };
-            let _ = inputs.unbounded_send(input);
+            inputs.send(input);
         });
     }
 
@@ -650,7 +649,7 @@ impl Run<'_> {
         spawn(async move {
             if let Some((approve, request)) = approval {
                 if let Err(declined) = approval_of(&approve, request, &signal).await {
-                    let _ = inputs.unbounded_send(Input::ToolOutcome {
+                    inputs.send(Input::ToolOutcome {
                         call_id: invocation.call_id,
                         outcome: Err(declined.into()),
                     });
@@ -658,7 +657,7 @@ impl Run<'_> {
                 }
                 // The estimate is of the call itself, so it starts once the page has said yes.
                 if let Some(eta_ms) = eta_ms {
-                    let _ = inputs.unbounded_send(Input::ToolEta {
+                    inputs.send(Input::ToolEta {
                         call_id: invocation.call_id.clone(),
                         eta_ms,
                     });
@@ -681,7 +680,7 @@ impl Run<'_> {
                     js_sys::Date::now() - started,
                 );
             }
-            let _ = inputs.unbounded_send(Input::ToolOutcome {
+            inputs.send(Input::ToolOutcome {
                 call_id: invocation.call_id,
                 outcome,
             });
@@ -706,7 +705,7 @@ async fn model_call(
     messages: &[ChatMessage],
     tools: &ProviderTools,
     stream: bool,
-    inputs: &UnboundedSender<Input>,
+    inputs: &Sender<Input>,
 ) -> Result<(), ProviderError> {
     if stream {
         // A connection lost before anything reached the loop (tool calls are held back until the
@@ -734,7 +733,7 @@ async fn model_call(
         )
         .await?;
         for event in events {
-            let _ = inputs.unbounded_send(Input::Model(event));
+            inputs.send(Input::Model(event));
         }
     }
     Ok(())
@@ -757,7 +756,7 @@ async fn streamed_call(
     policy: &RetryPolicy,
     messages: &[ChatMessage],
     tools: &ProviderTools,
-    inputs: &UnboundedSender<Input>,
+    inputs: &Sender<Input>,
 ) -> Result<(), StreamFailure> {
     let mut forwarded_any = false;
     let mut held = VecDeque::new();
@@ -783,7 +782,7 @@ async fn streamed_call(
                     // A token count shows nothing and the next try's count replaces it
                     // (Anthropic's comes before anything else).
                     forwarded_any |= !matches!(event, ModelEvent::Usage(_));
-                    let _ = inputs.unbounded_send(Input::Model(event));
+                    inputs.send(Input::Model(event));
                 } else {
                     queue_merging_pieces(&mut held, event);
                 }
@@ -799,7 +798,7 @@ async fn streamed_call(
         }
     }
     for event in held {
-        let _ = inputs.unbounded_send(Input::Model(event));
+        inputs.send(Input::Model(event));
     }
     Ok(())
 }
@@ -813,7 +812,7 @@ async fn tool_call(
     invocation: &ToolInvocation,
     page_messages: Option<JsValue>,
     signal: &AbortSignal,
-    inputs: &UnboundedSender<Input>,
+    inputs: &Sender<Input>,
 ) -> ToolOutcome {
     if let (Some(page_tools), Some(messages)) = (shared.page_tools.as_ref(), page_messages) {
         let (timeout_ms, max_chars) = (shared.tool_timeout_ms, shared.max_tool_result_chars);
@@ -829,7 +828,7 @@ async fn tool_call(
     let call_id = invocation.call_id.clone();
     let progress_inputs = inputs.clone();
     let on_progress = move |progress: &crate::core::mcp::jsonrpc::Progress| {
-        let _ = progress_inputs.unbounded_send(Input::ToolProgress {
+        progress_inputs.send(Input::ToolProgress {
             call_id: call_id.clone(),
             progress: progress.progress,
             total: progress.total,

@@ -16,7 +16,6 @@ use std::fmt;
 use std::pin::pin;
 use std::rc::Rc;
 
-use futures::channel::mpsc::UnboundedSender;
 use futures::future::{select, Either};
 use js_sys::{Promise, Reflect};
 use serde_json::Value;
@@ -33,6 +32,7 @@ use crate::core::provider::{
 use crate::core::tools::{
     build_tool_table_allowing, sanitize_schema, unlisted_tools, McpTool, SchemaDialect, ToolTable,
 };
+use crate::web::channel::Sender;
 use crate::web::error::{js_error, js_error_message, set_property};
 use crate::web::join::join_every;
 use crate::web::json::{from_js, value_to_js};
@@ -84,7 +84,7 @@ pub(crate) struct AgentShared {
     closed: Cell<bool>,
     /// The inputs of the runs started so far (finished ones are dropped as new ones start):
     /// `close()` aborts those still going.
-    runs: RefCell<Vec<UnboundedSender<Input>>>,
+    runs: RefCell<Vec<Sender<Input>>>,
 }
 
 /// The completed calls of one tool, in a list rather than a hash map keyed by (server, tool): a
@@ -221,7 +221,7 @@ impl AgentShared {
     }
 
     /// Keeps a new run's inputs for `close()`, forgetting runs that ended.
-    fn track_run(&self, inputs: UnboundedSender<Input>) {
+    fn track_run(&self, inputs: Sender<Input>) {
         let mut runs = self.runs.borrow_mut();
         runs.retain(|run| !run.is_closed());
         runs.push(inputs);
@@ -499,7 +499,7 @@ impl Agent {
     pub fn close(&self) -> Promise {
         self.shared.closed.set(true);
         for run in self.shared.runs.take() {
-            let _ = run.unbounded_send(Input::Abort);
+            run.send(Input::Abort);
         }
         let shared = self.shared.clone();
         promise_of(async move {

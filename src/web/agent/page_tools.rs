@@ -8,7 +8,6 @@ use std::cell::Cell;
 use std::pin::pin;
 use std::rc::{Rc, Weak};
 
-use futures::channel::mpsc::UnboundedSender;
 use futures::future::{select, Either};
 use js_sys::{Array, Date, Function, Object, Promise, Reflect};
 use serde_json::{json, Value};
@@ -24,6 +23,7 @@ use crate::core::json_text::to_json_text;
 use crate::core::mcp::session::CallDeadline;
 use crate::core::mcp::tools::ToolCallResult;
 use crate::core::tools::McpTool;
+use crate::web::channel::Sender;
 use crate::web::error::{js_error_message, set_property};
 use crate::web::json::{from_js, value_from_js, value_to_js};
 use crate::web::option_member;
@@ -189,7 +189,7 @@ pub(crate) async fn call_page_tool(
     call_signal: &AbortSignal,
     timeout_ms: u64,
     max_result_chars: usize,
-    inputs: &UnboundedSender<Input>,
+    inputs: &Sender<Input>,
 ) -> Result<ToolResult, String> {
     let Some((entry, execute)) = page_tools.execute(&invocation.tool) else {
         return Err(format!("no page tool named `{}`", invocation.tool));
@@ -257,7 +257,7 @@ impl Drop for AbortOnDrop<'_> {
 fn progress_reporter(
     deadline: Weak<Cell<CallDeadline>>,
     call_id: &str,
-    inputs: &UnboundedSender<Input>,
+    inputs: &Sender<Input>,
 ) -> JsValue {
     let call_id = call_id.to_owned();
     let inputs = inputs.clone();
@@ -275,7 +275,7 @@ fn progress_reporter(
         let message = Reflect::get(&update, &"message".into())
             .ok()
             .and_then(|message| message.as_string());
-        let _ = inputs.unbounded_send(Input::ToolProgress {
+        inputs.send(Input::ToolProgress {
             call_id: call_id.clone(),
             progress,
             total: number("total"),

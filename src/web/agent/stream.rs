@@ -4,8 +4,6 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use futures::channel::mpsc::{self, TryRecvError};
-use futures::StreamExt;
 use js_sys::{Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -18,6 +16,7 @@ use web_sys::{
 use super::driver::{drive, Input, RunEnd};
 use super::AgentShared;
 use crate::core::message::ChatMessage;
+use crate::web::channel::{channel, Received, Receiver};
 use crate::web::{promise_of, spawn, JsCallback};
 
 /// The receiving end of a run's events; taken out while a pull awaits it (a stream never pulls
@@ -25,7 +24,7 @@ use crate::web::{promise_of, spawn, JsCallback};
 type Events = Rc<RefCell<Option<EventSource>>>;
 
 struct EventSource {
-    receiver: mpsc::UnboundedReceiver<Result<JsValue, JsValue>>,
+    receiver: Receiver<Result<JsValue, JsValue>>,
     /// A failure met while draining: erroring the stream at once would drop the events queued
     /// before it, so it waits for the next pull.
     failure: Option<JsValue>,
@@ -44,17 +43,17 @@ impl EventSource {
     ) -> Result<bool, JsValue> {
         loop {
             match self.receiver.try_recv() {
-                Ok(Ok(event)) => controller.enqueue_with_chunk(&event)?,
-                Ok(Err(error)) if delivered => {
+                Received::Item(Ok(event)) => controller.enqueue_with_chunk(&event)?,
+                Received::Item(Err(error)) if delivered => {
                     self.failure = Some(error);
                     return Ok(true);
                 }
-                Ok(Err(error)) => return Err(error),
-                Err(TryRecvError::Closed) => {
+                Received::Item(Err(error)) => return Err(error),
+                Received::Ended => {
                     controller.close()?;
                     return Ok(true);
                 }
-                Err(TryRecvError::Empty) => return Ok(delivered),
+                Received::Empty => return Ok(delivered),
             }
             delivered = true;
         }
@@ -87,7 +86,7 @@ fn event_stream(events: Events, cancel: JsValue) -> Result<ReadableStream, JsVal
             let Some(mut source) = events.borrow_mut().take() else {
                 return Ok(JsValue::UNDEFINED);
             };
-            let next = source.receiver.next().await;
+            let next = (&mut source.receiver).await;
             let delivered = match next {
                 Some(Ok(event)) => controller
                     .enqueue_with_chunk(&event)
@@ -144,12 +143,12 @@ pub fn start_run(
     messages: Vec<ChatMessage>,
     signal: Option<AbortSignal>,
 ) -> Result<ReadableStream, JsValue> {
-    let (events, receiver) = mpsc::unbounded::<Result<JsValue, JsValue>>();
-    let (inputs, input_receiver) = mpsc::unbounded::<Input>();
+    let (events, receiver) = channel::<Result<JsValue, JsValue>>();
+    let (inputs, input_receiver) = channel::<Input>();
     shared.track_run(inputs.clone());
     let cancel_inputs = inputs.clone();
     let cancel = JsCallback::new(move |_| {
-        let _ = cancel_inputs.unbounded_send(Input::Abort);
+        cancel_inputs.send(Input::Abort);
         Ok(JsValue::UNDEFINED)
     });
     // Handed to JS: the closures live as long as the stream does, also after the run has ended.
@@ -161,7 +160,7 @@ pub fn start_run(
     spawn(async move {
         let end = drive(shared, messages, signal, inputs, input_receiver, &events).await;
         if let RunEnd::Failed(error) = end {
-            let _ = events.unbounded_send(Err(error));
+            events.send(Err(error));
         }
     });
     Ok(stream)

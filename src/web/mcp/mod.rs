@@ -16,9 +16,7 @@ use std::future::Future;
 use std::pin::pin;
 use std::rc::{Rc, Weak};
 
-use futures::channel::{mpsc, oneshot};
 use futures::future::{select, Either, FutureExt, LocalBoxFuture, Shared, WeakShared};
-use futures::StreamExt;
 use serde_json::Value;
 use wasm_bindgen::JsValue;
 use web_sys::AbortSignal;
@@ -39,6 +37,7 @@ use crate::core::mcp::McpError;
 use crate::core::tools::McpTool;
 use crate::core::url_policy::{check_legacy_endpoint, check_server_url, CheckedUrl};
 
+use crate::web::channel::{channel, Receiver, Sender};
 use crate::web::spawn;
 use crate::web::timer::{aborted, sleep};
 use auth::Authorization;
@@ -112,14 +111,14 @@ type ListedTools = Rc<RefCell<Rc<[McpTool]>>>;
 
 /// Request ids and where their replies go: the requests in flight on one connection, so a list
 /// (smaller in wasm than a hash map).
-type Routes = Rc<RefCell<Vec<(u64, mpsc::UnboundedSender<IncomingMessage>)>>>;
+type Routes = Rc<RefCell<Vec<(u64, Sender<IncomingMessage>)>>>;
 
 /// A legacy SSE connection: the stream's reader task routes each message to the request waiting
 /// for it. Dropping the connection drops `_stop`, which ends the task and closes the stream.
 struct LegacyConnection {
     endpoint: CheckedUrl,
     routes: Routes,
-    _stop: oneshot::Sender<()>,
+    _stop: Sender<()>,
 }
 
 struct ClientState {
@@ -129,7 +128,7 @@ struct ClientState {
     session: Session,
     legacy: Option<LegacyConnection>,
     /// Dropping it ends the standalone GET stream's reader (see `open_standalone_stream`).
-    standalone_stream: Option<oneshot::Sender<()>>,
+    standalone_stream: Option<Sender<()>>,
     /// The requests in flight, for the progress that arrives on the standalone stream.
     standalone_routes: Routes,
     last_activity_ms: f64,
@@ -147,7 +146,7 @@ struct ClientState {
     /// compiled once (70 B less gzipped wasm).
     listing: Option<(WeakShared<Attempt>, ListedTools)>,
     /// Dropped by `close`, which ends `closed`.
-    closing: Option<oneshot::Sender<()>>,
+    closing: Option<Sender<()>>,
     /// Ends when `close` runs: requests still waiting end with `mcp_closed` at once. A Rust
     /// future rather than an `AbortSignal`, which would get a listener per request in flight and
     /// make Node warn (`MaxListenersExceededWarning`) past ten.
@@ -181,7 +180,7 @@ struct CallContext<'a> {
     on_progress: Option<&'a dyn Fn(&Progress)>,
     /// One per server request (elicitation, sampling) the request's reply stream carried, to be
     /// answered later; dropped with the request, which tells the answerer it is not awaited.
-    answers_awaited: RefCell<Vec<oneshot::Sender<()>>>,
+    answers_awaited: RefCell<Vec<Sender<()>>>,
 }
 
 impl<'a> CallContext<'a> {
@@ -253,7 +252,7 @@ impl McpClient {
             Some(_) => Sampling::WithoutTools,
         });
         session.set_roots(config.roots);
-        let (closing, close_notice) = oneshot::channel::<()>();
+        let (closing, close_notice) = channel::<()>();
         let closed: Attempt = Box::pin(async move {
             let _ = close_notice.await;
             Ok(())
@@ -616,7 +615,7 @@ impl McpClient {
         // Progress a server sends on the standalone stream instead of the call's own (as one that
         // relates its notification to no request does) still reaches the call, as in the
         // TypeScript SDK.
-        let (progress_sender, mut detached_progress) = mpsc::unbounded();
+        let (progress_sender, mut detached_progress) = channel();
         let routes = Rc::clone(&self.state.borrow().standalone_routes);
         routes.borrow_mut().push((request.id, progress_sender));
         let _route = RouteGuard {
@@ -635,7 +634,7 @@ impl McpClient {
                 }
             });
             let progress = pin!(async {
-                while let Some(message) = detached_progress.next().await {
+                while let Some(message) = (&mut detached_progress).await {
                     self.handle_message(message, request.id, &context);
                 }
                 std::future::pending::<()>().await
@@ -800,7 +799,7 @@ impl McpClient {
     /// connections after a minute) is opened again, from its last event id, as the TypeScript
     /// SDK does: after 1 s, 2 s, then 4 s while each lasts less than a minute, then no more.
     fn open_standalone_stream(&self) {
-        let (stop, mut stopped) = oneshot::channel();
+        let (stop, mut stopped) = channel::<()>();
         let routes = {
             let mut state = self.state.borrow_mut();
             state.standalone_stream = Some(stop);
@@ -1087,7 +1086,7 @@ impl McpClient {
         let endpoint = check_legacy_endpoint(&url, &endpoint, allow_insecure_local_urls)
             .map_err(McpError::LegacyEndpointRefused)?;
         let routes: Routes = Rc::default();
-        let (stop, stopped) = oneshot::channel();
+        let (stop, stopped) = channel::<()>();
         {
             let mut state = self.state.borrow_mut();
             // Closed while the stream opened: a closed client keeps no connection.
@@ -1144,7 +1143,7 @@ impl McpClient {
                 ))
             }
         };
-        let (sender, mut receiver) = mpsc::unbounded();
+        let (sender, mut receiver) = channel();
         routes.borrow_mut().push((request.id, sender));
         let _route = RouteGuard {
             routes: &routes,
@@ -1156,7 +1155,7 @@ impl McpClient {
             let body = response.text().await.unwrap_or_default();
             return Err(McpError::HttpStatus { status, body });
         }
-        while let Some(message) = receiver.next().await {
+        while let Some(message) = (&mut receiver).await {
             if let Some(outcome) = self.handle_message(message, request.id, context) {
                 return outcome;
             }
@@ -1234,7 +1233,7 @@ enum StreamRole {
 /// request learns it and the session must be initialized again.
 async fn route_server_stream(
     events: &mut http::SseReader,
-    stopped: &mut oneshot::Receiver<()>,
+    stopped: &mut Receiver<()>,
     state: Weak<RefCell<ClientState>>,
     routes: Routes,
     role: StreamRole,
@@ -1275,7 +1274,7 @@ async fn route_server_stream(
                 route.map(|(_, sender)| sender.clone())
             });
             if let Some(sender) = sender {
-                let _ = sender.unbounded_send(message);
+                sender.send(message);
             }
         }
     };

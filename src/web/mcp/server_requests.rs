@@ -11,7 +11,6 @@
 use std::pin::pin;
 use std::rc::Rc;
 
-use futures::channel::oneshot;
 use futures::future::{select, Either, LocalBoxFuture};
 use js_sys::Function;
 use serde_json::Value;
@@ -22,6 +21,7 @@ use web_sys::AbortSignal;
 use super::{restart, CallContext, McpClient};
 use crate::core::mcp::elicitation::{elicitation_request, elicitation_result};
 use crate::core::mcp::jsonrpc::{reply_to, INTERNAL_ERROR, INVALID_PARAMS};
+use crate::web::channel::channel;
 use crate::web::error::{js_error_message, set_property};
 use crate::web::json::{from_js, value_to_js};
 use crate::web::spawn;
@@ -105,7 +105,7 @@ impl McpClient {
             Rc::clone(&carrier.deadline)
         });
         let carrier_ended = carrier.map(|carrier| {
-            let (ending, ended) = oneshot::channel::<()>();
+            let (ending, ended) = channel::<()>();
             carrier.answers_awaited.borrow_mut().push(ending);
             ended
         });
