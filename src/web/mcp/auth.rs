@@ -8,14 +8,14 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use futures::future::{FutureExt, Shared, WeakShared};
 use js_sys::{Function, Object, Promise};
 use wasm_bindgen::{JsValue, UnwrapThrowExt};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortController;
 
 use super::http::{send, Reply};
-use super::{Attempt, McpClient};
+use super::shared::{SharedAttempt, WeakAttempt};
+use super::McpClient;
 use crate::core::http_header::refused_value_character;
 use crate::core::mcp::auth::{AuthFailure, BearerChallenge, Challenge};
 use crate::core::mcp::McpError;
@@ -31,7 +31,7 @@ pub(super) struct Authorization {
     /// The refresh of the token under way, which the requests refused meanwhile share (held
     /// weakly, as `ClientState::connecting` is); it leaves the new token in `token`, so that it
     /// is an `Attempt` and the shared future's code is not compiled once more.
-    refreshing: Option<WeakShared<Attempt>>,
+    refreshing: Option<WeakAttempt>,
     /// How the hook and errors name the server.
     server: Rc<ServerNames>,
     /// Keeps the cached tool listings of clients with a hook apart: the cache key holds the
@@ -232,19 +232,19 @@ impl McpClient {
     /// refresh left one meanwhile, else the question to `getAccessToken` under way or a new one,
     /// asked once for every request refused meanwhile. Not an `async fn`: one state machine less
     /// in the wasm.
-    fn token_refresh(&self, sent: Option<&str>, challenge: &Challenge) -> Shared<Attempt> {
+    fn token_refresh(&self, sent: Option<&str>, challenge: &Challenge) -> SharedAttempt {
         let mut state = self.state.borrow_mut();
         let auth = &mut state.auth;
         let server = Rc::clone(&auth.server);
         let replaced = auth.token.is_some() && auth.token.as_deref() != sent;
-        let under_way = auth.refreshing.as_ref().and_then(WeakShared::upgrade);
+        let under_way = auth.refreshing.as_ref().and_then(WeakAttempt::upgrade);
         if let (false, Some(refresh)) = (replaced, under_way) {
             return refresh;
         }
         let hook = auth.hook.clone().expect_throw("asked only with a hook");
         let (client, sent) = (self.clone(), sent.map(str::to_owned));
         let bearer = challenge.bearer().cloned();
-        let refresh: Attempt = async move {
+        let refresh = SharedAttempt::new(Box::pin(async move {
             if replaced {
                 return Ok(());
             }
@@ -257,11 +257,9 @@ impl McpClient {
             }
             client.state.borrow_mut().auth.token = Some(token);
             Ok(())
-        }
-        .boxed_local();
-        let refresh = refresh.shared();
+        }));
         if !replaced {
-            auth.refreshing = refresh.downgrade();
+            auth.refreshing = Some(refresh.downgrade());
         }
         refresh
     }

@@ -6,6 +6,7 @@ mod catalog;
 mod http;
 mod js;
 mod server_requests;
+mod shared;
 
 pub use js::JsMcpClient;
 use server_requests::tell_page;
@@ -16,7 +17,7 @@ use std::future::Future;
 use std::pin::pin;
 use std::rc::{Rc, Weak};
 
-use futures::future::{select, Either, FutureExt, LocalBoxFuture, Shared, WeakShared};
+use futures::future::{select, Either};
 use serde_json::Value;
 use wasm_bindgen::JsValue;
 use web_sys::AbortSignal;
@@ -46,6 +47,7 @@ pub use auth::{
     HOOK_AND_HEADER,
 };
 use http::{now_ms, parse_messages, send, Reply};
+use shared::{Attempt, SharedAttempt, WeakAttempt};
 
 /// How to reach one MCP server.
 #[derive(Debug, Clone, PartialEq)]
@@ -103,9 +105,6 @@ const STANDALONE_REOPENINGS: u32 = 3;
 /// A standalone stream that lasted this long was healthy: the count of reopenings starts over.
 const STANDALONE_HEALTHY_MS: f64 = 60_000.0;
 
-/// Work of the client's that callers arriving meanwhile share (see `ClientState::connecting`).
-type Attempt = LocalBoxFuture<'static, Result<(), McpError>>;
-
 /// Where a tool listing leaves the tools it got.
 type ListedTools = Rc<RefCell<Rc<[McpTool]>>>;
 
@@ -137,20 +136,20 @@ struct ClientState {
     /// gave up (aborted) is dropped with its requests, not left half done for a later caller to
     /// resume after its timeout fired or after `close`, and gives up the session it was opening
     /// (`GiveUpUnlessReady`).
-    connecting: Option<WeakShared<Attempt>>,
+    connecting: Option<WeakAttempt>,
     /// The tool listing in progress: listings begun meanwhile (runs started together) share
     /// it and its outcome, a failure included. Held weakly like `connecting`, so that one caller
     /// giving up leaves it to the others; a tools change drops it, so that a listing begun
     /// after the change asks the server again. It leaves its tools beside it for its callers
     /// to take, so that it is an `Attempt` like `connecting` and the shared future's code is
     /// compiled once (70 B less gzipped wasm).
-    listing: Option<(WeakShared<Attempt>, ListedTools)>,
+    listing: Option<(WeakAttempt, ListedTools)>,
     /// Dropped by `close`, which ends `closed`.
     closing: Option<Sender<()>>,
     /// Ends when `close` runs: requests still waiting end with `mcp_closed` at once. A Rust
     /// future rather than an `AbortSignal`, which would get a listener per request in flight and
     /// make Node warn (`MaxListenersExceededWarning`) past ten.
-    closed: Shared<Attempt>,
+    closed: SharedAttempt,
     /// The server sent `notifications/tools/list_changed` since the last listing through the
     /// cache began: its cached listing is stale.
     tools_changed: bool,
@@ -271,7 +270,7 @@ impl McpClient {
                 connecting: None,
                 listing: None,
                 closing: Some(closing),
-                closed: closed.shared(),
+                closed: SharedAttempt::new(closed),
                 tools_changed: false,
                 timeout_ms: config.timeout_ms,
                 auth,
@@ -309,29 +308,27 @@ impl McpClient {
             if fresh {
                 return Ok(());
             }
-            match state.connecting.as_ref().and_then(WeakShared::upgrade) {
+            match state.connecting.as_ref().and_then(WeakAttempt::upgrade) {
                 Some(attempt) => attempt,
                 None => {
                     let give_up = GiveUpUnlessReady(self.clone());
                     let timeout_ms = state.timeout_ms;
-                    let attempt = async move {
+                    let attempt = SharedAttempt::new(Box::pin(async move {
                         let connect = pin!(give_up.0.connect_now());
                         let timeout = pin!(sleep(timeout_ms));
                         match select(connect, timeout).await {
                             Either::Left((outcome, _)) => outcome,
                             Either::Right(_) => Err(McpError::Timeout(timeout_ms)),
                         }
-                    }
-                    .boxed_local()
-                    .shared();
-                    state.connecting = attempt.downgrade();
+                    }));
+                    state.connecting = Some(attempt.downgrade());
                     attempt
                 }
             }
         };
         let outcome = attempt.clone().await;
         let mut state = self.state.borrow_mut();
-        let current = state.connecting.as_ref().and_then(WeakShared::upgrade);
+        let current = state.connecting.as_ref().and_then(WeakAttempt::upgrade);
         if current.is_some_and(|current| current.ptr_eq(&attempt)) {
             state.connecting = None;
         }
@@ -403,13 +400,11 @@ impl McpClient {
                 None => {
                     let listed = ListedTools::default();
                     let (client, tools) = (self.clone(), Rc::clone(&listed));
-                    let listing = async move {
+                    let listing = SharedAttempt::new(Box::pin(async move {
                         *tools.borrow_mut() = client.list_every_page().await?;
                         Ok(())
-                    }
-                    .boxed_local()
-                    .shared();
-                    state.listing = listing.downgrade().map(|weak| (weak, Rc::clone(&listed)));
+                    }));
+                    state.listing = Some((listing.downgrade(), Rc::clone(&listed)));
                     (listing, listed)
                 }
             }
