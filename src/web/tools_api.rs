@@ -1,13 +1,13 @@
 //! JS exports of the tool layer: schema sanitizing, function names and argument checks. Each is
 //! a thin conversion around the pure functions of `core::tools`.
 
+use js_sys::{Array, Object};
 use serde::de::DeserializeOwned;
-use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::error::js_error;
-use super::json::{self, to_js};
+use super::error::{js_error, set_property};
+use super::json::{self, value_to_js};
 
 use crate::core::tools::{
     build_tool_names, empty_string_as_object, sanitize_schema, validate_arguments, SchemaDialect,
@@ -40,7 +40,41 @@ pub fn sanitize_json_schema(
             )
         })?,
     };
-    to_js(&sanitize_schema(&schema, dialect))
+    let sanitized = sanitize_schema(&schema, dialect);
+    let result = object_of(&[
+        ("schema", value_to_js(&sanitized.schema)),
+        ("warnings", strings_to_js(&sanitized.warnings)),
+        ("strict", JsValue::from_bool(sanitized.strict)),
+    ]);
+    if !sanitized.renamed_properties.is_empty() {
+        let renamed = Array::new();
+        for property in &sanitized.renamed_properties {
+            renamed.push(&object_of(&[
+                ("sent", JsValue::from_str(&property.sent)),
+                ("original", JsValue::from_str(&property.original)),
+            ]));
+        }
+        set_property(&result, "renamedProperties", &renamed);
+    }
+    Ok(result)
+}
+
+/// A plain object with `members` in their order. The results are built in JS member by member,
+/// as the run's events are: serializing each type to JSON text compiled a serializer of its own.
+fn object_of(members: &[(&str, JsValue)]) -> JsValue {
+    let object = Object::new();
+    for (key, value) in members {
+        set_property(&object, key, value);
+    }
+    object.into()
+}
+
+fn strings_to_js(strings: &[String]) -> JsValue {
+    let array = Array::new();
+    for text in strings {
+        array.push(&JsValue::from_str(text));
+    }
+    array.into()
 }
 
 /// `buildToolNames(tools)`: provider-facing function names for `{server, name}` tools, in the
@@ -59,7 +93,15 @@ pub fn build_tool_names_js(
             &format!("invalid tools: {message} (expected an array of {{server, name}})"),
         )
     })?;
-    to_js(&build_tool_names(&pairs))
+    let names = Array::new();
+    for name in build_tool_names(&pairs) {
+        names.push(&object_of(&[
+            ("name", JsValue::from_str(&name.name)),
+            ("server", JsValue::from_str(&name.server)),
+            ("tool", JsValue::from_str(&name.tool)),
+        ]));
+    }
+    Ok(names.into())
 }
 
 /// The `(server, name)` pairs of `[{server, name}, …]`, read from the JSON value by hand (a
@@ -82,12 +124,6 @@ fn member_text<'a>(tool: &'a Value, index: usize, key: &str) -> Result<&'a str, 
         .ok_or_else(|| format!("tools[{index}].{key} must be a string"))
 }
 
-#[derive(Serialize)]
-struct ArgumentCheck {
-    ok: bool,
-    errors: Vec<String>,
-}
-
 /// `validateToolArguments(schema, args)`: whether a model's arguments fit the tool's original
 /// schema, with one message per problem. `""` arguments count as `{}`.
 #[wasm_bindgen(
@@ -104,8 +140,8 @@ pub fn validate_tool_arguments(
         .iter()
         .map(ToString::to_string)
         .collect();
-    to_js(&ArgumentCheck {
-        ok: errors.is_empty(),
-        errors,
-    })
+    Ok(object_of(&[
+        ("ok", JsValue::from_bool(errors.is_empty())),
+        ("errors", strings_to_js(&errors)),
+    ]))
 }
