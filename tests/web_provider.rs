@@ -601,6 +601,10 @@ async fn a_missing_key_sends_nothing() {
 fn list_providers_describes_every_row() {
     let listed: Vec<Value> = from_js(&list_providers().unwrap()).unwrap();
     assert_eq!(listed.len(), PROVIDERS.len());
+    // Every member of every row as the listing serializes natively.
+    for (row, spec) in listed.iter().zip(PROVIDERS) {
+        assert_eq!(*row, serde_json::to_value(spec.listing()).unwrap());
+    }
     let ollama = listed.iter().find(|row| row["id"] == "ollama").unwrap();
     assert_eq!(ollama["requiresApiKey"], false);
     assert_eq!(ollama["defaultBaseUrl"], "http://localhost:11434");

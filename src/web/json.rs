@@ -76,6 +76,24 @@ pub fn value_to_js(value: &Value) -> JsValue {
     }
 }
 
+/// A plain object with `members` in their order: results are built in JS member by member, as
+/// the run's events are, where serializing each type to JSON text compiled a serializer of its own.
+pub fn object_of(members: &[(&str, JsValue)]) -> JsValue {
+    let object = Object::new();
+    for (key, value) in members {
+        set_property(&object, key, value);
+    }
+    object.into()
+}
+
+pub fn strings_to_js<Text: AsRef<str>>(strings: &[Text]) -> JsValue {
+    let array = Array::new();
+    for text in strings {
+        array.push(&JsValue::from_str(text.as_ref()));
+    }
+    array.into()
+}
+
 /// `content` (under `content_key`), `structuredContent` when there is some, and `isError`: the
 /// members a tool result has in JS, set on `target`; the content through [`value_to_js`].
 pub fn set_tool_result_members(

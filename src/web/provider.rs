@@ -17,7 +17,7 @@ use web_sys::AbortSignal;
 
 use super::error::{js_error, set_property};
 use super::http::{fetch, HttpError, HttpRequest as FetchRequest, HttpResponse};
-use super::json::to_js;
+use super::json::{object_of, strings_to_js};
 use super::timer::{sleep, sleep_unless_aborted, Sleep};
 use crate::core::message::ChatMessage;
 use crate::core::model_event::{queue_merging_pieces, ModelEvent};
@@ -46,8 +46,29 @@ export interface ProviderInfo {
 /// Every supported provider with its defaults, for a provider picker.
 #[wasm_bindgen(js_name = listProviders, unchecked_return_type = "ProviderInfo[]")]
 pub fn list_providers() -> Result<JsValue, JsValue> {
-    let listings: Vec<_> = PROVIDERS.iter().map(|spec| spec.listing()).collect();
-    to_js(&listings)
+    let listings = js_sys::Array::new();
+    for spec in PROVIDERS {
+        let listing = spec.listing();
+        let text_or_null = |text: Option<&str>| text.map_or(JsValue::NULL, JsValue::from_str);
+        listings.push(&object_of(&[
+            ("id", JsValue::from_str(listing.id)),
+            ("displayName", JsValue::from_str(listing.display_name)),
+            ("wire", JsValue::from_str(listing.wire)),
+            ("defaultBaseUrl", text_or_null(listing.default_base_url)),
+            ("defaultModel", text_or_null(listing.default_model)),
+            ("suggestedModels", strings_to_js(listing.suggested_models)),
+            (
+                "requiresApiKey",
+                JsValue::from_bool(listing.requires_api_key),
+            ),
+            (
+                "requiresBaseUrl",
+                JsValue::from_bool(listing.requires_base_url),
+            ),
+            ("requiresModel", JsValue::from_bool(listing.requires_model)),
+        ]));
+    }
+    Ok(listings.into())
 }
 
 /// A provider error as JS sees it: an `Error` with a stable `code`, plus `status` and `body`

@@ -1,13 +1,13 @@
 //! JS exports of the tool layer: schema sanitizing, function names and argument checks. Each is
 //! a thin conversion around the pure functions of `core::tools`.
 
-use js_sys::{Array, Object};
+use js_sys::Array;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::error::{js_error, set_property};
-use super::json::{self, value_to_js};
+use super::json::{self, object_of, strings_to_js, value_to_js};
 
 use crate::core::tools::{
     build_tool_names, empty_string_as_object, sanitize_schema, validate_arguments, SchemaDialect,
@@ -57,24 +57,6 @@ pub fn sanitize_json_schema(
         set_property(&result, "renamedProperties", &renamed);
     }
     Ok(result)
-}
-
-/// A plain object with `members` in their order. The results are built in JS member by member,
-/// as the run's events are: serializing each type to JSON text compiled a serializer of its own.
-fn object_of(members: &[(&str, JsValue)]) -> JsValue {
-    let object = Object::new();
-    for (key, value) in members {
-        set_property(&object, key, value);
-    }
-    object.into()
-}
-
-fn strings_to_js(strings: &[String]) -> JsValue {
-    let array = Array::new();
-    for text in strings {
-        array.push(&JsValue::from_str(text));
-    }
-    array.into()
 }
 
 /// `buildToolNames(tools)`: provider-facing function names for `{server, name}` tools, in the
