@@ -7,13 +7,19 @@
 //! folder: imports wherever the glue names them (only in the table of functions it hands the
 //! wasm), exports only where the glue reads them (`wasm.<name>`) and where the declarations list
 //! them (`ExportSites`). `memory` keeps its name: of the exports `init()` hands back, it is the one
-//! a user has reason to read; the others are the glue's own plumbing.
+//! a user has reason to read; the others are the glue's own plumbing. The module every import
+//! names (`./<crate>_bg.js`, once per import) becomes `w` where the glue only hands the imports
+//! over under that name (web and nodejs targets); a bundler imports that file by it, so the
+//! bundler target keeps it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// The export that keeps its name (see the module comment).
 const KEPT_EXPORT: &str = "memory";
+
+/// The imports' module where the glue only names it as the key of the imports it hands over.
+const SHORT_MODULE: &str = "w";
 
 /// Reserved words short enough to be generated; a bundler target declares imports as functions.
 const RESERVED: [&str; 8] = ["do", "if", "in", "for", "let", "new", "try", "var"];
@@ -73,10 +79,15 @@ pub fn shorten(dir: &Path, crate_name: &str) -> Result<Shortened, String> {
             "{both} is both an import and an export of the wasm"
         ));
     }
+    let import_module = module.imports.first().map(|import| import.module);
+    let module_rename = import_module.filter(|name| only_an_imports_key(name, &glue));
     let mut renamed_glue = Vec::with_capacity(glue.len());
     for (path, text) in &glue {
         let sites = ExportSites::of(&path.file_name().unwrap_or_default().to_string_lossy());
-        let renamed = rename_in_glue(text, &imports, &exports, sites);
+        let mut renamed = rename_in_glue(text, &imports, &exports, sites);
+        if let Some(name) = module_rename {
+            renamed = renamed.replace(&format!("\"{name}\":"), &format!("\"{SHORT_MODULE}\":"));
+        }
         // An export read in any other way than `wasm.<name>` would be left pointing at nothing;
         // `exports.<name> = …` lines are the nodejs target's public CommonJS exports.
         let unrenamed = identifiers(&renamed).find(|&(start, token)| {
@@ -91,7 +102,7 @@ pub fn shorten(dir: &Path, crate_name: &str) -> Result<Shortened, String> {
         }
         renamed_glue.push((path, renamed));
     }
-    let shortened = module.renamed(&imports, &exports);
+    let shortened = module.renamed(&imports, &exports, module_rename);
     for (path, text) in renamed_glue {
         std::fs::write(path, text)
             .map_err(|error| format!("cannot write {}: {error}", path.display()))?;
@@ -104,6 +115,19 @@ pub fn shorten(dir: &Path, crate_name: &str) -> Result<Shortened, String> {
         bytes_before: wasm.len(),
         bytes_after: shortened.len(),
     })
+}
+
+/// Whether the glue names the imports' module `name` only as an object key (`"name": import0`,
+/// the object of imports the web and nodejs targets hand to the instance), and at least once.
+fn only_an_imports_key(name: &str, glue: &[(std::path::PathBuf, String)]) -> bool {
+    let quoted = format!("\"{name}\"");
+    let as_key = format!("{quoted}:");
+    let (mut named, mut keys) = (0, 0);
+    for (_, text) in glue {
+        named += text.matches(&quoted).count();
+        keys += text.matches(&as_key).count();
+    }
+    named > 0 && named == keys
 }
 
 /// Gives each name the next short identifier that no glue file uses and no earlier name took.
@@ -268,17 +292,23 @@ impl<'a> Module<'a> {
         Ok(module)
     }
 
-    /// The module with its import and export names replaced; every other byte as it was.
+    /// The module with its import and export names replaced, and the imports of the module
+    /// `module_rename` names importing from [`SHORT_MODULE`]; every other byte as it was.
     fn renamed(
         &self,
         import_names: &BTreeMap<String, String>,
         export_names: &BTreeMap<String, String>,
+        module_rename: Option<&str>,
     ) -> Vec<u8> {
         let mut output = b"\0asm\x01\0\0\0".to_vec();
         for &(id, body) in &self.sections {
             let body = match id {
                 IMPORT_SECTION => write_entries(&self.imports, |section, import| {
-                    push_name(section, import.module.as_bytes());
+                    let module = match module_rename {
+                        Some(renamed) if renamed == import.module => SHORT_MODULE,
+                        _ => import.module,
+                    };
+                    push_name(section, module.as_bytes());
                     push_name(section, new_name(import_names, import.field));
                     section.extend_from_slice(import.description);
                 }),
@@ -460,10 +490,15 @@ mod tests {
 
     /// A module importing one function `wbg.<import>` of type `() -> ()` and exporting it as `<export>`.
     fn module(import: &str, import_kind: u8, export: &str) -> Vec<u8> {
+        module_from("wbg", import, import_kind, export)
+    }
+
+    /// [`module`] with the import from `import_module`.
+    fn module_from(import_module: &str, import: &str, import_kind: u8, export: &str) -> Vec<u8> {
         let mut wasm = b"\0asm\x01\0\0\0".to_vec();
         wasm.extend(section(1, &[1, 0x60, 0, 0]));
         let mut imports = leb128(1);
-        push_name(&mut imports, b"wbg");
+        push_name(&mut imports, import_module.as_bytes());
         push_name(&mut imports, import.as_bytes());
         imports.extend([import_kind, 0]);
         wasm.extend(section(IMPORT_SECTION, &imports));
@@ -554,14 +589,17 @@ mod tests {
         let imports = renames(&[("__wbg_fetch_0123456789abcdef", "q")]);
         let exports = renames(&[("a_long_closure_shim", "s")]);
         let parsed = Module::parse(&wasm).unwrap();
-        let renamed = parsed.renamed(&imports, &exports);
+        let renamed = parsed.renamed(&imports, &exports, None);
         assert_eq!(renamed, module("q", FUNCTION_IMPORT, "s"));
         let reread = Module::parse(&renamed).unwrap();
         assert_eq!(
             (reread.imports[0].field, reread.exports[0].name),
             ("q", "s")
         );
-        assert_eq!(parsed.renamed(&BTreeMap::new(), &BTreeMap::new()), wasm);
+        assert_eq!(
+            parsed.renamed(&BTreeMap::new(), &BTreeMap::new(), None),
+            wasm
+        );
     }
 
     #[test]
@@ -615,5 +653,39 @@ mod tests {
         assert_eq!(js, "imports.wbg.c = f;\nwasm.d(a, b);\n");
         assert_eq!(declarations, "export const d: () => void;\n");
         assert_eq!(wasm, module("c", FUNCTION_IMPORT, "d"));
+    }
+    #[test]
+    fn the_imports_module_is_shortened_only_where_the_glue_uses_it_as_a_key() {
+        let dir = std::env::temp_dir().join(format!("binding-module-{}", std::process::id()));
+        let import = "__wbg_fetch_0123456789abcdef";
+        let targets = [
+            // web and nodejs: the glue hands the imports over under the module's name.
+            (
+                "return { \"./x_bg.js\": import0 };\n",
+                "return { \"w\": import0 };\n",
+                "w",
+            ),
+            // bundler: the glue imports that file by its path.
+            (
+                "import { f } from \"./x_bg.js\";\nconst i = { \"./x_bg.js\": f };\n",
+                "import { f } from \"./x_bg.js\";\nconst i = { \"./x_bg.js\": f };\n",
+                "./x_bg.js",
+            ),
+        ];
+        for (glue, renamed_glue, renamed_module) in targets {
+            std::fs::create_dir_all(&dir).unwrap();
+            let wasm = module_from("./x_bg.js", import, FUNCTION_IMPORT, "memory");
+            std::fs::write(dir.join("x_bg.wasm"), wasm).unwrap();
+            std::fs::write(dir.join("x.js"), format!("{glue}wbg.{import} = f;\n")).unwrap();
+            shorten(&dir, "x").unwrap();
+            let js = std::fs::read_to_string(dir.join("x.js")).unwrap();
+            let wasm = std::fs::read(dir.join("x_bg.wasm")).unwrap();
+            std::fs::remove_dir_all(&dir).unwrap();
+            assert_eq!(js, format!("{renamed_glue}wbg.a = f;\n"));
+            assert_eq!(
+                wasm,
+                module_from(renamed_module, "a", FUNCTION_IMPORT, "memory")
+            );
+        }
     }
 }
