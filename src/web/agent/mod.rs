@@ -44,7 +44,7 @@ use crate::web::timer::aborted;
 use crate::web::{is_options_object, option_member, promise_of};
 
 use driver::{list_all_tools, Input};
-use options::AgentOptions;
+use options::agent_options;
 use page_tools::{PageTools, PAGE_SERVER};
 use sampling::model_sampler;
 
@@ -307,8 +307,9 @@ impl Agent {
             )
             .into());
         }
-        let options: AgentOptions =
-            from_js(&config).map_err(|error| config_error(format_args!("{error}")))?;
+        let options = from_js::<Value>(&config)
+            .and_then(|value| agent_options::<serde_json::Error>(value).map_err(|e| e.to_string()))
+            .map_err(|error| config_error(format_args!("{error}")))?;
         // A getter that throws passes its exception on, as the other members' readers do.
         let function_option = |name: &str, signature: &str| {
             option_member(&config, name)?

@@ -1,7 +1,6 @@
 //! The `new Agent({...})` options, checked once so that a bad configuration throws at once.
 
 use serde::de::Error;
-use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use crate::core::agent_loop::MissingIdStrategy;
@@ -87,14 +86,9 @@ const AGENT_OPTIONS: &[&str] = &[
     "tools",
 ];
 
-impl<'de> Deserialize<'de> for AgentOptions {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        agent_options(Value::deserialize(deserializer)?)
-    }
-}
-
-/// Read by hand (`core::json_read`), with serde's error texts.
-fn agent_options<E: Error>(value: Value) -> Result<AgentOptions, E> {
+/// Read by hand (`core::json_read`) from the options as JSON, with serde's error texts: a
+/// `Deserialize` impl would compile serde_json's reader once more for its type.
+pub fn agent_options<E: Error>(value: Value) -> Result<AgentOptions, E> {
     let mut provider = None;
     let mut options = AgentOptions {
         provider: ProviderConfig::default(),
