@@ -179,11 +179,11 @@ fn text_event(kind: TextKind, text: &str) -> JsValue {
     })
 }
 
-/// `{ type, id }`, the start of a call's event.
-fn event_of(event_type: &str, id: &str) -> js_sys::Object {
+/// `{ type }`, or `{ type, id }` for a call's event: the start of an event.
+fn event_of(event_type: &str, id: Option<&str>) -> js_sys::Object {
     let event = js_sys::Object::new();
     set_property(&event, "type", &JsValue::from_str(event_type));
-    set_property(&event, "id", &JsValue::from_str(id));
+    set_optional_text(&event, "id", id);
     event
 }
 
@@ -201,7 +201,7 @@ fn json_number(number: f64) -> JsValue {
 /// through `value_to_js` (no JSON text of megabytes); the others so too, since serializing them
 /// to JSON text for `JSON.parse` compiled the derived serializer into the wasm for them alone.
 fn event_to_js(event: &AgentEvent) -> Result<JsValue, JsValue> {
-    let (event, members): (js_sys::Object, Vec<(&str, JsValue)>) = match event {
+    let event = match event {
         AgentEvent::Text { text } => return Ok(text_event(TextKind::Text, text)),
         AgentEvent::Reasoning { text } => return Ok(text_event(TextKind::Reasoning, text)),
         AgentEvent::ToolResult {
@@ -211,16 +211,16 @@ fn event_to_js(event: &AgentEvent) -> Result<JsValue, JsValue> {
             structured_content,
             is_error,
         } => {
-            let event = event_of("toolResult", id);
+            let event = event_of("toolResult", Some(id));
             set_property(&event, "text", &JsValue::from_str(text));
             let structured_content = structured_content.as_ref();
             set_tool_result_members(&event, "content", content, structured_content, *is_error);
-            return Ok(event.into());
+            event
         }
         AgentEvent::Round { round } => {
-            let event = js_sys::Object::new();
-            set_property(&event, "type", &JsValue::from_str("round"));
-            (event, vec![("round", JsValue::from(*round))])
+            let event = event_of("round", None);
+            set_property(&event, "round", &JsValue::from(*round));
+            event
         }
         AgentEvent::ToolCall {
             id,
@@ -228,61 +228,53 @@ fn event_to_js(event: &AgentEvent) -> Result<JsValue, JsValue> {
             server,
             tool,
             arguments,
-        } => (
-            event_of("toolCall", id),
-            vec![
-                ("name", JsValue::from_str(name)),
-                ("server", JsValue::from_str(server)),
-                ("tool", JsValue::from_str(tool)),
-                ("arguments", value_to_js(arguments)),
-            ],
-        ),
-        AgentEvent::ToolEta { id, eta_ms } => (
-            event_of("toolEta", id),
-            vec![("etaMs", JsValue::from_f64(*eta_ms as f64))],
-        ),
+        } => {
+            let event = event_of("toolCall", Some(id));
+            set_property(&event, "name", &JsValue::from_str(name));
+            set_property(&event, "server", &JsValue::from_str(server));
+            set_property(&event, "tool", &JsValue::from_str(tool));
+            set_property(&event, "arguments", &value_to_js(arguments));
+            event
+        }
+        AgentEvent::ToolEta { id, eta_ms } => {
+            let event = event_of("toolEta", Some(id));
+            set_property(&event, "etaMs", &JsValue::from_f64(*eta_ms as f64));
+            event
+        }
         AgentEvent::ToolProgress {
             id,
             progress,
             total,
             message,
         } => {
-            let mut members = vec![("progress", json_number(*progress))];
+            let event = event_of("toolProgress", Some(id));
+            set_property(&event, "progress", &json_number(*progress));
             if let Some(total) = total {
-                members.push(("total", json_number(*total)));
+                set_property(&event, "total", &json_number(*total));
             }
-            if let Some(message) = message {
-                members.push(("message", JsValue::from_str(message)));
-            }
-            (event_of("toolProgress", id), members)
+            set_optional_text(&event, "message", message.as_deref());
+            event
         }
         AgentEvent::ToolError { id, message, code } => {
-            let mut members = vec![("message", JsValue::from_str(message))];
-            if let Some(code) = code {
-                members.push(("code", JsValue::from_str(code)));
-            }
-            (event_of("toolError", id), members)
+            let event = event_of("toolError", Some(id));
+            set_property(&event, "message", &JsValue::from_str(message));
+            set_optional_text(&event, "code", code.as_deref());
+            event
         }
         AgentEvent::Usage(usage) => {
-            let event = js_sys::Object::new();
-            set_property(&event, "type", &JsValue::from_str("usage"));
-            let mut members = vec![
-                ("inputTokens", JsValue::from_f64(usage.input_tokens as f64)),
-                (
-                    "outputTokens",
-                    JsValue::from_f64(usage.output_tokens as f64),
-                ),
-            ];
-            let parts = [
+            let event = event_of("usage", None);
+            let counts = [
+                ("inputTokens", Some(usage.input_tokens)),
+                ("outputTokens", Some(usage.output_tokens)),
                 ("cachedInputTokens", usage.cached_input_tokens),
                 ("reasoningTokens", usage.reasoning_tokens),
             ];
-            for (key, count) in parts {
+            for (key, count) in counts {
                 if let Some(count) = count {
-                    members.push((key, JsValue::from_f64(count as f64)));
+                    set_property(&event, key, &JsValue::from_f64(count as f64));
                 }
             }
-            (event, members)
+            event
         }
         AgentEvent::Final {
             text,
@@ -290,28 +282,27 @@ fn event_to_js(event: &AgentEvent) -> Result<JsValue, JsValue> {
             messages,
             finish_reason,
         } => {
-            let event = js_sys::Object::new();
-            set_property(&event, "type", &JsValue::from_str("final"));
+            let event = event_of("final", None);
             let reason = match reason {
                 FinalReason::Completed => "completed",
                 FinalReason::Exhausted => "exhausted",
                 FinalReason::Aborted => "aborted",
             };
-            let mut members = vec![
-                ("text", JsValue::from_str(text)),
-                ("reason", JsValue::from_str(reason)),
-                ("messages", to_js(messages.as_slice())?),
-            ];
-            if let Some(finish_reason) = finish_reason {
-                members.push(("finishReason", JsValue::from_str(finish_reason)));
-            }
-            (event, members)
+            set_property(&event, "text", &JsValue::from_str(text));
+            set_property(&event, "reason", &JsValue::from_str(reason));
+            set_property(&event, "messages", &to_js(messages.as_slice())?);
+            set_optional_text(&event, "finishReason", finish_reason.as_deref());
+            event
         }
     };
-    for (key, value) in members {
-        set_property(&event, key, &value);
-    }
     Ok(event.into())
+}
+
+/// `key: text` on `event` when there is a text.
+fn set_optional_text(event: &js_sys::Object, key: &str, text: Option<&str>) {
+    if let Some(text) = text {
+        set_property(event, key, &JsValue::from_str(text));
+    }
 }
 
 /// Lists every server's tools concurrently (through the shared cache). A server that fails is
