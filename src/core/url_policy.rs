@@ -7,7 +7,7 @@
 
 use ::core::net::{Ipv4Addr, Ipv6Addr};
 
-use crate::core::text::{parse_unsigned, percent_decode};
+use crate::core::text::{parse_unsigned, percent_decode, rfind_ascii};
 use thiserror::Error;
 
 /// Why a server URL is refused.
@@ -231,7 +231,7 @@ fn resolve_path(base_path_and_query: &str, reference: &str) -> String {
     if reference.starts_with('?') || reference.is_empty() {
         return format!("{base_path}{reference}");
     }
-    let directory = &base_path[..base_path.rfind('/').map_or(0, |slash| slash + 1)];
+    let directory = &base_path[..rfind_ascii(base_path, b'/').map_or(0, |slash| slash + 1)];
     format!("{directory}{reference}")
 }
 
@@ -308,7 +308,7 @@ fn split_host_port(authority: &str) -> Option<(&str, Option<&str>)> {
             None => None,
         };
     }
-    match authority.rfind(':') {
+    match rfind_ascii(authority, b':') {
         Some(colon) => Some((&authority[..colon], Some(&authority[colon + 1..]))),
         None => Some((authority, None)),
     }

@@ -37,7 +37,7 @@ use crate::core::message::{
     ChatMessage, ContentPart, FunctionCall, MessageContent, MessageToolCall, Role, ThinkingBlock,
 };
 use crate::core::model_event::{FinishReason, ModelEvent, Usage};
-use crate::core::text::join;
+use crate::core::text::{join, rfind_ascii};
 use crate::core::tools::{ArgumentKeys, ToolTable};
 use prompt_tools::{parse_prompt_calls, streamable_len, tool_prompt, Streamable};
 
@@ -903,7 +903,7 @@ fn showable_text(response: &mut Response, source: CallSource, streaming: bool) -
         return None;
     }
     let piece = response.text[response.shown_len..end].to_owned();
-    if let Some(newline) = piece.rfind('\n') {
+    if let Some(newline) = rfind_ascii(&piece, b'\n') {
         response.shown_line_start = response.shown_len + newline + 1;
     }
     response.shown_len = end;

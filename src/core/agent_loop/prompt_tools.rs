@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use crate::core::json_text::to_json_text;
+use crate::core::text::rfind_ascii;
 use crate::core::tools::{sanitize_schema, SchemaDialect, ToolTable};
 
 const FENCE: &str = "```";
@@ -213,9 +214,8 @@ pub fn streamable_len(text: &str, line_start: usize, shown: usize) -> Streamable
             _ => blank_line_from = None,
         }
     }
-    let last_line_start = text[shown..]
-        .rfind('\n')
-        .map_or(line_start, |newline| shown + newline + 1);
+    let last_line_start =
+        rfind_ascii(&text[shown..], b'\n').map_or(line_start, |newline| shown + newline + 1);
     let last_line = &text[last_line_start..];
     if last_line.trim().is_empty() {
         return Streamable::UpTo(last_line_start);
@@ -371,7 +371,7 @@ mod tests {
                     match answer {
                         Streamable::StopAt(_) => break,
                         Streamable::UpTo(up_to) if up_to > shown => {
-                            if let Some(newline) = prefix[shown..up_to].rfind('\n') {
+                            if let Some(newline) = rfind_ascii(&prefix[shown..up_to], b'\n') {
                                 line_start = shown + newline + 1;
                             }
                             shown = up_to;

@@ -1,6 +1,8 @@
 //! Checks for the JSON Schema `format` values tools use: `date-time`, `date`, `time`, `uuid`,
 //! `email`, `uri`. Other formats are annotations only and are not checked.
 
+use crate::core::text::rfind_ascii;
+
 /// `Some(hint)` when `value` is not valid for `format` (the hint shows the expected shape),
 /// `None` when it is valid or the format is not checked.
 pub fn format_violation(format: &str, value: &str) -> Option<&'static str> {
@@ -120,9 +122,10 @@ fn is_uuid(text: &str) -> bool {
 }
 
 fn is_email(text: &str) -> bool {
-    let Some((local, domain)) = text.rsplit_once('@') else {
+    let Some(at) = rfind_ascii(text, b'@') else {
         return false;
     };
+    let (local, domain) = (&text[..at], &text[at + 1..]);
     let local_ok = !local.is_empty()
         && local.len() <= 64
         && !local.starts_with('.')
