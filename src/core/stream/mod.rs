@@ -307,12 +307,13 @@ impl ModelStreamDecoder {
 /// The error event for a payload that is not the JSON expected.
 fn invalid_payload(problem: &str, payload: &str) -> ModelEvent {
     const SHOWN_CHARS: usize = 200;
-    let shown: String = payload.chars().take(SHOWN_CHARS).collect();
-    let ellipsis = if shown.len() < payload.len() {
-        "…"
-    } else {
-        ""
-    };
+    // Cut where the next character starts, as the rest of the crate cuts text.
+    let cut_at = payload
+        .char_indices()
+        .nth(SHOWN_CHARS)
+        .map_or(payload.len(), |(at, _)| at);
+    let shown = &payload[..cut_at];
+    let ellipsis = if cut_at < payload.len() { "…" } else { "" };
     ModelEvent::Error(ProviderStreamError {
         code: Some(INVALID_PAYLOAD_CODE.to_owned()),
         message: format!("{problem}: {shown}{ellipsis}"),

@@ -5,8 +5,9 @@
 /// the core does not. The caller puts it before its own system prompt, and may leave it out.
 pub fn tool_prompt(function_names: &[&str], now_local: &str, time_zone: &str) -> String {
     let mut prompt = format!("Current date and time: {now_local} ({time_zone}).");
-    let year: String = now_local.chars().take(4).collect();
-    if year.len() == 4 && year.chars().all(|c| c.is_ascii_digit()) {
+    // Four digits are four bytes: no collecting of characters (its code is in the wasm for it).
+    let year = now_local.get(..4).unwrap_or_default();
+    if year.len() == 4 && year.bytes().all(|byte| byte.is_ascii_digit()) {
         prompt.push_str(&format!(" The current year is {year}."));
     }
     prompt.push('\n');
