@@ -2,9 +2,10 @@
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
+use std::pin::pin;
 use std::rc::Rc;
 
-use futures::future::{select, AbortHandle, Abortable, Either};
+use futures::future::{select, Either};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -23,7 +24,7 @@ use crate::core::message::ChatMessage;
 use crate::core::model_event::{queue_merging_pieces, ModelEvent};
 use crate::core::provider::{ProviderError, ProviderTools, RetryPolicy};
 use crate::core::tools::{tool_prompt, McpTool, ToolTable};
-use crate::web::channel::{Receiver, Sender};
+use crate::web::channel::{channel, Receiver, Sender};
 use crate::web::error::{js_error, set_property};
 use crate::web::join::join_every;
 use crate::web::json::{set_tool_result_members, to_js, value_to_js};
@@ -130,13 +131,10 @@ impl Drop for OwnedAbort {
 
 /// Cancels a model call when dropped, by dropping its future: the fetch's own guard then aborts
 /// the request. Cheaper than an `AbortController` per call, whose signal the call would forward
-/// to its fetch and whose `abort()` builds a `DOMException` even after the call has ended.
-struct ModelCallGuard(AbortHandle);
-
-impl Drop for ModelCallGuard {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
+/// to its fetch and whose `abort()` builds a `DOMException` even after the call has ended; a
+/// stop notice rather than futures' `Abortable`, whose handle is built for threads.
+struct ModelCallGuard {
+    _stop: Sender<()>,
 }
 
 #[derive(Clone, Copy)]
@@ -572,8 +570,8 @@ impl Run<'_> {
                 }
             }
         }
-        let (abort, registration) = AbortHandle::new_pair();
-        self.model_abort = Some(ModelCallGuard(abort));
+        let (stop, stopped) = channel::<()>();
+        self.model_abort = Some(ModelCallGuard { _stop: stop });
         let shared = self.shared.clone();
         if request.with_tools {
             self.agent.use_argument_keys(tools.argument_keys().clone());
@@ -581,9 +579,11 @@ impl Run<'_> {
         let inputs = self.inputs.clone();
         spawn(async move {
             let call = model_call(&shared, &request.messages, &tools, request.stream, &inputs);
-            // Cancelled on the loop's request: it wants nothing more from this call.
-            let Ok(result) = Abortable::new(call, registration).await else {
-                return;
+            // Cancelled on the loop's request: it wants nothing more from this call. The stop is
+            // looked at first, so that a call that ends as it is cancelled reports nothing.
+            let result = match select(stopped, pin!(call)).await {
+                Either::Left(_) => return,
+                Either::Right((result, _)) => result,
             };
             let input = match result {
                 Ok(()) => Input::ModelDone,
