@@ -393,7 +393,7 @@ async fn authorize_anew(
         }
         (Err(lookups), Some(first)) => {
             return Err(OAuthError::Discovery(format!(
-                "{}; nor {}",
+                "{}; and {}",
                 first.error("protected resource metadata"),
                 lookups
                     .error("authorization server metadata at the server's origin (MCP 2025-03-26)")
