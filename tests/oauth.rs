@@ -315,6 +315,10 @@ fn a_basic_client_authenticates_in_the_header() {
             authorization: Some("Basic bXklMjBhcHA6cyUzQWUlMkZjcmV0".to_owned()),
         }
     );
+    assert!(
+        !format!("{client:?}").contains("cret"),
+        "no secret in Debug: {client:?}"
+    );
     let padded = Client {
         client_id: "a".to_owned(),
         client_secret: Some("b".to_owned()),

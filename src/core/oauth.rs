@@ -417,7 +417,7 @@ impl TokenAuth {
 
 /// A client: its id, its secret when it has one (pre-registered, or issued by a registration
 /// anyway, RFC 7591 §3.2.1), and how it authenticates at the token endpoint.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Client {
     pub client_id: String,
     pub client_secret: Option<String>,
@@ -856,6 +856,18 @@ impl Grant {
 impl std::fmt::Debug for Grant {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         formatter.write_str("Grant([redacted])")
+    }
+}
+
+/// Prints the id and the method, not the secret: the `Debug` of a value an error or a log may
+/// show.
+impl std::fmt::Debug for Client {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("Client")
+            .field("client_id", &self.client_id)
+            .field("auth", &self.auth)
+            .finish_non_exhaustive()
     }
 }
 
