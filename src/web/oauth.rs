@@ -21,10 +21,10 @@ use super::timer::{aborted, sleep};
 use super::JsCallback;
 use crate::core::oauth::{
     authorization_server_metadata_urls, authorization_url, base64url, chosen_scope, client_key,
-    code_exchange, is_client_metadata_url, legacy_authorization_base,
-    protected_resource_metadata_urls, read_redirect, redirect_state, refresh_failure_is_transient,
-    refresh_request, registration_request, tokens_key, AuthorizationRequest, AuthorizationServer,
-    Client, Grant, OAuthError, ProtectedResource, TokenRequest, Tokens,
+    code_exchange, is_client_metadata_url, protected_resource_metadata_urls, read_redirect,
+    redirect_state, refresh_failure_is_transient, refresh_request, registration_request,
+    tokens_key, AuthorizationRequest, AuthorizationServer, Client, Grant, OAuthError,
+    ProtectedResource, TokenRequest, Tokens,
 };
 use crate::core::url_policy::check_server_url;
 
@@ -389,7 +389,7 @@ async fn authorize_anew(
         (Ok(text), None) => AuthorizationServer::read(&text, issuer, allow)?,
         (Ok(text), Some(_)) => AuthorizationServer::read_legacy(&text, issuer, allow)?,
         (Err(lookups), Some(_)) if lookups.all_answered_4xx => {
-            AuthorizationServer::legacy_defaults(&legacy_authorization_base(&server))
+            AuthorizationServer::legacy_defaults(issuer)
         }
         (Err(lookups), Some(first)) => {
             return Err(OAuthError::Discovery(format!(
