@@ -708,8 +708,8 @@ async fn model_call(
                 Err(StreamFailure {
                     error: ProviderError::Network { .. },
                     forwarded_any: false,
-                    retries_left: Some(left),
-                }) if left > 0 => policy.max_retries = left - 1,
+                    retries_left,
+                }) if retries_left > 0 => policy.max_retries = retries_left - 1,
                 other => return other.map_err(|failure| failure.error),
             }
         }
@@ -731,12 +731,12 @@ async fn model_call(
 }
 
 /// A streamed call that failed, whether any of its events but token counts had already reached
-/// the loop, and how many retries the call had left when its stream broke (`None`: it never
-/// started, and its retries were spent or did not apply).
+/// the loop, and how many retries the call had left when its stream broke (none when it never
+/// started: its retries were spent or did not apply).
 struct StreamFailure {
     error: ProviderError,
     forwarded_any: bool,
-    retries_left: Option<u32>,
+    retries_left: u32,
 }
 
 /// One streamed model call. Events reach the loop as they come until the first tool-call delta;
@@ -763,9 +763,9 @@ async fn streamed_call(
     .map_err(|error| StreamFailure {
         error,
         forwarded_any: false,
-        retries_left: None,
+        retries_left: 0,
     })?;
-    let retries_left = Some(policy.max_retries.saturating_sub(events.retries_done()));
+    let retries_left = policy.max_retries.saturating_sub(events.retries_done());
     loop {
         match events.next_event().await {
             Ok(Some(event)) => {
