@@ -301,6 +301,69 @@ fn tool_uses_and_results_become_tool_calls_and_tool_messages() {
     );
 }
 
+/// A `tool_result`'s `content` may hold image blocks (MCP 2025-11-25, "Tools in Sampling":
+/// `ToolResultContent.content` is `ContentBlock[]`): they reach the model as an Agent's own tool
+/// results' images do (loop_scenarios' `a_results_images_join_its_tool_message_where_the_provider_shows_them`),
+/// inside Anthropic's `tool_result`, and described in the text for OpenAI, whose tool messages
+/// take text only.
+#[test]
+fn a_tool_results_images_reach_the_model_as_the_agents_do() {
+    let params = json!({
+        "messages": [
+            {"role": "user", "content": {"type": "text", "text": "What is on the page?"}},
+            {"role": "assistant", "content": [
+                {"type": "tool_use", "id": "toolu_1", "name": "get.weather", "input": {"city": "Oslo"}}
+            ]},
+            {"role": "user", "content": [
+                {"type": "tool_result", "toolUseId": "toolu_1", "content": [
+                    {"type": "text", "text": "Page shown."},
+                    {"type": "image", "mimeType": "image/png", "data": "iVBORw0KGgo="}
+                ]}
+            ]}
+        ],
+        "tools": [weather_tool()],
+        "maxTokens": 100
+    });
+    let request = read(&params).expect("a well-formed request");
+    let text = "Page shown.\n[image block 1: image/png, 8 bytes, shown to the user]";
+    assert_eq!(
+        request.messages[2],
+        ChatMessage::tool_result_with_images(
+            "toolu_1",
+            text,
+            vec![ContentPart::ImageUrl {
+                image_url: ImageUrl {
+                    url: "data:image/png;base64,iVBORw0KGgo=".to_owned(),
+                    detail: None,
+                },
+            }],
+        )
+    );
+    let body = |provider_id: &str| -> Value {
+        let built = provider(provider_id)
+            .chat_request(
+                &request.messages,
+                request.tools.entries(),
+                ResponseMode::Whole,
+            )
+            .expect("a request");
+        serde_json::from_str(&built.request.body).expect("JSON")
+    };
+    let anthropic = body("anthropic");
+    assert_eq!(
+        anthropic["messages"][2]["content"][0]["content"],
+        json!([
+            {"type": "text", "text": text},
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
+        ])
+    );
+    let openai = body("openai");
+    assert_eq!(
+        openai["messages"][2],
+        json!({"role": "tool", "tool_call_id": "toolu_1", "content": text})
+    );
+}
+
 #[test]
 fn malformed_tool_requests_are_refused_with_the_reason() {
     let question = json!({"role": "user", "content": {"type": "text", "text": "weather?"}});

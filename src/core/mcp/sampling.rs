@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 
 use crate::core::assembler::ToolCallAssembler;
 use crate::core::json_text::{object, to_json_text, SetMember};
-use crate::core::mcp::tools::ToolCallResult;
+use crate::core::mcp::tools::{model_images, ToolCallResult};
 use crate::core::message::{
     ChatMessage, ContentPart, FunctionCall, ImageUrl, MessageContent, MessageToolCall, Role,
 };
@@ -158,7 +158,7 @@ fn read_message(
     if !read.results.is_empty() && (!read.parts.is_empty() || !read.calls.is_empty()) {
         return Err("a tool_result mixed with other content".to_owned());
     }
-    for (id, _) in &read.results {
+    for (id, ..) in &read.results {
         let Some(position) = awaited.iter().position(|awaited| awaited == id) else {
             return Err(format!(
                 "the tool_result `{id}` answers no tool_use of the message before it"
@@ -209,8 +209,9 @@ fn sampled_tools(listed: Option<&Value>) -> Result<ToolTable, String> {
 struct ReadMessage {
     parts: Vec<ContentPart>,
     calls: Vec<MessageToolCall>,
-    /// Each `tool_result`'s `toolUseId` and the text the model reads.
-    results: Vec<(String, String)>,
+    /// Each `tool_result`'s `toolUseId`, the text the model reads and the images it may be
+    /// shown.
+    results: Vec<(String, String, Vec<ContentPart>)>,
 }
 
 impl ReadMessage {
@@ -262,7 +263,8 @@ impl ReadMessage {
                 } else {
                     result.model_text
                 };
-                self.results.push((id.to_owned(), text));
+                self.results
+                    .push((id.to_owned(), text, model_images(&result.blocks)));
             }
             (Some(kind @ ("tool_use" | "tool_result")), _) if takes_tools => {
                 return Err(format!("a {kind} block with `role` \"{}\"", role.name()));
@@ -272,10 +274,12 @@ impl ReadMessage {
         Ok(())
     }
 
-    /// The chat messages: one per tool result (the `tool` role), else one message.
+    /// The chat messages: one per tool result (the `tool` role), else one message. A result's
+    /// images join its message as an Agent's tool results' do where the provider shows them;
+    /// each wire's request building leaves them out where it does not (its text describes them).
     fn into_messages(self, role: Role, messages: &mut Vec<ChatMessage>) {
-        for (id, text) in self.results {
-            messages.push(ChatMessage::tool_result(id, text));
+        for (id, text, images) in self.results {
+            messages.push(ChatMessage::tool_result_with_images(id, text, images));
         }
         if self.parts.is_empty() && self.calls.is_empty() {
             return;
