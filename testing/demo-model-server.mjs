@@ -77,6 +77,12 @@ const RULES = [
     find: (words) => (/\b(form|survey)\b/i.test(words) ? [{}] : []),
   },
   {
+    // The project's MCP test server's /sampling/ tool (page tests add that server): the server
+    // asks this model in turn, offering it a tool of its own (MCP sampling with tools).
+    tool: "forecast",
+    find: (words) => (/\bforecast\b/i.test(words) ? [{ question: "Weather in Paris?" }] : []),
+  },
+  {
     tool: "get-tiny-image",
     find: (words) => (/\b(image|picture|logo)\b/i.test(words) ? [{}] : []),
   },

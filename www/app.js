@@ -195,6 +195,8 @@ function askBeforeSampling(view) {
       const asked = (request.messages ?? []).map((message) =>
         `${message.role}: ${[message.content].flat().map((block) => block?.text ?? `(${block?.type})`).join(" ")}`);
       if (request.systemPrompt) asked.unshift(`system: ${request.systemPrompt}`);
+      // Tools the server lends the model for this answer (it runs them itself, after this one).
+      const offered = (request.tools ?? []).map((tool) => tool?.name);
       const allow = element("button", { type: "button", className: "allow", text: "Allow" });
       const deny = element("button", { type: "button", className: "deny secondary", text: "Deny" });
       allow.addEventListener("click", () => finish(true));
@@ -202,6 +204,9 @@ function askBeforeSampling(view) {
       question.append(
         element("p", { className: "small muted", text: `${server} wants the model to answer (at most ${request.maxTokens} tokens):` }),
         element("pre", { text: asked.join("\n") }),
+        ...(offered.length > 0
+          ? [element("p", { className: "small", text: `Tools offered to the model: ${offered.join(", ")} (tool choice: ${request.toolChoice?.mode ?? "auto"})` })]
+          : []),
         element("div", { className: "elicitation-actions" }, allow, deny),
       );
       view.body.append(question);

@@ -254,6 +254,31 @@ test("a server's sampling request (MCP sampling) waits for Allow, then the page'
   }
 });
 
+/** A server's sampling request with tools (MCP 2025-11-25, "Sampling with Tools": `tools` and
+ * `toolChoice` in the params): the person approving it sees which tools the model would get. */
+test("a sampling request's offered tools and tool choice are shown for approval", async () => {
+  const { page, problems } = await openDemo();
+  try {
+    // The MCP test server's /sampling/ paths list `forecast`, which samples offering `get.weather`.
+    await page.fill("#server-name", "weather");
+    await page.fill("#server-url", `${process.env.MCP_TEST_SERVER_URL}/sampling/demo-${Date.now()}`);
+    await page.click('#add-server button[type="submit"]');
+    await page.waitForSelector('#tools [data-server="weather"][data-tool-name="forecast"]', { timeout: 30000 });
+    await ask(page, "ask for the forecast");
+    const question = page.locator("section.sampling");
+    await question.waitFor({ timeout: 20000 });
+    assert.match(await question.locator("pre").textContent(), /user: Weather in Paris\?/);
+    assert.match(await question.textContent(), /Tools offered to the model: get\.weather \(tool choice: auto\)/);
+    await question.locator("button.deny").click();
+    const turn = await waitForEnd(page);
+    assert.equal(await turn.getAttribute("data-state"), "completed");
+    assert.match(await page.locator('.tool-card[data-tool="forecast"] .tool-result').textContent(), /the user rejected the sampling request/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
 test("adding a second MCP server lists its tools under their collision-free names", async () => {
   const { page, problems } = await openDemo();
   try {
