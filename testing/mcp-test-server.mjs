@@ -87,6 +87,9 @@
 //   /auth-scope/...  /auth/ where the token `admin` passes too, and tool `admin` needs it: other
 //                    tokens get 403 `error="insufficient_scope"`
 //   /auth-legacy/... /legacy/ with /auth/'s token check on the stream and on every POST
+//   /.well-known/oauth-protected-resource/prm-html/..., .../prm-no-issuer/...: protected
+//                    resource metadata answered 200 but unusable, an HTML page (a catch-all route's)
+//                    and a JSON object without `authorization_servers`
 //   /.well-known/oauth-authorization-server, /oauth/register, /oauth/authorize, /oauth/token:
 //                    the authorization server the /auth/ paths' metadata names (RFC 8414, RFC 7591,
 //                    RFC 6749 with PKCE S256 and RFC 8707 `resource`). /oauth/authorize approves at
@@ -788,7 +791,19 @@ const server = http.createServer(async (request, response) => {
   }
   if (url.pathname.startsWith("/.well-known/oauth-protected-resource/")) {
     // RFC 9728 §3: the metadata of the resource at the rest of the path.
-    const resource = `http://${request.headers.host}${url.pathname.slice("/.well-known/oauth-protected-resource".length)}`;
+    const resourcePath = url.pathname.slice("/.well-known/oauth-protected-resource".length);
+    const resource = `http://${request.headers.host}${resourcePath}`;
+    const unusable = resourcePath.split("/")[1];
+    if (unusable === "prm-html") {
+      response.writeHead(200, { ...corsHeaders(true), "Content-Type": "text/html" });
+      response.end("<!doctype html><title>App</title><div id=root></div>");
+      return;
+    }
+    if (unusable === "prm-no-issuer") {
+      response.writeHead(200, { ...corsHeaders(true), "Content-Type": "application/json" });
+      response.end(JSON.stringify({ resource }));
+      return;
+    }
     // `?as=impostor` names the issuer whose metadata claims to be this server's (RFC 8414 §3.3).
     const issuer = `http://${request.headers.host}${url.searchParams.get("as") === "impostor" ? "/impostor" : ""}`;
     response.writeHead(200, { ...corsHeaders(true), "Content-Type": "application/json" });

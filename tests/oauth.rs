@@ -422,7 +422,8 @@ fn an_http_endpoint_in_metadata_is_refused() {
 }
 
 /// RFC 9728 §2: `authorization_servers` and `resource`; a resource that is not this server, or
-/// a prefix of it, is refused (§3.3); none makes the server's canonical URI the resource.
+/// a prefix of it, is refused (§3.3); none makes the server's canonical URI the resource; no
+/// authorization server makes the metadata unusable.
 #[test]
 fn protected_resource_metadata_names_the_issuer_and_the_resource() {
     let mcp = server("https://mcp.example.com/v1/mcp");
@@ -430,6 +431,7 @@ fn protected_resource_metadata_names_the_issuer_and_the_resource() {
         r#"{"resource":"https://mcp.example.com/v1/","authorization_servers":["https://auth.example.com","https://other"],"scopes_supported":["a","b"]}"#,
         &mcp,
     )
+    .unwrap()
     .unwrap();
     assert_eq!(
         read,
@@ -441,8 +443,9 @@ fn protected_resource_metadata_names_the_issuer_and_the_resource() {
     );
     assert_eq!(chosen_scope(Some("c"), &read), Some("c"));
     assert_eq!(chosen_scope(None, &read), Some("a b"));
-    let without =
-        ProtectedResource::read(r#"{"authorization_servers":["https://a"]}"#, &mcp).unwrap();
+    let without = ProtectedResource::read(r#"{"authorization_servers":["https://a"]}"#, &mcp)
+        .unwrap()
+        .unwrap();
     assert_eq!(without.resource, "https://mcp.example.com/v1/mcp");
     assert_eq!(chosen_scope(None, &without), None);
     for other in [
@@ -452,7 +455,19 @@ fn protected_resource_metadata_names_the_issuer_and_the_resource() {
         let text = format!(r#"{{"resource":"{other}","authorization_servers":["https://a"]}}"#);
         assert!(ProtectedResource::read(&text, &mcp).is_err(), "{other}");
     }
-    assert!(ProtectedResource::read(r#"{"authorization_servers":[]}"#, &mcp).is_err());
+    // The TypeScript SDK takes metadata naming no authorization server as none (src/client/auth.ts,
+    // `authInternal`), an HTML page answered 200 by a catch-all route too: `None`, not a failure.
+    for unusable in [
+        r#"{"authorization_servers":[]}"#,
+        r#"{"resource":"https://mcp.example.com/v1/mcp"}"#,
+        "<!doctype html><title>App</title>",
+    ] {
+        assert_eq!(
+            ProtectedResource::read(unusable, &mcp),
+            Ok(None),
+            "{unusable}"
+        );
+    }
 }
 
 /// The spec's "Canonical Server URI": lowercase scheme and host, no query, no trailing slash.

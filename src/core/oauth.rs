@@ -131,19 +131,20 @@ impl ProtectedResource {
 
     /// Reads the metadata of `server`. Its `resource` must be the server's URL or a prefix of it
     /// on the same origin (RFC 9728 §3.3 and §7.3: metadata naming another resource is not this
-    /// server's); without one, the server's canonical URI is the resource.
-    pub fn read(text: &str, server: &CheckedUrl) -> Result<ProtectedResource, OAuthError> {
-        let discovery = OAuthError::Discovery;
-        let members = json_object(text).ok_or_else(|| {
-            discovery("the protected resource metadata is not a JSON object".to_owned())
-        })?;
-        let authorization_server = match members.get("authorization_servers") {
-            Some(Value::Array(servers)) => servers.first().and_then(Value::as_str),
+    /// server's); without one, the server's canonical URI is the resource. `None`: the text names
+    /// no authorization server (no JSON object, such as the HTML page of a catch-all route, or
+    /// no `authorization_servers`), which the TypeScript SDK takes as no metadata at all.
+    pub fn read(text: &str, server: &CheckedUrl) -> Result<Option<ProtectedResource>, OAuthError> {
+        let Some(members) = json_object(text) else {
+            return Ok(None);
+        };
+        let first_named = match members.get("authorization_servers") {
+            Some(Value::Array(servers)) => servers.first(),
             _ => None,
-        }
-        .ok_or_else(|| {
-            discovery("the protected resource metadata names no authorization server".to_owned())
-        })?;
+        };
+        let Some(Value::String(authorization_server)) = first_named else {
+            return Ok(None);
+        };
         let canonical = canonical_resource(server);
         let resource = match string_member(&members, "resource") {
             None => canonical,
@@ -153,18 +154,18 @@ impl ProtectedResource {
                     .strip_prefix(named)
                     .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
                 if !under {
-                    return Err(discovery(format!(
+                    return Err(OAuthError::Discovery(format!(
                         "the protected resource metadata is for `{named}`, not for `{canonical}`"
                     )));
                 }
                 named.to_owned()
             }
         };
-        Ok(ProtectedResource {
-            authorization_server: authorization_server.to_owned(),
+        Ok(Some(ProtectedResource {
+            authorization_server: authorization_server.clone(),
             resource,
             scopes_supported: scopes_of(&members),
-        })
+        }))
     }
 }
 

@@ -373,35 +373,45 @@ async fn authorize_anew(
         }
         None => protected_resource_metadata_urls(&server),
     };
-    // A server without protected resource metadata is taken for one of MCP 2025-03-26: its
-    // own authorization server, with default endpoints when it has no metadata either (as the
-    // TypeScript SDK does, whatever the protected resource metadata lookups met). Only a server
-    // whose every authorization server metadata lookup answered 4xx gets the defaults: one
-    // unreachable there (a CORS failure looks so) gets the discovery error instead.
-    let (resource, legacy) = match first_found(&metadata_urls, signal).await {
-        Ok(text) => (ProtectedResource::read(&text, &server)?, None),
-        Err(lookups) if !named_metadata => (ProtectedResource::legacy(&server), Some(lookups)),
-        Err(lookups) => return Err(lookups.error("protected resource metadata").into()),
+    // A server without protected resource metadata, or whose metadata names no authorization
+    // server, is taken for one of MCP 2025-03-26: its own authorization server, with default
+    // endpoints when it has no metadata either (as the TypeScript SDK does, whatever the
+    // protected resource metadata lookups met). Only a server whose every authorization server
+    // metadata lookup answered 4xx gets the defaults: one unreachable there (a CORS failure looks
+    // so) gets the discovery error instead.
+    let read = match first_found(&metadata_urls, signal).await {
+        Ok((url, text)) => ProtectedResource::read(&text, &server)?.ok_or_else(|| {
+            format!("the protected resource metadata at `{url}` names no authorization server")
+        }),
+        Err(lookups) => Err(lookups.message("protected resource metadata")),
+    };
+    // Without usable metadata: why, for the error if the server's origin has nothing either.
+    let (resource, legacy) = match read {
+        Ok(resource) => (resource, None),
+        Err(why) if !named_metadata => (ProtectedResource::legacy(&server), Some(why)),
+        Err(why) => return Err(OAuthError::Discovery(why).into()),
     };
     let issuer = &resource.authorization_server;
     let as_urls = authorization_server_metadata_urls(issuer, allow)?;
     let metadata = match (first_found(&as_urls, signal).await, legacy) {
-        (Ok(text), None) => AuthorizationServer::read(&text, issuer, allow)?,
-        (Ok(text), Some(_)) => AuthorizationServer::read_legacy(&text, issuer, allow)?,
+        (Ok((_, text)), None) => AuthorizationServer::read(&text, issuer, allow)?,
+        (Ok((_, text)), Some(_)) => AuthorizationServer::read_legacy(&text, issuer, allow)?,
         (Err(lookups), Some(_)) if lookups.all_answered_4xx => {
             AuthorizationServer::legacy_defaults(issuer)
         }
         (Err(lookups), Some(first)) => {
             return Err(OAuthError::Discovery(format!(
-                "{}; and {}",
-                first.error("protected resource metadata"),
-                lookups
-                    .error("authorization server metadata at the server's origin (MCP 2025-03-26)")
+                "{first}; and {}",
+                lookups.message(
+                    "authorization server metadata at the server's origin (MCP 2025-03-26)"
+                )
             ))
             .into())
         }
         (Err(lookups), None) => {
-            return Err(lookups.error("authorization server metadata").into());
+            return Err(
+                OAuthError::Discovery(lookups.message("authorization server metadata")).into(),
+            );
         }
     };
     let client = client_for(flow, issuer, &metadata, signal).await?;
@@ -519,23 +529,26 @@ struct Lookups {
 }
 
 impl Lookups {
-    fn error(&self, what: &str) -> OAuthError {
-        OAuthError::Discovery(format!(
+    fn message(&self, what: &str) -> String {
+        format!(
             "no {what} found: {}",
             crate::core::text::join(&self.tried, ", ")
-        ))
+        )
     }
 }
 
-/// The body of the first of `urls` that answers 2xx.
-async fn first_found(urls: &[String], signal: Option<&AbortSignal>) -> Result<String, Lookups> {
+/// The first of `urls` that answers 2xx, and its body.
+async fn first_found<'a>(
+    urls: &'a [String],
+    signal: Option<&AbortSignal>,
+) -> Result<(&'a str, String), Lookups> {
     let mut lookups = Lookups {
         tried: Vec::with_capacity(urls.len()),
         all_answered_4xx: true,
     };
     for url in urls {
         match send(url, None, None, signal).await {
-            Ok((200..=299, text)) => return Ok(text),
+            Ok((200..=299, text)) => return Ok((url, text)),
             Ok((status, _)) => {
                 lookups.all_answered_4xx &= (400..500).contains(&status);
                 lookups.tried.push(format!("{url} ({status})"));

@@ -363,6 +363,33 @@ test("authorization server metadata whose issuer is not the one asked for is not
   assert.equal((await mcpLog("/oauth/")).length, before, "no registration nor code exchange");
 });
 
+// Protected resource metadata answered 2xx but unusable: an HTML page from a catch-all route, or
+// JSON naming no authorization server. The TypeScript SDK (src/client/auth.ts, `authInternal`)
+// ignores whatever `discoverOAuthProtectedResourceMetadata` throws and, without an authorization
+// server from it, takes the MCP server for its own (MCP 2025-03-26): so does the hook, which then
+// finds the metadata at the server's origin and runs the flow there.
+test("protected resource metadata answered 2xx but unusable is taken as none: the flow goes on at the server's origin", bounded, async () => {
+  const redirectUri = new URL("/oauth-callback.html", env.demoUrl).href;
+  for (const mode of ["prm-html", "prm-no-issuer"]) {
+    const url = `${env.mcpTestUrl}${mcpTestPath(mode)}`;
+    const before = (await mcpLog("/oauth/token")).length;
+    const outcome = await page.evaluate(
+      async ({ url, redirectUri }) => {
+        const getAccessToken = window.agentWasm.browserOAuth({ redirectUri, clientName: "unusable metadata", allowInsecureLocalUrls: true });
+        try {
+          return { token: await getAccessToken({ url, reason: "unauthorized" }) };
+        } catch (error) {
+          return { code: error.code, message: error.message };
+        }
+      },
+      { url, redirectUri },
+    );
+    assert.deepEqual(outcome, { token: "good" }, mode);
+    const [exchange] = (await mcpLog("/oauth/token")).slice(before);
+    assert.equal(new URLSearchParams(exchange.body).get("resource"), url, mode);
+  }
+});
+
 // Without `storage`, the hook keeps the client and the tokens in memory, for itself only.
 test("without storage the hook keeps its tokens in memory for its next questions", bounded, async () => {
   const url = `${env.mcpTestUrl}${mcpTestPath("auth")}`;
