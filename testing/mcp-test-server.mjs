@@ -111,6 +111,9 @@
 //                    /.well-known/oauth-authorization-server/impostor serves the same metadata,
 //                    whose issuer is not the impostor's, for the protected resource metadata's
 //                    `?as=impostor`, which names the issuer http://<host>/impostor
+//   GET /__bare:     `{ url }`, the origin of a second listener where every path answers 404 (and
+//                    CORS preflights 204): a server with no OAuth metadata and no default OAuth
+//                    endpoints, which this origin, its authorization server's, cannot stand for
 //   (other modes answer a GET without Last-Event-ID with 405)
 
 import { createHash } from "node:crypto";
@@ -782,6 +785,11 @@ const server = http.createServer(async (request, response) => {
     response.end(JSON.stringify({ max }));
     return;
   }
+  if (url.pathname === "/__bare") {
+    response.writeHead(200, { ...corsHeaders(true), "Content-Type": "application/json" });
+    response.end(JSON.stringify({ url: `http://127.0.0.1:${bare.address().port}` }));
+    return;
+  }
   if (url.pathname === "/__legacy-open") {
     const prefix = url.searchParams.get("path") ?? "/";
     const open = [...legacyStreams.values()].filter((stream) => stream.session.path.startsWith(prefix)).length;
@@ -859,6 +867,11 @@ const server = http.createServer(async (request, response) => {
     response.writeHead(404, corsHeaders(true)).end("unknown route");
   }
 });
+
+const bare = http.createServer((request, response) => {
+  response.writeHead(request.method === "OPTIONS" ? 204 : 404, corsHeaders(true)).end();
+});
+bare.listen(0, "127.0.0.1");
 
 const port = Number(process.argv[2] ?? process.env.PORT ?? 0);
 server.listen(port, "127.0.0.1", () => {

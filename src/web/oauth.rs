@@ -393,20 +393,28 @@ async fn authorize_anew(
     };
     let issuer = &resource.authorization_server;
     let as_urls = authorization_server_metadata_urls(issuer, allow)?;
-    let metadata = match (first_found(&as_urls, signal).await, legacy) {
-        (Ok((_, text)), None) => AuthorizationServer::read(&text, issuer, allow)?,
-        (Ok((_, text)), Some(_)) => AuthorizationServer::read_legacy(&text, issuer, allow)?,
-        (Err(lookups), Some(_)) if lookups.all_answered_4xx => {
-            AuthorizationServer::legacy_defaults(issuer)
-        }
+    // With the default endpoints, which are guesses: what discovery did not find, for the error
+    // if they are not there either.
+    let (metadata, guessed) = match (first_found(&as_urls, signal).await, legacy) {
+        (Ok((_, text)), None) => (AuthorizationServer::read(&text, issuer, allow)?, None),
+        (Ok((_, text)), Some(_)) => (
+            AuthorizationServer::read_legacy(&text, issuer, allow)?,
+            None,
+        ),
         (Err(lookups), Some(first)) => {
-            return Err(OAuthError::Discovery(format!(
+            let nothing_found = format!(
                 "{first}; and {}",
                 lookups.message(
                     "authorization server metadata at the server's origin (MCP 2025-03-26)"
                 )
-            ))
-            .into())
+            );
+            if !lookups.all_answered_4xx {
+                return Err(OAuthError::Discovery(nothing_found).into());
+            }
+            (
+                AuthorizationServer::legacy_defaults(issuer),
+                Some(nothing_found),
+            )
         }
         (Err(lookups), None) => {
             return Err(
@@ -414,7 +422,14 @@ async fn authorize_anew(
             );
         }
     };
-    let client = client_for(flow, issuer, &metadata, signal).await?;
+    let client = client_for(flow, issuer, &metadata, signal)
+        .await
+        .map_err(|error| match (error, guessed) {
+            (OAuthError::Registration(why), Some(nothing_found)) => {
+                OAuthError::Discovery(format!("{nothing_found}; and {why}"))
+            }
+            (error, _) => error,
+        })?;
 
     let verifier = base64url(&random_bytes(32)?);
     let digest =

@@ -390,6 +390,40 @@ test("protected resource metadata answered 2xx but unusable is taken as none: th
   }
 });
 
+// A server with neither protected resource metadata nor authorization server metadata at its
+// origin (every well-known lookup 404) is taken for one of MCP 2025-03-26 ("Fallbacks for Servers
+// without Metadata Discovery"), whose default endpoints are guesses: when its default
+// registration endpoint answers 404 too, the error is discovery's, naming every URL tried.
+test("a server with no OAuth metadata and no default endpoints fails discovery, naming every URL tried", bounded, async () => {
+  const { url: origin } = await (await fetch(`${env.mcpTestUrl}/__bare`)).json();
+  const url = `${origin}/mcp`;
+  const redirectUri = new URL("/oauth-callback.html", env.demoUrl).href;
+  let popups = 0;
+  const onPopup = () => (popups += 1);
+  page.on("popup", onPopup);
+  const outcome = await page.evaluate(
+    async ({ url, redirectUri }) => {
+      const getAccessToken = window.agentWasm.browserOAuth({ redirectUri, clientName: "nothing there", allowInsecureLocalUrls: true });
+      try {
+        return { token: await getAccessToken({ url, reason: "unauthorized" }) };
+      } catch (error) {
+        return { code: error.code, message: error.message };
+      }
+    },
+    { url, redirectUri },
+  );
+  page.off("popup", onPopup);
+  assert.deepEqual(outcome, {
+    code: "oauth_discovery_failed",
+    message: `no protected resource metadata found: ${origin}/.well-known/oauth-protected-resource/mcp (404), ` +
+      `${origin}/.well-known/oauth-protected-resource (404); ` +
+      `and no authorization server metadata at the server's origin (MCP 2025-03-26) found: ` +
+      `${origin}/.well-known/oauth-authorization-server (404), ${origin}/.well-known/openid-configuration (404); ` +
+      `and the client registration at \`${origin}/register\` answered 404`,
+  });
+  assert.equal(popups, 0, "no popup opened");
+});
+
 // Without `storage`, the hook keeps the client and the tokens in memory, for itself only.
 test("without storage the hook keeps its tokens in memory for its next questions", bounded, async () => {
   const url = `${env.mcpTestUrl}${mcpTestPath("auth")}`;
