@@ -36,6 +36,20 @@ fn events_serialize_to_the_js_shape() {
                    "tool": "search", "arguments": {"query": "rust"}}),
         ),
         (
+            AgentEvent::ToolInputStart {
+                id: "c1".to_owned(),
+                name: "web_search".to_owned(),
+            },
+            json!({"type": "toolInputStart", "id": "c1", "name": "web_search"}),
+        ),
+        (
+            AgentEvent::ToolInputDelta {
+                id: "c1".to_owned(),
+                delta: "{\"q\":".to_owned(),
+            },
+            json!({"type": "toolInputDelta", "id": "c1", "delta": "{\"q\":"}),
+        ),
+        (
             AgentEvent::ToolEta {
                 id: "c1".to_owned(),
                 eta_ms: 1500,

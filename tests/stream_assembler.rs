@@ -1,6 +1,8 @@
 //! The tool-call assembler against the habits of real providers, one row per quirk.
 
-use mcp_agent_wasm::core::assembler::ToolCallAssembler;
+use mcp_agent_wasm::core::assembler::{
+    synthesized_call_id, ToolCallAssembler, ToolInput, ToolInputTracker,
+};
 use mcp_agent_wasm::core::model_event::{ArgumentsDelta, ToolCallDelta};
 use serde_json::{json, Value};
 
@@ -306,6 +308,77 @@ fn every_provider_quirk_assembles_into_the_expected_calls() {
                 });
         if !matches {
             failures.push(format!("{}: got {got:?}, want {:?}", case.quirk, case.want));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The page's view of each quirk's stream (`ToolInputTracker`) names the calls the assembler
+/// makes, in their order, under the ids the loop gives them (the provider's, or
+/// `synthesized_call_id` for calls without one), and its deltas, joined, are each call's
+/// arguments text as received; a call is started before any of its text is shown.
+#[test]
+fn the_streamed_tool_input_shows_every_quirk_s_calls_under_their_loop_ids() {
+    const ROUND: u32 = 3;
+    let mut failures = Vec::new();
+    for case in cases() {
+        let mut assembler = ToolCallAssembler::new();
+        let mut tracker = ToolInputTracker::new(ROUND);
+        let mut started: Vec<(String, String)> = Vec::new();
+        let mut texts: Vec<(String, String)> = Vec::new();
+        for delta in &case.deltas {
+            assembler.push(delta);
+            for shown in tracker.push(delta) {
+                match shown {
+                    ToolInput::Start { id, name } => started.push((id, name)),
+                    ToolInput::Delta { id, text } => {
+                        if !started.iter().any(|(started_id, _)| *started_id == id) {
+                            failures
+                                .push(format!("{}: text for {id} before its start", case.quirk));
+                        }
+                        match texts.iter_mut().find(|(shown_id, _)| *shown_id == id) {
+                            Some((_, joined)) => joined.push_str(&text),
+                            None => texts.push((id, text)),
+                        }
+                    }
+                }
+            }
+        }
+        // Whole arguments are not shown as text; text that is empty or `null` is assembled as `{}`.
+        let only_whole = case
+            .deltas
+            .iter()
+            .all(|delta| !matches!(delta.arguments, Some(ArgumentsDelta::Fragment(_))));
+        let mut want_started = Vec::new();
+        for (position, call) in assembler.finish().into_iter().enumerate() {
+            let id = if call.id_synthesized {
+                synthesized_call_id(ROUND, position)
+            } else {
+                call.id
+            };
+            let shown = texts
+                .iter()
+                .find(|(shown_id, _)| *shown_id == id)
+                .map_or("", |(_, text)| text.as_str());
+            let as_assembled = if only_whole {
+                shown.is_empty()
+            } else {
+                shown == call.raw_arguments
+                    || (call.raw_arguments == "{}" && matches!(shown.trim(), "" | "null"))
+            };
+            if !as_assembled {
+                failures.push(format!(
+                    "{}: {id} shown as {shown:?}, assembled from {:?}",
+                    case.quirk, call.raw_arguments
+                ));
+            }
+            want_started.push((id, call.name));
+        }
+        if started != want_started {
+            failures.push(format!(
+                "{}: started {started:?}, want {want_started:?}",
+                case.quirk
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -527,7 +527,7 @@ function addAssistantTurn() {
   const body = element("div", { className: "turn-body" });
   const turn = element("li", { className: "turn assistant", "data-state": "running" }, meta, reasoning, body);
   $("transcript").append(turn);
-  return { turn, meta, round, usage, reason, reasoning, reasoningText, body, cards: new Map(), approvals: new Map(), answer: null };
+  return { turn, meta, round, usage, reason, reasoning, reasoningText, body, cards: new Map(), approvals: new Map(), writing: new Map(), answer: null };
 }
 
 /** The answer text block of the current round (a new one after tool cards). */
@@ -629,7 +629,25 @@ function handleEvent(view, event) {
       view.reasoning.hidden = false;
       view.reasoningText.textContent += event.text;
       break;
+    case "toolInputStart": {
+      // A call the model is still writing; its card replaces it once the answer is complete.
+      view.writing.get(event.id)?.node.remove();
+      const text = element("pre", { className: "small" });
+      const node = element("div", { className: "tool-writing" },
+        element("span", { className: "small muted", text: `Writing a call of ${event.name}…` }), text);
+      view.body.append(node);
+      view.answer = null;
+      view.writing.set(event.id, { node, text });
+      break;
+    }
+    case "toolInputDelta": {
+      const writing = view.writing.get(event.id);
+      if (writing) writing.text.textContent += event.delta;
+      break;
+    }
     case "toolCall":
+      view.writing.get(event.id)?.node.remove();
+      view.writing.delete(event.id);
       view.cards.set(event.id, toolCard(view, event));
       break;
     case "toolEta": {
@@ -686,6 +704,7 @@ function handleEvent(view, event) {
       for (const entry of view.cards.values()) {
         if (["running", "approval"].includes(entry.card.dataset.status)) finishCard(entry, "cancelled", "cancelled");
       }
+      for (const { node } of view.writing.values()) node.remove();
       state.history = event.messages;
       break;
     default:

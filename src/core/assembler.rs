@@ -7,6 +7,8 @@
 //! A whole value followed by fragments was a placeholder (like Anthropic's `input: {}`): the
 //! fragments win.
 
+use std::mem;
+
 use serde_json::{Map, Value};
 
 use super::json_read::json_kind;
@@ -39,17 +41,77 @@ enum ReceivedArguments {
 
 #[derive(Debug, Default)]
 struct OpenCall {
-    index: Option<u32>,
-    id: Option<String>,
     name: String,
     arguments: ReceivedArguments,
     truncated: bool,
     thought_signature: Option<String>,
 }
 
+/// A call's `index` and `id`, as far as its deltas have given them.
+#[derive(Debug, Default)]
+struct CallKey {
+    index: Option<u32>,
+    id: Option<String>,
+}
+
+/// Which call of a round each delta belongs to (the rule of the module's doc), for the
+/// assembler and for [`ToolInputTracker`] alike, so that both see the same calls.
+#[derive(Debug, Default)]
+struct CallRouter {
+    keys: Vec<CallKey>,
+}
+
+impl CallRouter {
+    /// The position of the call `delta` belongs to, `keys.len()` before the push when it opens
+    /// one; the call takes the id and index it did not have yet.
+    fn route(&mut self, delta: &ToolCallDelta) -> usize {
+        let given_id = delta.id.as_deref().filter(|id| !id.is_empty());
+        let position = match self.find(given_id, delta.index) {
+            Some(position) => position,
+            None => {
+                self.keys.push(CallKey::default());
+                self.keys.len() - 1
+            }
+        };
+        let key = &mut self.keys[position];
+        if key.id.is_none() {
+            key.id = given_id.map(str::to_owned);
+        }
+        if key.index.is_none() {
+            key.index = delta.index;
+        }
+        position
+    }
+
+    fn find(&self, given_id: Option<&str>, index: Option<u32>) -> Option<usize> {
+        if let Some(id) = given_id {
+            let same_id = self
+                .keys
+                .iter()
+                .position(|key| key.id.as_deref() == Some(id));
+            if same_id.is_some() {
+                return same_id;
+            }
+        }
+        if let Some(index) = index {
+            return self
+                .keys
+                .iter()
+                .rposition(|key| key.index == Some(index))
+                .filter(|&position| given_id.is_none() || self.keys[position].id.is_none());
+        }
+        if given_id.is_some() {
+            return None;
+        }
+        self.keys.len().checked_sub(1)
+    }
+}
+
 /// Collects deltas for one model round. Calls are finalised only by [`ToolCallAssembler::finish`].
 #[derive(Debug, Default)]
 pub struct ToolCallAssembler {
+    router: CallRouter,
+    /// The calls, at the router's positions.
     calls: Vec<OpenCall>,
 }
 
@@ -64,24 +126,11 @@ impl ToolCallAssembler {
     }
 
     pub fn push(&mut self, delta: &ToolCallDelta) {
-        let given_id = delta.id.as_deref().filter(|id| !id.is_empty());
-        let position = match self.find(given_id, delta.index) {
-            Some(position) => position,
-            None => {
-                self.calls.push(OpenCall {
-                    index: delta.index,
-                    ..OpenCall::default()
-                });
-                self.calls.len() - 1
-            }
-        };
+        let position = self.router.route(delta);
+        if position == self.calls.len() {
+            self.calls.push(OpenCall::default());
+        }
         let call = &mut self.calls[position];
-        if call.id.is_none() {
-            call.id = given_id.map(str::to_owned);
-        }
-        if call.index.is_none() {
-            call.index = delta.index;
-        }
         if let Some(name) = delta.name.as_deref().filter(|name| !name.is_empty()) {
             name.clone_into(&mut call.name);
         }
@@ -101,44 +150,22 @@ impl ToolCallAssembler {
         }
     }
 
-    fn find(&self, given_id: Option<&str>, index: Option<u32>) -> Option<usize> {
-        if let Some(id) = given_id {
-            let same_id = self
-                .calls
-                .iter()
-                .position(|call| call.id.as_deref() == Some(id));
-            if same_id.is_some() {
-                return same_id;
-            }
-        }
-        if let Some(index) = index {
-            return self
-                .calls
-                .iter()
-                .rposition(|call| call.index == Some(index))
-                .filter(|&position| given_id.is_none() || self.calls[position].id.is_none());
-        }
-        if given_id.is_some() {
-            return None;
-        }
-        self.calls.len().checked_sub(1)
-    }
-
     /// The round's calls, in the order they started.
     pub fn finish(self) -> Vec<AssembledToolCall> {
         // Plain loops: iterator adapters over the calls compiled to functions of their own.
         let mut given_ids = Vec::new();
-        for call in &self.calls {
-            if let Some(id) = &call.id {
+        for key in &self.router.keys {
+            if let Some(id) = &key.id {
                 given_ids.push(id.clone());
             }
         }
         let mut synthesized_ids = Vec::new();
         let mut assembled = Vec::with_capacity(self.calls.len());
-        for (position, call) in self.calls.into_iter().enumerate() {
+        let keys = self.router.keys.into_iter();
+        for (position, (call, key)) in self.calls.into_iter().zip(keys).enumerate() {
             let (arguments, raw_arguments) = finish_arguments(call.arguments, call.truncated);
-            let id_synthesized = call.id.is_none();
-            let id = call.id.unwrap_or_else(|| {
+            let id_synthesized = key.id.is_none();
+            let id = key.id.unwrap_or_else(|| {
                 let id = unused_id(position, &given_ids, &synthesized_ids);
                 synthesized_ids.push(id.clone());
                 id
@@ -153,6 +180,95 @@ impl ToolCallAssembler {
             });
         }
         assembled
+    }
+}
+
+/// The id the loop gives a call of round `round` that came without one.
+pub fn synthesized_call_id(round: u32, position: usize) -> String {
+    format!("call_{round}_{position}")
+}
+
+/// What the page is shown of a streamed call while the model writes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToolInput {
+    /// The call is named: the id its `toolCall` will carry, and the function name.
+    Start { id: String, name: String },
+    /// Arguments text the call received, in order.
+    Delta { id: String, text: String },
+}
+
+/// Follows a streamed answer's tool calls as they come, for the page, routing deltas as the
+/// assembler does but keeping no arguments. A call starts with the first delta that names it,
+/// under its provider id or, without one, the id the loop will give it
+/// ([`synthesized_call_id`]); arguments text received before its name follows the start. Whole
+/// arguments (Gemini, Ollama) are not text the model writes: they are shown by the `toolCall`.
+#[derive(Debug)]
+pub struct ToolInputTracker {
+    round: u32,
+    router: CallRouter,
+    calls: Vec<ShownCall>,
+}
+
+#[derive(Debug, Default)]
+struct ShownCall {
+    /// The id the call is shown under, from its start on.
+    id: Option<String>,
+    /// Arguments text received before the call was named.
+    early_text: String,
+}
+
+impl ToolInputTracker {
+    pub fn new(round: u32) -> Self {
+        ToolInputTracker {
+            round,
+            router: CallRouter::default(),
+            calls: Vec::new(),
+        }
+    }
+
+    /// What `delta` shows: the start of the call it names first, and the text it adds.
+    pub fn push(&mut self, delta: &ToolCallDelta) -> Vec<ToolInput> {
+        let position = self.router.route(delta);
+        if position == self.calls.len() {
+            self.calls.push(ShownCall::default());
+        }
+        let call = &mut self.calls[position];
+        let text = match &delta.arguments {
+            Some(ArgumentsDelta::Fragment(fragment)) => fragment.as_str(),
+            _ => "",
+        };
+        if let Some(id) = &call.id {
+            return match text {
+                "" => Vec::new(),
+                text => vec![ToolInput::Delta {
+                    id: id.clone(),
+                    text: text.to_owned(),
+                }],
+            };
+        }
+        let Some(name) = delta.name.as_deref().filter(|name| !name.is_empty()) else {
+            call.early_text.push_str(text);
+            return Vec::new();
+        };
+        let key = &self.router.keys[position];
+        let id = (key.id.clone()).unwrap_or_else(|| synthesized_call_id(self.round, position));
+        call.id = Some(id.clone());
+        let mut text_so_far = mem::take(&mut call.early_text);
+        text_so_far.push_str(text);
+        let start = ToolInput::Start {
+            id: id.clone(),
+            name: name.to_owned(),
+        };
+        match text_so_far.as_str() {
+            "" => vec![start],
+            _ => vec![
+                start,
+                ToolInput::Delta {
+                    id,
+                    text: text_so_far,
+                },
+            ],
+        }
     }
 }
 

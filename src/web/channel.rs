@@ -43,11 +43,20 @@ pub fn channel<T>() -> (Sender<T>, Receiver<T>) {
 impl<T> Sender<T> {
     /// Queues `item` for the receiver; dropped if the receiver is gone.
     pub fn send(&self, item: T) {
+        self.send_merging(item, |_, item| Some(item));
+    }
+
+    /// Queues `item` unless `merge` folds it into the items the receiver has not taken yet
+    /// (`merge` gives the item back when it did not).
+    pub fn send_merging(&self, item: T, merge: fn(&mut VecDeque<T>, T) -> Option<T>) {
         let waker = {
             let mut queue = self.0.borrow_mut();
             if !queue.receiver_alive {
                 return;
             }
+            let Some(item) = merge(&mut queue.items, item) else {
+                return;
+            };
             queue.items.push_back(item);
             queue.waker.take()
         };

@@ -284,6 +284,17 @@ export type AgentEvent =
   | { type: "text"; text: string }
   /** A piece of the reasoning, kept apart from the answer; merged like `text`. */
   | { type: "reasoning"; text: string }
+  /**
+   * A tool call the model is writing, once it has named it, under the `id` of the `toolCall`
+   * that follows when the model's answer is complete (the AI SDK's `tool-input-start`). An
+   * answer asked for again after its stream was cut starts its calls again (the same `id`
+   * when the provider gives calls none of their own); a run that fails or is aborted mid-answer
+   * leaves them without a `toolCall`. Calls a provider sends whole (Gemini, Ollama) come as
+   * `toolInputStart` and their `toolCall` only.
+   */
+  | { type: "toolInputStart"; id: string; name: string }
+  /** Arguments text of a call being written, in order: joined, the text the model wrote (the pieces one network read brings come as one). */
+  | { type: "toolInputDelta"; id: string; delta: string }
   | { type: "toolCall"; id: string; name: string; server: string; tool: string; arguments: JsonValue }
   | { type: "toolEta"; id: string; etaMs: number }
   | { type: "toolProgress"; id: string; progress: number; total?: number; message?: string }

@@ -33,7 +33,7 @@ test("a two-round run: parallel calls report in completion order, tool messages 
   ]);
   const run = await runInPage(page, agentConfig(), question);
   assert.equal(run.error, undefined, JSON.stringify(run.error));
-  const types = run.events.map((event) => event.type);
+  const types = run.events.map((event) => event.type).filter((type) => !type.startsWith("toolInput"));
   assert.deepEqual(types.slice(0, 3), ["round", "toolCall", "toolCall"]);
   const results = eventsOf(run, "toolResult");
   assert.deepEqual(results.map((event) => event.id), ["call_fast", "call_slow"], "completion order");
@@ -60,6 +60,39 @@ test("a two-round run: parallel calls report in completion order, tool messages 
     ["echo", "get-sum"],
   );
   assert.equal(requests[1].json.messages.filter((message) => message.role === "tool").length, 2);
+});
+
+/** Each `toolCall` of `run` with what the page was shown of it before: its start and its argument text. */
+function shownWhileWritten(run) {
+  return eventsOf(run, "toolCall").map((call) => {
+    const at = run.events.indexOf(call);
+    const startAt = run.events.findLastIndex((event, index) => index < at && event.type === "toolInputStart" && event.id === call.id);
+    const pieces = run.events.slice(startAt + 1, at).filter((event) => event.type === "toolInputDelta" && event.id === call.id);
+    return { call, start: run.events[startAt], text: pieces.map((event) => event.delta).join(""), pieces: pieces.length };
+  });
+}
+
+test("a tool call shows while the model writes it: toolInputStart, then its arguments' text, before its toolCall", async () => {
+  const args = { message: "a message long enough to come in several pieces" };
+  await scriptProvider([
+    { toolCalls: [{ id: "call_echo", name: "echo", arguments: args }, { id: "call_sum", name: "get-sum", arguments: { a: 2, b: 3 } }] },
+    { toolCalls: [{ name: "echo", arguments: { message: "again" } }], noIds: true },
+    { text: "Done." },
+  ]);
+  const run = await runInPage(page, agentConfig(), question);
+  assert.equal(run.error, undefined, JSON.stringify(run.error));
+  const shown = shownWhileWritten(run);
+  assert.deepEqual(shown.map(({ call }) => call.id), ["call_echo", "call_sum", "call_2_0"], "the loop's id where the provider gave none");
+  for (const { call, start, text } of shown) {
+    assert.ok(start, `a toolInputStart before the toolCall of ${call.id}`);
+    assert.equal(start.name, call.name);
+    assert.deepEqual(JSON.parse(text), call.arguments, `the pieces of ${call.id} join to its arguments`);
+  }
+  const starts = eventsOf(run, "toolInputStart").map((event) => event.id);
+  assert.deepEqual(starts, ["call_echo", "call_sum", "call_2_0"], "one start per call");
+  const firstCall = run.events.findIndex((event) => event.type === "toolCall");
+  const lastDelta = run.events.findLastIndex((event, index) => index < firstCall && event.type === "toolInputDelta");
+  assert.ok(lastDelta > 0, "the first round's pieces come before its calls are announced");
 });
 
 test("openai_responses: a reasoning model's run over the Responses API keeps its encrypted reasoning across rounds", async () => {

@@ -84,6 +84,14 @@ test("provider: a connection dropped mid tool-call is retried once and the run c
   assert.equal(final.text, "echoed");
   assert.equal(eventsOf(run, "toolCall").length, 1, "the broken round left no call behind");
   assert.equal((await providerRequests()).length, 3, "the dropped round was asked for once more");
+  // The call starts again on the page with the answer asked for again (whether the cut attempt's
+  // start reached the page depends on what the browser read before the reset).
+  const starts = eventsOf(run, "toolInputStart");
+  assert.ok(starts.length >= 1 && starts.every((event) => event.id === "call_echo"), JSON.stringify(starts));
+  const again = run.events.indexOf(starts.at(-1));
+  const called = run.events.findIndex((event) => event.type === "toolCall");
+  const text = run.events.slice(again, called).filter((event) => event.type === "toolInputDelta").map((event) => event.delta).join("");
+  assert.deepEqual(JSON.parse(text), call.arguments, "the pieces after the second start are the whole arguments");
 });
 
 test("provider: with maxRetries: 0 a connection dropped mid tool-call is not asked for again", bounded, async () => {

@@ -97,6 +97,17 @@ test("two tools in one round: both cards complete, the progress bar moves, the a
   const { page, problems } = await openDemo();
   const usages = await recordModelUsage(page);
   try {
+    // Calls being written show in the chat until their cards replace them.
+    await page.evaluate(() => {
+      window.writtenCalls = [];
+      new MutationObserver((changes) => {
+        for (const change of changes) {
+          for (const node of change.addedNodes) {
+            if (node.classList?.contains("tool-writing")) window.writtenCalls.push(node);
+          }
+        }
+      }).observe(document.body, { childList: true, subtree: true });
+    });
     await ask(page, "add 2 and 3 and run a long operation for 2 seconds in 4 steps");
     const longCard = page.locator('.tool-card[data-tool="trigger-long-running-operation"]');
     await page.waitForFunction(() => {
@@ -117,6 +128,9 @@ test("two tools in one round: both cards complete, the progress bar moves, the a
     const bar = await longCard.locator("progress").evaluate((node) => [node.value, node.max]);
     assert.deepEqual(bar, [4, 4]);
 
+    const written = await page.evaluate(() => window.writtenCalls.map((node) => [node.textContent, node.isConnected]));
+    assert.ok(written.some(([text]) => /Writing a call of get-sum…[\s\S]*"a"/.test(text)), JSON.stringify(written));
+    assert.ok(written.every(([, shown]) => !shown), "each replaced by its card");
     const answer = await turn.locator(".answer").last().textContent();
     assert.match(answer, /The sum of 2 and 3 is 5/);
     assert.match(answer, /Long running operation completed/);

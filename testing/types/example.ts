@@ -12,6 +12,10 @@ function describe(event: AgentEvent): string {
     case "text":
     case "reasoning":
       return event.text;
+    case "toolInputStart":
+      return `${event.id}: writing a call of ${event.name}`;
+    case "toolInputDelta":
+      return `${event.id}: ${event.delta}`;
     case "toolCall":
       return `${event.name} on ${event.server}/${event.tool} with ${JSON.stringify(event.arguments)}`;
     case "toolEta":

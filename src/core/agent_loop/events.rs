@@ -189,6 +189,12 @@ pub enum AgentEvent {
         tool: String,
         arguments: Value,
     },
+    /// A streamed call, once the model has named it, under the id its `ToolCall` will carry.
+    /// Only the driver emits this and `ToolInputDelta`, from the stream as it comes: the loop
+    /// sees a round's calls when the answer is complete.
+    ToolInputStart { id: String, name: String },
+    /// Arguments text a streamed call received (the AI SDK's `tool-input-delta`).
+    ToolInputDelta { id: String, delta: String },
     /// Expected duration of a call. The loop knows no durations: only the driver emits this.
     ToolEta { id: String, eta_ms: u64 },
     ToolProgress {

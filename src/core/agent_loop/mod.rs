@@ -31,7 +31,7 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
-use crate::core::assembler::ToolCallAssembler;
+use crate::core::assembler::{synthesized_call_id, ToolCallAssembler};
 use crate::core::mcp::tools::model_images;
 use crate::core::message::{
     ChatMessage, ContentPart, FunctionCall, MessageContent, MessageToolCall, Role, ThinkingBlock,
@@ -925,8 +925,4 @@ fn assistant_message(
         thinking_blocks: (!thinking_blocks.is_empty()).then_some(thinking_blocks),
         ..ChatMessage::text(Role::Assistant, "")
     }
-}
-
-fn synthesized_call_id(round: u32, position: usize) -> String {
-    format!("call_{round}_{position}")
 }

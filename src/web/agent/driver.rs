@@ -17,6 +17,7 @@ use crate::core::agent_loop::{
     Action, AgentEvent, AgentLoop, FinalReason, ModelFailure, ModelRequest, OutcomeReason,
     ToolFailure, ToolInvocation, ToolOutcome, ToolResult,
 };
+use crate::core::assembler::{ToolInput, ToolInputTracker};
 use crate::core::mcp::cache::ToolsCache;
 use crate::core::mcp::tools::{check_structured_content, ToolCallResult};
 use crate::core::mcp::McpError;
@@ -36,6 +37,8 @@ use crate::web::JsCallback;
 /// What the background tasks of a run tell the driver.
 pub enum Input {
     Model(ModelEvent),
+    /// What the page is shown of a tool call the model is writing.
+    ToolInput(ToolInput),
     ModelDone,
     /// `error` is the failure as JS sees it, with the HTTP `status` and `body` when an answer
     /// caused it: the run's error is that one.
@@ -59,6 +62,56 @@ pub enum Input {
         eta_ms: u64,
     },
     Abort,
+}
+
+/// What a run hands its stream.
+pub enum Emitted {
+    Event(JsValue),
+    /// A piece of a call's arguments text, kept as text until the page takes it: the pieces of
+    /// one call that the page has not read yet become one event (a model writing several calls
+    /// a character at a time, in turns, brought as many events as characters).
+    ToolInput {
+        id: String,
+        delta: String,
+    },
+    /// The run failed: the stream errors with this once the events before it are read.
+    Failed(JsValue),
+}
+
+impl Emitted {
+    /// The event as JS, or the run's error.
+    pub fn into_js(self) -> Result<JsValue, JsValue> {
+        match self {
+            Emitted::Event(event) => Ok(event),
+            Emitted::ToolInput { id, delta } => {
+                event_to_js(&AgentEvent::ToolInputDelta { id, delta })
+            }
+            Emitted::Failed(error) => Err(error),
+        }
+    }
+}
+
+/// Joins a piece of arguments text to the last piece of the same call still queued, as long as
+/// only pieces were queued after it (the page sees each call's pieces in order, and every other
+/// event where it was).
+fn join_tool_input(queued: &mut VecDeque<Emitted>, piece: Emitted) -> Option<Emitted> {
+    let Emitted::ToolInput { id, delta } = &piece else {
+        return Some(piece);
+    };
+    for item in queued.iter_mut().rev() {
+        let Emitted::ToolInput {
+            id: queued_id,
+            delta: joined,
+        } = item
+        else {
+            break;
+        };
+        if queued_id == id {
+            joined.push_str(delta);
+            return None;
+        }
+    }
+    Some(piece)
 }
 
 /// How a run ended for the stream: normally (a `final` event was sent), or with an error.
@@ -234,6 +287,16 @@ fn event_to_js(event: &AgentEvent) -> Result<JsValue, JsValue> {
             set_property(&event, "arguments", &value_to_js(arguments));
             event
         }
+        AgentEvent::ToolInputStart { id, name } => {
+            let event = event_of("toolInputStart", Some(id));
+            set_property(&event, "name", &JsValue::from_str(name));
+            event
+        }
+        AgentEvent::ToolInputDelta { id, delta } => {
+            let event = event_of("toolInputDelta", Some(id));
+            set_property(&event, "delta", &JsValue::from_str(delta));
+            event
+        }
         AgentEvent::ToolEta { id, eta_ms } => {
             let event = event_of("toolEta", Some(id));
             set_property(&event, "etaMs", &JsValue::from_f64(*eta_ms as f64));
@@ -385,7 +448,7 @@ pub async fn drive(
     signal: Option<AbortSignal>,
     inputs: Sender<Input>,
     mut input_receiver: Receiver<Input>,
-    events: &Sender<Result<JsValue, JsValue>>,
+    events: &Sender<Emitted>,
 ) -> RunEnd {
     let _forwarder = signal.map(|signal| AbortForwarder::new(signal, inputs.clone()));
 
@@ -415,7 +478,7 @@ pub async fn drive(
                 set_property(&event, key, &value);
             }
         }
-        events.send(Ok(event.into()));
+        events.send(Emitted::Event(event.into()));
     }
 
     let table = tools
@@ -461,7 +524,7 @@ struct Run<'a> {
     /// them (or was, by an earlier run over the same listings).
     tools: Option<Rc<BuiltTools>>,
     inputs: Sender<Input>,
-    events: &'a Sender<Result<JsValue, JsValue>>,
+    events: &'a Sender<Emitted>,
     model_abort: Option<ModelCallGuard>,
     tool_aborts: Vec<(String, OwnedAbort)>,
     /// Calls waiting for a slot under `maxConcurrentTools`.
@@ -477,12 +540,8 @@ struct Run<'a> {
 impl Run<'_> {
     fn emit(&self, event: &AgentEvent) {
         match event_to_js(event) {
-            Ok(value) => {
-                self.events.send(Ok(value));
-            }
-            Err(error) => {
-                self.events.send(Err(error));
-            }
+            Ok(value) => self.events.send(Emitted::Event(value)),
+            Err(error) => self.events.send(Emitted::Failed(error)),
         }
     }
 
@@ -512,6 +571,13 @@ impl Run<'_> {
                 }
                 self.running_tools = self.running_tools.saturating_sub(1);
                 self.agent.handle_tool_outcome(&call_id, outcome);
+            }
+            Input::ToolInput(ToolInput::Start { id, name }) => {
+                self.emit(&AgentEvent::ToolInputStart { id, name })
+            }
+            Input::ToolInput(ToolInput::Delta { id, text }) => {
+                let piece = Emitted::ToolInput { id, delta: text };
+                self.events.send_merging(piece, join_tool_input);
             }
             Input::ToolEta { call_id, eta_ms } => self.emit(&AgentEvent::ToolEta {
                 id: call_id,
@@ -578,7 +644,15 @@ impl Run<'_> {
         }
         let inputs = self.inputs.clone();
         spawn(async move {
-            let call = model_call(&shared, &request.messages, &tools, request.stream, &inputs);
+            let messages = &request.messages;
+            let call = model_call(
+                &shared,
+                messages,
+                &tools,
+                request.stream,
+                request.round,
+                &inputs,
+            );
             // Cancelled on the loop's request: it wants nothing more from this call. The stop is
             // looked at first, so that a call that ends as it is cancelled reports nothing.
             let result = match select(stopped, pin!(call)).await {
@@ -696,6 +770,7 @@ async fn model_call(
     messages: &[ChatMessage],
     tools: &ProviderTools,
     stream: bool,
+    round: u32,
     inputs: &Sender<Input>,
 ) -> Result<(), ProviderError> {
     if stream {
@@ -704,7 +779,7 @@ async fn model_call(
         // retries last, one `maxRetries` budget for failed answers and cut streams alike.
         let mut policy = shared.retry_policy;
         loop {
-            match streamed_call(shared, &policy, messages, tools, inputs).await {
+            match streamed_call(shared, &policy, messages, tools, round, inputs).await {
                 Err(StreamFailure {
                     error: ProviderError::Network { .. },
                     forwarded_any: false,
@@ -741,16 +816,20 @@ struct StreamFailure {
 
 /// One streamed model call. Events reach the loop as they come until the first tool-call delta;
 /// from there on they are held until the stream ends, so that a failure mid tool-call leaves the
-/// loop untouched (a call's argument pieces held as one string, however many pieces came).
+/// loop untouched (a call's argument pieces held as one string, however many pieces came). The
+/// page is shown the calls as they come all the same (`toolInputStart`, `toolInputDelta`): a
+/// call asked for again after a cut starts again there.
 async fn streamed_call(
     shared: &AgentShared,
     policy: &RetryPolicy,
     messages: &[ChatMessage],
     tools: &ProviderTools,
+    round: u32,
     inputs: &Sender<Input>,
 ) -> Result<(), StreamFailure> {
     let mut forwarded_any = false;
     let mut held = VecDeque::new();
+    let mut tool_input = ToolInputTracker::new(round);
     let (mut events, _warnings) = stream_model_call(
         &shared.provider,
         messages,
@@ -775,6 +854,11 @@ async fn streamed_call(
                     forwarded_any |= !matches!(event, ModelEvent::Usage(_));
                     inputs.send(Input::Model(event));
                 } else {
+                    if let ModelEvent::ToolCallDelta(delta) = &event {
+                        for shown in tool_input.push(delta) {
+                            inputs.send(Input::ToolInput(shown));
+                        }
+                    }
                     queue_merging_pieces(&mut held, event);
                 }
             }

@@ -13,7 +13,7 @@ use web_sys::{
     ReadableStreamDefaultReader,
 };
 
-use super::driver::{drive, Input, RunEnd};
+use super::driver::{drive, Emitted, Input, RunEnd};
 use super::AgentShared;
 use crate::core::message::ChatMessage;
 use crate::web::channel::{channel, Received, Receiver};
@@ -24,7 +24,7 @@ use crate::web::{promise_of, spawn, JsCallback};
 type Events = Rc<RefCell<Option<EventSource>>>;
 
 struct EventSource {
-    receiver: Receiver<Result<JsValue, JsValue>>,
+    receiver: Receiver<Emitted>,
     /// A failure met while draining: erroring the stream at once would drop the events queued
     /// before it, so it waits for the next pull.
     failure: Option<JsValue>,
@@ -43,12 +43,14 @@ impl EventSource {
     ) -> Result<bool, JsValue> {
         loop {
             match self.receiver.try_recv() {
-                Received::Item(Ok(event)) => controller.enqueue_with_chunk(&event)?,
-                Received::Item(Err(error)) if delivered => {
-                    self.failure = Some(error);
-                    return Ok(true);
-                }
-                Received::Item(Err(error)) => return Err(error),
+                Received::Item(item) => match item.into_js() {
+                    Ok(event) => controller.enqueue_with_chunk(&event)?,
+                    Err(error) if delivered => {
+                        self.failure = Some(error);
+                        return Ok(true);
+                    }
+                    Err(error) => return Err(error),
+                },
                 Received::Ended => {
                     controller.close()?;
                     return Ok(true);
@@ -87,7 +89,7 @@ fn event_stream(events: Events, cancel: JsValue) -> Result<ReadableStream, JsVal
                 return Ok(JsValue::UNDEFINED);
             };
             let next = (&mut source.receiver).await;
-            let delivered = match next {
+            let delivered = match next.map(Emitted::into_js) {
                 Some(Ok(event)) => controller
                     .enqueue_with_chunk(&event)
                     .and_then(|()| source.drain_ready(&controller, true).map(drop)),
@@ -143,7 +145,7 @@ pub fn start_run(
     messages: Vec<ChatMessage>,
     signal: Option<AbortSignal>,
 ) -> Result<ReadableStream, JsValue> {
-    let (events, receiver) = channel::<Result<JsValue, JsValue>>();
+    let (events, receiver) = channel::<Emitted>();
     let (inputs, input_receiver) = channel::<Input>();
     shared.track_run(inputs.clone());
     let cancel_inputs = inputs.clone();
@@ -160,7 +162,7 @@ pub fn start_run(
     spawn(async move {
         let end = drive(shared, messages, signal, inputs, input_receiver, &events).await;
         if let RunEnd::Failed(error) = end {
-            events.send(Err(error));
+            events.send(Emitted::Failed(error));
         }
     });
     Ok(stream)
