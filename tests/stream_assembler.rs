@@ -152,6 +152,14 @@ fn cases() -> Vec<Case> {
             want: vec![("late", false, "plot", Ok(json!({"x": 3})))],
         },
         Case {
+            quirk: "an id arriving after the call was named: not taken, the page already shows the call under the loop's id",
+            deltas: vec![
+                delta(Some(0), None, Some("plot"), Some(r#"{"x":"#)),
+                delta(Some(0), Some("late"), None, Some("3}")),
+            ],
+            want: vec![("call_0", true, "plot", Ok(json!({"x": 3})))],
+        },
+        Case {
             quirk: "continuation with an empty name (Mistral)",
             deltas: vec![
                 delta(Some(0), Some("m1"), Some("webSearch"), Some("")),

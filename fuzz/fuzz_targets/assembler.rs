@@ -1,12 +1,16 @@
 //! The tool-call assembler on arbitrary delta sequences: no panic, deterministic, and the calls
-//! it hands out keep its promises (unique ids, given ids kept, arguments an object or an error).
+//! it hands out keep its promises (unique ids, given ids kept, arguments an object or an error);
+//! the page's view of the same deltas (`ToolInputTracker`) starts each named call once, under
+//! the id the loop gives it (in the order they are named, which need not be the calls' order).
 #![no_main]
 
 use std::collections::HashSet;
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use mcp_agent_wasm::core::assembler::{AssembledToolCall, ToolCallAssembler};
+use mcp_agent_wasm::core::assembler::{
+    synthesized_call_id, AssembledToolCall, ToolCallAssembler, ToolInput, ToolInputTracker,
+};
 use mcp_agent_wasm::core::model_event::{ArgumentsDelta, ToolCallDelta};
 use mcp_agent_wasm_fuzz::arbitrary_input::DeltaInput;
 
@@ -57,6 +61,29 @@ fuzz_target!(|round: Round| {
             );
         }
     }
+    let mut tracker = ToolInputTracker::new(2);
+    let mut started = Vec::new();
+    for delta in &deltas {
+        for shown in tracker.push(delta) {
+            if let ToolInput::Start { id, .. } = shown {
+                started.push(id);
+            }
+        }
+    }
+    let mut loop_ids = Vec::new();
+    for (position, call) in calls.iter().enumerate() {
+        if call.name.is_empty() {
+            continue;
+        }
+        loop_ids.push(match call.id_synthesized {
+            true => synthesized_call_id(2, position),
+            false => call.id.clone(),
+        });
+    }
+    started.sort_unstable();
+    loop_ids.sort_unstable();
+    assert_eq!(started, loop_ids, "the page's calls are not the loop's");
+
     let any_truncated = deltas
         .iter()
         .any(|delta| matches!(delta.arguments, Some(ArgumentsDelta::Truncated)));

@@ -5,7 +5,8 @@
 //! 0); failing that, to the latest call. Calls stay open until [`ToolCallAssembler::finish`]:
 //! arguments that already parse may still be incomplete, so nothing is decided mid-stream.
 //! A whole value followed by fragments was a placeholder (like Anthropic's `input: {}`): the
-//! fragments win.
+//! fragments win. A call's id is the one given by the delta that names it or before: the page
+//! is shown calls from their name on ([`ToolInputTracker`]), under the id the loop will use.
 
 use std::mem;
 
@@ -47,11 +48,12 @@ struct OpenCall {
     thought_signature: Option<String>,
 }
 
-/// A call's `index` and `id`, as far as its deltas have given them.
+/// A call's `index` and `id`, as far as its deltas have given them, and whether one named it.
 #[derive(Debug, Default)]
 struct CallKey {
     index: Option<u32>,
     id: Option<String>,
+    named: bool,
 }
 
 /// Which call of a round each delta belongs to (the rule of the module's doc), for the
@@ -63,7 +65,9 @@ struct CallRouter {
 
 impl CallRouter {
     /// The position of the call `delta` belongs to, `keys.len()` before the push when it opens
-    /// one; the call takes the id and index it did not have yet.
+    /// one; the call takes the index it did not have yet, and the id it did not have until the
+    /// delta that names it: the page is shown a call from then on, under that id or the one
+    /// the loop makes up, and its `toolCall` must carry the same.
     fn route(&mut self, delta: &ToolCallDelta) -> usize {
         let given_id = delta.id.as_deref().filter(|id| !id.is_empty());
         let position = match self.find(given_id, delta.index) {
@@ -74,12 +78,13 @@ impl CallRouter {
             }
         };
         let key = &mut self.keys[position];
-        if key.id.is_none() {
+        if key.id.is_none() && !key.named {
             key.id = given_id.map(str::to_owned);
         }
         if key.index.is_none() {
             key.index = delta.index;
         }
+        key.named |= delta.name.as_deref().is_some_and(|name| !name.is_empty());
         position
     }
 
