@@ -23,7 +23,7 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(rest);
     let server = check_server_url(SERVER, false).expect("a valid server URL");
 
-    if let Ok(resource) = ProtectedResource::read(&text, &server) {
+    if let Ok(Some(resource)) = ProtectedResource::read(&text, &server) {
         let canonical = canonical_resource(&server);
         assert!(
             canonical == resource.resource
