@@ -69,8 +69,8 @@ const EMPTY_ANSWER = new TextEncoder().encode(
 
 /**
  * This package as a stream consumer: one Agent, reused by every run, with one MCP server whose
- * single tool (`sleep`) makes the Agent offer tools, so that the model's calls are assembled and
- * announced (`toolCall`). The streams call other tool names, so each call is answered at once with
+ * single tool (`sleep`) makes the Agent offer tools, so that the model's calls are shown while
+ * written (`toolInputStart`, `toolInputDelta`), assembled and announced (`toolCall`). The streams call other tool names, so each call is answered at once with
  * an "unknown tool" error and nothing runs. The round cap is 1 and, by default, the run ends with
  * that round (`answerAfterMaxRounds: false`): one model round, as the AI SDK's `streamText` makes
  * one step. With `lastAnswer`, the loop makes its last model call without tools after a round with

@@ -235,8 +235,9 @@ ${goalRows()
 Each body is served from memory by a \`fetch\` replacement in ${stream.pieceBytes ?? 4096}-byte reads: no
 network. Consumers: **this package**, one model round through the public \`Agent\` (fetch body → SSE →
 provider parser → tool-call assembler → events into JS). One Agent serves every run; it knows one MCP
-tool, so tools are offered and the model's calls are assembled and announced as \`toolCall\` events,
-but the streams call other names, so nothing runs (each call gets an "unknown tool" error); the round
+tool, so tools are offered and the model's calls are shown while written (\`toolInputStart\`,
+\`toolInputDelta\`, as the AI SDK's \`tool-input-start\` and \`tool-input-delta\` parts), then assembled
+and announced as \`toolCall\` events, but the streams call other names, so nothing runs (each call gets an "unknown tool" error); the round
 cap is 1 and \`answerAfterMaxRounds: false\` ends the run with that round, as \`streamText\` ends after
 one step (bench/ours.mjs); the pieces of text one read brings come as one \`text\` event (as in a
 page). For the bodies with tool calls, **this package, run with its last answer** is the same Agent
