@@ -26,3 +26,84 @@ async fn global_fetch_streams_in_node() {
         "chunk 0\nchunk 1\nchunk 2\n"
     );
 }
+
+/// The conversation handed to JS (a run's `final` event and failure, a page tool's `messages`)
+/// is built member by member: it must be what `JSON.parse` made of `ChatMessage`'s `Serialize`
+/// text before, every optional member and every kind of block included.
+#[wasm_bindgen_test]
+fn messages_reach_js_as_their_serialize_writes_them() {
+    use mcp_agent_wasm::core::message::{
+        ChatMessage, ContentPart, FunctionCall, ImageUrl, MessageContent, MessageToolCall, Role,
+        ThinkingBlock,
+    };
+    let image = |url: &str, detail: Option<&str>| ContentPart::ImageUrl {
+        image_url: ImageUrl {
+            url: url.to_owned(),
+            detail: detail.map(str::to_owned),
+        },
+    };
+    let call = |id: &str, signature: Option<&str>| MessageToolCall {
+        id: id.to_owned(),
+        call_type: "function".to_owned(),
+        function: FunctionCall {
+            name: "files__read".to_owned(),
+            arguments: r#"{"path":"a \"b\""}"#.to_owned(),
+        },
+        thought_signature: signature.map(str::to_owned),
+    };
+    let details = serde_json::json!([
+        {"type": "reasoning.text", "text": "é\u{1F600}", "index": 0, "format": null},
+        {"type": "reasoning.encrypted", "data": "x", "nested": {"list": [1, 2.5, true]}},
+    ]);
+    let messages = vec![
+        ChatMessage::text(Role::System, "be brief"),
+        ChatMessage {
+            content: Some(MessageContent::Parts(vec![
+                ContentPart::Text {
+                    text: "look".to_owned(),
+                },
+                image("data:image/png;base64,AAAA", Some("low")),
+                image("https://example.com/a.png", None),
+            ])),
+            name: Some("ann".to_owned()),
+            ..ChatMessage::text(Role::User, "")
+        },
+        ChatMessage {
+            content: None,
+            tool_calls: Some(vec![call("c1", Some("sig")), call("c2", None)]),
+            reasoning_content: Some("because".to_owned()),
+            thinking_blocks: Some(vec![
+                ThinkingBlock::Thinking {
+                    thinking: "hmm".to_owned(),
+                    signature: "s1".to_owned(),
+                },
+                ThinkingBlock::RedactedThinking {
+                    data: "d".to_owned(),
+                },
+                ThinkingBlock::Reasoning {
+                    summary: "sum".to_owned(),
+                    encrypted_content: "enc".to_owned(),
+                },
+                ThinkingBlock::ThoughtSignature {
+                    signature: "s2".to_owned(),
+                },
+                ThinkingBlock::ReasoningDetails {
+                    details: details.as_array().cloned().unwrap_or_default(),
+                },
+            ]),
+            ..ChatMessage::text(Role::Assistant, "")
+        },
+        ChatMessage::tool_result("c1", "read"),
+        ChatMessage {
+            thinking_blocks: Some(Vec::new()),
+            tool_calls: Some(Vec::new()),
+            ..ChatMessage::text(Role::Assistant, "done")
+        },
+    ];
+    let serialized = serde_json::to_string(&messages).expect("messages serialize");
+    let parsed = js_sys::JSON::parse(&serialized).expect("JSON text");
+    let expected = js_sys::JSON::stringify(&parsed).expect("stringify");
+    let built = mcp_agent_wasm::web::json::messages_to_js(&messages);
+    let actual = js_sys::JSON::stringify(&built).expect("stringify");
+    assert_eq!(actual, expected);
+}

@@ -1,17 +1,17 @@
-//! The one path for values between JS and Rust: JSON text, read and written by `serde_json` on
-//! this side and by the engine's `JSON` on the other. A second serde format (a JS-value
-//! serializer) would instantiate every config, message and event type twice in the wasm. MCP
-//! replies and tool results, which may be megabytes, are the exception: [`value_from_js`] and
-//! [`value_to_js`].
+//! The one path for values between JS and Rust: JSON text read by `serde_json` on this side from
+//! what the engine's `JSON` writes on the other. A second serde format (a JS-value deserializer)
+//! would instantiate every config type twice in the wasm. Values going to JS are built there
+//! member by member ([`value_to_js`], [`messages_to_js`]); MCP replies, which may be megabytes,
+//! come in through [`value_from_js`].
 
 use js_sys::{Array, Object, Reflect};
 use serde::de::DeserializeOwned;
-use serde::Serialize;
 use serde_json::{Map, Value};
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::error::{js_error, js_error_message, set_property};
+use super::error::{js_error_message, set_property};
 use crate::core::json_text::replace_lone_surrogate_escapes;
+use crate::core::message::{ChatMessage, ContentPart, MessageContent, ThinkingBlock};
 
 /// Reads `value` as `T`, as `JSON.stringify` sees it (`undefined` members are left out,
 /// `undefined` itself reads as `null`, a lone UTF-16 surrogate as U+FFFD). The error is serde's
@@ -40,18 +40,123 @@ fn without_position(error: &serde_json::Error) -> String {
     }
 }
 
-/// Plain JS objects and arrays for `value`. Our own types always serialize; an error would be a
-/// bug, reported with code `internal`.
-pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    parsed_in_js(serde_json::to_string(value))
+/// The conversation as JS, with the members `ChatMessage`'s `Serialize` writes, in its order,
+/// built member by member: serializing it to JSON text for `JSON.parse` compiled the derived
+/// serializers of every message type into the wasm for this alone.
+pub fn messages_to_js(messages: &[ChatMessage]) -> JsValue {
+    let array = Array::new();
+    for message in messages {
+        array.push(&message_to_js(message));
+    }
+    array.into()
 }
 
-/// The written text parsed by the engine: not generic, like [`json_text_of`].
-fn parsed_in_js(text: Result<String, serde_json::Error>) -> Result<JsValue, JsValue> {
-    let internal =
-        |message: String| js_error("internal", &format!("cannot convert to JS: {message}"));
-    let text = text.map_err(|error| internal(error.to_string()))?;
-    js_sys::JSON::parse(&text).map_err(|error| internal(js_error_message(&error)).into())
+fn message_to_js(message: &ChatMessage) -> Object {
+    let object = texts_object(&[("role", message.role.name())]);
+    match &message.content {
+        None => {}
+        Some(MessageContent::Text(text)) => {
+            set_property(&object, "content", &JsValue::from_str(text));
+        }
+        Some(MessageContent::Parts(parts)) => {
+            let array = Array::new();
+            for part in parts {
+                let part = match part {
+                    ContentPart::Text { text } => texts_object(&[("type", "text"), ("text", text)]),
+                    ContentPart::ImageUrl { image_url } => {
+                        let url = texts_object(&[("url", &image_url.url)]);
+                        set_optional_text(&url, "detail", image_url.detail.as_deref());
+                        let part = texts_object(&[("type", "image_url")]);
+                        set_property(&part, "image_url", &url);
+                        part
+                    }
+                };
+                array.push(&part);
+            }
+            set_property(&object, "content", &array);
+        }
+    }
+    if let Some(calls) = &message.tool_calls {
+        let array = Array::new();
+        for call in calls {
+            let object = texts_object(&[("id", &call.id), ("type", &call.call_type)]);
+            let function = &call.function;
+            let function =
+                texts_object(&[("name", &function.name), ("arguments", &function.arguments)]);
+            set_property(&object, "function", &function);
+            set_optional_text(
+                &object,
+                "thought_signature",
+                call.thought_signature.as_deref(),
+            );
+            array.push(&object);
+        }
+        set_property(&object, "tool_calls", &array);
+    }
+    set_optional_text(&object, "tool_call_id", message.tool_call_id.as_deref());
+    set_optional_text(&object, "name", message.name.as_deref());
+    set_optional_text(
+        &object,
+        "reasoning_content",
+        message.reasoning_content.as_deref(),
+    );
+    if let Some(blocks) = &message.thinking_blocks {
+        let array = Array::new();
+        for block in blocks {
+            array.push(&thinking_block_to_js(block));
+        }
+        set_property(&object, "thinking_blocks", &array);
+    }
+    object
+}
+
+fn thinking_block_to_js(block: &ThinkingBlock) -> Object {
+    match block {
+        ThinkingBlock::Thinking {
+            thinking,
+            signature,
+        } => texts_object(&[
+            ("type", "thinking"),
+            ("thinking", thinking),
+            ("signature", signature),
+        ]),
+        ThinkingBlock::RedactedThinking { data } => {
+            texts_object(&[("type", "redacted_thinking"), ("data", data)])
+        }
+        ThinkingBlock::Reasoning {
+            summary,
+            encrypted_content,
+        } => texts_object(&[
+            ("type", "reasoning"),
+            ("summary", summary),
+            ("encrypted_content", encrypted_content),
+        ]),
+        ThinkingBlock::ThoughtSignature { signature } => {
+            texts_object(&[("type", "thought_signature"), ("signature", signature)])
+        }
+        ThinkingBlock::ReasoningDetails { details } => {
+            let block = texts_object(&[("type", "reasoning_details")]);
+            let array: Array = details.iter().map(value_to_js).collect();
+            set_property(&block, "details", &array);
+            block
+        }
+    }
+}
+
+/// A plain object with string `members` in their order.
+fn texts_object(members: &[(&str, &str)]) -> Object {
+    let object = Object::new();
+    for (key, text) in members {
+        set_property(&object, key, &JsValue::from_str(text));
+    }
+    object
+}
+
+/// `key: text` on `target` when there is a text, as `Serialize` skips a `None`.
+pub fn set_optional_text(target: &Object, key: &str, text: Option<&str>) {
+    if let Some(text) = text {
+        set_property(target, key, &JsValue::from_str(text));
+    }
 }
 
 /// `value` built in JS piece by piece, without its JSON text: a tool result of megabytes would be

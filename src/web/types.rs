@@ -346,7 +346,7 @@ export type AgentEventStream = ReadableStream<AgentEvent> & AsyncIterable<AgentE
 export type AgentErrorCode =
   // what a call was given
   | "invalid_config" | "invalid_options" | "invalid_messages" | "invalid_time_zone"
-  | "invalid_argument" | "unknown_dialect" | "aborted" | "internal"
+  | "invalid_argument" | "unknown_dialect" | "aborted"
   // the provider's settings, checked by `new Agent`
   | "provider_unknown" | "provider_missing_api_key" | "provider_missing_base_url"
   | "provider_missing_model" | "provider_missing_setting" | "provider_reserved_body_member" | "provider_invalid_url"

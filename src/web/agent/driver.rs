@@ -28,7 +28,7 @@ use crate::core::tools::{tool_prompt, McpTool, ToolTable};
 use crate::web::channel::{channel, Receiver, Sender};
 use crate::web::error::{js_error, set_property};
 use crate::web::join::join_every;
-use crate::web::json::{set_tool_result_members, to_js, value_to_js};
+use crate::web::json::{messages_to_js, set_optional_text, set_tool_result_members, value_to_js};
 use crate::web::mcp::set_challenge_properties;
 use crate::web::provider::{stream_model_call, whole_model_call, IdleLimit};
 use crate::web::spawn;
@@ -84,7 +84,7 @@ impl Emitted {
         match self {
             Emitted::Event(event) => Ok(event),
             Emitted::ToolInput { id, delta } => {
-                event_to_js(&AgentEvent::ToolInputDelta { id, delta })
+                Ok(event_to_js(&AgentEvent::ToolInputDelta { id, delta }))
             }
             Emitted::Failed(error) => Err(error),
         }
@@ -251,10 +251,10 @@ fn json_number(number: f64) -> JsValue {
 /// member by member: text and reasoning from the strings made once; a tool result's content
 /// through `value_to_js` (no JSON text of megabytes); the others so too, since serializing them
 /// to JSON text for `JSON.parse` compiled the derived serializer into the wasm for them alone.
-fn event_to_js(event: &AgentEvent) -> Result<JsValue, JsValue> {
+fn event_to_js(event: &AgentEvent) -> JsValue {
     let event = match event {
-        AgentEvent::Text { text } => return Ok(text_event(TextKind::Text, text)),
-        AgentEvent::Reasoning { text } => return Ok(text_event(TextKind::Reasoning, text)),
+        AgentEvent::Text { text } => return text_event(TextKind::Text, text),
+        AgentEvent::Reasoning { text } => return text_event(TextKind::Reasoning, text),
         AgentEvent::ToolResult {
             id,
             text,
@@ -351,19 +351,12 @@ fn event_to_js(event: &AgentEvent) -> Result<JsValue, JsValue> {
             };
             set_property(&event, "text", &JsValue::from_str(text));
             set_property(&event, "reason", &JsValue::from_str(reason));
-            set_property(&event, "messages", &to_js(messages.as_slice())?);
+            set_property(&event, "messages", &messages_to_js(messages));
             set_optional_text(&event, "finishReason", finish_reason.as_deref());
             event
         }
     };
-    Ok(event.into())
-}
-
-/// `key: text` on `event` when there is a text.
-fn set_optional_text(event: &js_sys::Object, key: &str, text: Option<&str>) {
-    if let Some(text) = text {
-        set_property(event, key, &JsValue::from_str(text));
-    }
+    event.into()
 }
 
 /// Lists every server's tools concurrently (through the shared cache). A server that fails is
@@ -539,10 +532,7 @@ struct Run<'a> {
 
 impl Run<'_> {
     fn emit(&self, event: &AgentEvent) {
-        match event_to_js(event) {
-            Ok(value) => self.events.send(Emitted::Event(value)),
-            Err(error) => self.events.send(Emitted::Failed(error)),
-        }
+        self.events.send(Emitted::Event(event_to_js(event)));
     }
 
     fn feed(&mut self, input: Input) {
@@ -612,9 +602,7 @@ impl Run<'_> {
                             .model_error
                             .take()
                             .unwrap_or_else(|| js_error(&code, &message).into());
-                        if let Ok(messages) = to_js(outcome.messages.as_slice()) {
-                            set_property(&error, "messages", &messages);
-                        }
+                        set_property(&error, "messages", &messages_to_js(&outcome.messages));
                         RunEnd::Failed(error)
                     }
                     _ => RunEnd::Finished,
@@ -671,7 +659,7 @@ impl Run<'_> {
     /// prompt and the calling assistant message are not in it), as a JS copy a tool may change.
     fn round_messages(&mut self) -> JsValue {
         self.round_messages
-            .get_or_insert_with(|| to_js(self.agent.conversation()).unwrap_or_default())
+            .get_or_insert_with(|| messages_to_js(self.agent.conversation()))
             .clone()
     }
 
