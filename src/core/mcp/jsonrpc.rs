@@ -4,6 +4,7 @@
 use serde_json::{Map, Value};
 
 use super::McpError;
+use crate::core::json_read::member_at;
 use crate::core::json_text::object;
 
 /// JSON-RPC "method not found": the answer to server requests this client does not support.
@@ -257,9 +258,8 @@ pub fn accept_elicitation_defaults(id: &Value, params: &Value) -> Value {
         return answer(id, "result", object([("action", Value::from("decline"))]));
     }
     let mut content = Map::new();
-    if let Some(properties) = params
-        .pointer("/requestedSchema/properties")
-        .and_then(Value::as_object)
+    if let Some(properties) =
+        member_at(Some(params), "requestedSchema.properties").and_then(Value::as_object)
     {
         for (name, schema) in properties {
             if let Some(default) = schema.get("default") {

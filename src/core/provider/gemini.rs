@@ -13,6 +13,7 @@ use super::request::{
     arguments_object, function_name_for_result, named_tool, parse_data_url, push_turn,
     sanitized_schema, turn_values, user_pieces, ImageBudget, InlineImage, ResponseMode, Turns,
 };
+use crate::core::json_read::member_at;
 use crate::core::json_text::{object, to_json_text, SetMember};
 use crate::core::message::{
     ChatMessage, ContentPart, MessageContent, MessageToolCall, Role, ThinkingBlock,
@@ -314,7 +315,7 @@ pub(super) fn response_events(body: &Value) -> Result<Vec<ModelEvent>, String> {
     let mut events = Vec::new();
     let mut call_index = 0u32;
     let parts = candidate
-        .and_then(|candidate| candidate.pointer("/content/parts"))
+        .and_then(|candidate| member_at(Some(candidate), "content.parts"))
         .and_then(Value::as_array)
         .map(Vec::as_slice)
         .unwrap_or_default();
@@ -359,8 +360,7 @@ pub(super) fn response_events(body: &Value) -> Result<Vec<ModelEvent>, String> {
         events.push(ModelEvent::Finish(finish_reason(reason)));
     } else if candidate.is_none() {
         // A prompt blocked before any candidate: `promptFeedback.blockReason`.
-        let blocked = body
-            .pointer("/promptFeedback/blockReason")
+        let blocked = member_at(Some(body), "promptFeedback.blockReason")
             .and_then(Value::as_str)
             .ok_or("no candidates in the response")?;
         events.push(ModelEvent::Error(ProviderStreamError {

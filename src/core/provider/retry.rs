@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use super::config::ResolvedProvider;
 use super::error::ProviderError;
+use crate::core::json_read::member_at;
 use crate::core::json_text::to_json_text;
 
 /// How hard to retry. 429, 5xx and network failures before the first byte are retried; nothing
@@ -172,7 +173,11 @@ pub fn error_message(body: &Value) -> Option<String> {
         }
         _ => {}
     }
-    text(body.pointer("/errors/0/message"))
+    // `/errors/0/message`: the first of an array, or a member named `0`, as a JSON pointer reads.
+    let first_error = body
+        .get("errors")
+        .and_then(|errors| errors.get(0).or_else(|| errors.get("0")));
+    text(member_at(first_error, "message"))
         .or_else(|| text(body.get("errorMessage")))
         .or_else(|| text(body.get("detail")))
         .or_else(|| text(body.get("message")))

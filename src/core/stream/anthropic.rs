@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::usage::update_anthropic_usage;
 use super::{non_empty_str, normalise_finish, parse_object, provider_error};
+use crate::core::json_read::member_at;
 use crate::core::model_event::{ArgumentsDelta, FinishReason, ModelEvent, ToolCallDelta, Usage};
 
 #[derive(Debug, Default)]
@@ -32,7 +33,7 @@ impl AnthropicParser {
             .unwrap_or(event_type);
         match kind {
             "message_start" => {
-                if let Some(usage) = event.pointer("/message/usage") {
+                if let Some(usage) = member_at(Some(&event), "message.usage") {
                     update_anthropic_usage(&mut self.usage, usage);
                     out.push(ModelEvent::Usage(self.usage));
                 }
@@ -44,7 +45,8 @@ impl AnthropicParser {
                 self.open_tool_blocks.retain(|&open| Some(open) != index);
             }
             "message_delta" => {
-                if let Some(reason) = event.pointer("/delta/stop_reason").and_then(Value::as_str) {
+                let reason = member_at(Some(&event), "delta.stop_reason").and_then(Value::as_str);
+                if let Some(reason) = reason {
                     out.push(ModelEvent::Finish(normalise_finish(
                         finish_reason(reason),
                         self.saw_tool_call,

@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 
 use super::usage::gemini_usage;
 use super::{invalid_payload, non_empty_str, normalise_finish, parse_object, provider_error};
+use crate::core::json_read::member_at;
 use crate::core::model_event::{ArgumentsDelta, FinishReason, ModelEvent, ToolCallDelta, Usage};
 use crate::core::text::parse_unsigned;
 
@@ -56,9 +57,7 @@ impl GeminiParser {
                 })
             });
         if let Some(candidate) = candidate {
-            let parts = candidate
-                .pointer("/content/parts")
-                .and_then(Value::as_array);
+            let parts = member_at(Some(candidate), "content.parts").and_then(Value::as_array);
             for part in parts.map(Vec::as_slice).unwrap_or_default() {
                 self.parse_part(part, payload, out);
             }
@@ -68,7 +67,7 @@ impl GeminiParser {
                     self.calls_started > 0,
                 )));
             }
-        } else if response.pointer("/promptFeedback/blockReason").is_some() {
+        } else if member_at(Some(&response), "promptFeedback.blockReason").is_some() {
             out.push(ModelEvent::Finish(FinishReason::ContentFilter));
         }
         if let Some(usage) = response.get("usageMetadata").filter(|usage| {

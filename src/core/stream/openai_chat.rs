@@ -20,6 +20,7 @@ use super::json_scan::JsonScanner;
 use super::usage::openai_usage;
 
 use super::{non_empty_str, normalise_finish, parse_object, provider_error, ModelEvent};
+use crate::core::json_read::member_at;
 use crate::core::model_event::{ArgumentsDelta, FinishReason, ToolCallDelta};
 
 const REASONING_KEYS: [&str; 3] = ["reasoning_content", "reasoning", "reasoning_text"];
@@ -79,7 +80,7 @@ impl OpenAiChatParser {
         let usage = chunk
             .get("usage")
             .filter(|usage| usage.is_object())
-            .or_else(|| chunk.pointer("/x_groq/usage"));
+            .or_else(|| member_at(Some(&chunk), "x_groq.usage"));
         if let Some(usage) = usage.filter(|usage| usage.is_object()) {
             out.push(ModelEvent::Usage(openai_usage(usage)));
         }
@@ -472,7 +473,7 @@ fn tool_call_delta(call: &Value) -> ToolCallDelta {
 /// The signature Gemini's OpenAI-compatible endpoint attaches to a tool call, to be sent back
 /// with it.
 pub(crate) fn thought_signature_of(call: &Value) -> Option<String> {
-    call.pointer("/extra_content/google/thought_signature")
+    member_at(Some(call), "extra_content.google.thought_signature")
         .and_then(Value::as_str)
         .map(str::to_owned)
 }

@@ -21,6 +21,7 @@ use serde_json::Value;
 
 use super::usage::responses_usage;
 use super::{non_empty_str, normalise_finish, parse_object, provider_error};
+use crate::core::json_read::member_at;
 use crate::core::json_text::to_json_text;
 use crate::core::model_event::{
     ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta,
@@ -334,8 +335,7 @@ fn push_usage(response: &Value, out: &mut Vec<ModelEvent>) {
 
 /// Why an incomplete response stopped, from its `incomplete_details.reason`.
 fn incomplete_reason(response: &Value) -> FinishReason {
-    let reason = response
-        .pointer("/incomplete_details/reason")
+    let reason = member_at(Some(response), "incomplete_details.reason")
         .and_then(Value::as_str)
         .unwrap_or("incomplete");
     match reason {

@@ -1,5 +1,6 @@
 //! Local `$ref` lookup. Only references into the same document are followed; nothing is fetched.
 
+use crate::core::json_read::value_at_pointer;
 use crate::core::text::percent_decode;
 use serde_json::Value;
 
@@ -25,7 +26,7 @@ pub fn resolve_ref<'a>(root: &'a Value, reference: &str) -> RefTarget<'a> {
     }
     // URI fragments may percent-encode pointer characters (`%24defs` for `$defs`).
     let pointer = String::from_utf8(percent_decode(fragment)).ok();
-    match pointer.and_then(|pointer| root.pointer(&pointer)) {
+    match pointer.and_then(|pointer| value_at_pointer(root, &pointer)) {
         Some(target) => RefTarget::Found(target),
         None => RefTarget::Dangling,
     }
