@@ -463,3 +463,49 @@ fn values_of_every_kind_are_named_as_serde_names_them() {
         assert_eq!(ours, serdes, "{value}");
     }
 }
+
+/// The shipped readers report through `json_read::ReadError`, the message alone, where the tests
+/// above read with serde_json's error (whose `custom` also looks for a position at the end of the
+/// message): the same texts for every kind of refusal, a text that names a position included.
+#[test]
+fn read_errors_say_what_serde_json_errors_say() {
+    use mcp_agent_wasm::core::json_read::{known_member, unsigned, ReadError};
+    use mcp_agent_wasm::core::message::chat_messages;
+
+    let inputs = [
+        r#"[{"role": "user", "content": "hi"}, {"role": "assistant", "content": null}]"#,
+        r#"[{"role": "robot at line 3 column 4"}]"#,
+        r#"[{"role": 5}]"#,
+        r#"[{"content": "x"}]"#,
+        r#"[{"role": "user", "content": [{"type": "audio at line 1 column 2"}]}]"#,
+        r#"[{"role": "user", "content": [{"type": "image_url", "image_url": {"detail": "low"}}]}]"#,
+        r#"[{"role": "assistant", "tool_calls": [{"id": "c1", "function": {"name": 3}}]}]"#,
+        r#"[{"role": "assistant", "thinking_blocks": [{"type": "thinking", "thinking": "t"}]}]"#,
+        r#"[{"role": "assistant", "thinking_blocks": [{"type": "reasoning_details", "details": [7]}]}]"#,
+        r#"[{"role": "tool", "tool_call_id": "at line 1 column 2"}, 7]"#,
+        r#"{"role": "user"}"#,
+        r#""a string at line 9 column 9""#,
+    ];
+    let mut errors = 0;
+    for input in inputs {
+        let value: Value = serde_json::from_str(input).expect("JSON");
+        let ours = chat_messages::<ReadError>(value.clone()).map_err(|e| e.to_string());
+        let serdes = chat_messages::<serde_json::Error>(value).map_err(|e| e.to_string());
+        assert_eq!(ours, serdes, "{input}");
+        errors += usize::from(ours.is_err());
+    }
+    assert_eq!(errors, 11);
+    for number in [
+        serde_json::json!(300),
+        serde_json::json!(-1),
+        serde_json::json!(1.5),
+    ] {
+        let ours = unsigned::<u8, ReadError>(number.clone(), "u8").map_err(|e| e.to_string());
+        let serdes = unsigned::<u8, serde_json::Error>(number, "u8").map_err(|e| e.to_string());
+        assert_eq!(ours, serdes);
+    }
+    let known = &["url", "headers"];
+    let ours = known_member::<ReadError>("header", known).map_err(|e| e.to_string());
+    let serdes = known_member::<serde_json::Error>("header", known).map_err(|e| e.to_string());
+    assert_eq!(ours, serdes);
+}

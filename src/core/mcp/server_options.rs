@@ -6,7 +6,7 @@ use serde::de::Error;
 use serde_json::Value;
 
 use crate::core::json_read::{
-    header_list, invalid_type, known_member, named, object, optional, string,
+    header_list, invalid_type, known_member, named, object, optional, string, ReadError,
 };
 use crate::core::mcp::session::TransportMode;
 
@@ -32,7 +32,7 @@ const SERVER_OPTIONS: &[&str] = &[
     "getAccessToken",
 ];
 
-pub fn server_options(value: Value) -> Result<ServerOptions, serde_json::Error> {
+pub fn server_options(value: Value) -> Result<ServerOptions, ReadError> {
     let (mut name, mut url, mut headers, mut transport) = (None, None, None, None);
     let mut allowed_tools = None;
     for (key, value) in object(value, "struct ServerOptions")? {
@@ -51,8 +51,8 @@ pub fn server_options(value: Value) -> Result<ServerOptions, serde_json::Error> 
         }
     }
     Ok(ServerOptions {
-        name: name.ok_or_else(|| serde_json::Error::missing_field("name"))?,
-        url: url.ok_or_else(|| serde_json::Error::missing_field("url"))?,
+        name: name.ok_or_else(|| ReadError::missing_field("name"))?,
+        url: url.ok_or_else(|| ReadError::missing_field("url"))?,
         headers: headers.unwrap_or_default(),
         transport: transport.unwrap_or_default(),
         allowed_tools,
@@ -61,7 +61,7 @@ pub fn server_options(value: Value) -> Result<ServerOptions, serde_json::Error> 
 
 /// Strings in a list, read as serde reads a `Vec<String>` (by hand: collecting `Result`s would
 /// add an iterator adapter of its own to the wasm).
-fn names(value: Value) -> Result<Vec<String>, serde_json::Error> {
+fn names(value: Value) -> Result<Vec<String>, ReadError> {
     let Value::Array(items) = value else {
         return Err(invalid_type(&value, &"a sequence"));
     };

@@ -24,6 +24,7 @@ use wasm_bindgen::JsCast;
 use web_sys::AbortSignal;
 
 use crate::core::agent_loop::{LoopConfig, MissingIdStrategy};
+use crate::core::json_read::ReadError;
 use crate::core::mcp::server_options::server_options;
 use crate::core::message::chat_messages;
 use crate::core::provider::{
@@ -308,7 +309,7 @@ impl Agent {
             .into());
         }
         let options = from_js::<Value>(&config)
-            .and_then(|value| agent_options::<serde_json::Error>(value).map_err(|e| e.to_string()))
+            .and_then(|value| agent_options::<ReadError>(value).map_err(|e| e.to_string()))
             .map_err(|error| config_error(format_args!("{error}")))?;
         // A getter that throws passes its exception on, as the other members' readers do.
         let function_option = |name: &str, signature: &str| {
@@ -469,9 +470,7 @@ impl Agent {
     ) -> Result<JsValue, JsValue> {
         self.refuse_if_closed()?;
         let messages = from_js::<Value>(&messages)
-            .and_then(|value| {
-                chat_messages::<serde_json::Error>(value).map_err(|error| error.to_string())
-            })
+            .and_then(|value| chat_messages::<ReadError>(value).map_err(|error| error.to_string()))
             .map_err(|error| js_error("invalid_messages", &format!("invalid messages: {error}")))?;
         let signal = abort_signal_of(&options)?;
         stream::start_run(self.shared.clone(), messages, signal).map(JsValue::from)

@@ -13,7 +13,9 @@ use super::{
     elicitation_hook_of, has_authorization_header, notification_hook_of, token_hook_of, McpClient,
     McpServerConfig, HOOK_AND_HEADER,
 };
-use crate::core::json_read::{boolean, header_list, known_member, named, object, string};
+use crate::core::json_read::{
+    boolean, header_list, known_member, named, object, string, ReadError,
+};
 use crate::core::mcp::jsonrpc::Progress;
 use crate::core::mcp::session::{roots_list, TransportMode, DEFAULT_CALL_TIMEOUT_MS};
 use crate::core::mcp::tools::check_structured_content;
@@ -114,7 +116,7 @@ const CLIENT_OPTIONS: &[&str] = &[
 
 /// `new McpClient(options)` read by hand (`core::json_read`), with serde's error texts; other
 /// members are refused, as a misspelt one (`header`) would otherwise leave its setting out.
-fn client_options(value: Value) -> Result<McpServerConfig, serde_json::Error> {
+fn client_options(value: Value) -> Result<McpServerConfig, ReadError> {
     let mut url = None;
     let mut headers = Vec::new();
     let mut transport = TransportMode::default();
