@@ -107,3 +107,18 @@ fn messages_reach_js_as_their_serialize_writes_them() {
     let actual = js_sys::JSON::stringify(&built).expect("stringify");
     assert_eq!(actual, expected);
 }
+
+/// A value serde_json refuses reports its reason without the position in JSON text the caller
+/// never wrote (`from_js` cuts ` at line … column …` by its length; `JSON.stringify` writes one
+/// line, and the column here runs to three digits and to five).
+#[wasm_bindgen_test]
+fn a_refused_value_is_reported_without_its_position_in_the_json_text() {
+    let nested = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    let long = format!(r#"["{}", {nested}]"#, "x".repeat(12_000));
+    for text in [nested.clone(), long] {
+        let value = js_sys::JSON::parse(&text).expect("JSON text");
+        let error = mcp_agent_wasm::web::json::from_js::<serde_json::Value>(&value)
+            .expect_err("nested deeper than serde_json reads");
+        assert_eq!(error, "recursion limit exceeded", "{}", &text[..40]);
+    }
+}

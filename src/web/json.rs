@@ -32,12 +32,24 @@ fn json_text_of(value: &JsValue) -> Result<String, String> {
     Ok(text.unwrap_or_else(|| "null".to_owned()))
 }
 
+/// serde_json's message without the ` at line {line} column {column}` its `Display` ends it with
+/// when the error has a line, cut by its length: a search for the words from the end compiled
+/// std's reverse substring searcher into the wasm for this alone.
 fn without_position(error: &serde_json::Error) -> String {
-    let message = error.to_string();
-    match message.rsplit_once(" at line ") {
-        Some((reason, _)) => reason.to_owned(),
-        None => message,
+    let mut message = error.to_string();
+    if error.line() != 0 {
+        let digits = |mut number: usize| {
+            let mut count = 1;
+            while number >= 10 {
+                number /= 10;
+                count += 1;
+            }
+            count
+        };
+        let position = " at line  column ".len() + digits(error.line()) + digits(error.column());
+        message.truncate(message.len().saturating_sub(position));
     }
+    message
 }
 
 /// The conversation as JS, with the members `ChatMessage`'s `Serialize` writes, in its order,
