@@ -33,7 +33,7 @@ pub fn refused_name_character(name: &str) -> Option<usize> {
     }
     name.chars()
         .position(|character| {
-            !character.is_ascii_graphic() || "\"(),/:;<=>?@[\\]{}".contains(character)
+            !character.is_ascii_graphic() || matches!(character, '"' | '(' | ')' | ',' | '/' | ':'..='@' | '['..=']' | '{' | '}')
         })
         .map(|index| index + 1)
 }

@@ -10,9 +10,11 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
+use crate::core::text::find_str;
+
 /// `json` with every escaped lone surrogate replaced by `\ufffd`; borrowed when there is none.
 pub fn replace_lone_surrogate_escapes(json: &str) -> Cow<'_, str> {
-    if !json.contains("\\u") {
+    if find_str(json, "\\u").is_none() {
         return Cow::Borrowed(json);
     }
     let bytes = json.as_bytes();

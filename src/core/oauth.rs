@@ -12,7 +12,7 @@ use thiserror::Error;
 
 use crate::core::json_read::strings_in;
 use crate::core::json_text::{object, to_json_text, SetMember};
-use crate::core::text::{form_encode, join, percent_decode};
+use crate::core::text::{form_encode, join, percent_decode, replace_str};
 use crate::core::url_policy::{check_server_url, CheckedUrl};
 
 /// Why the flow stopped; the web layer gives each its stable code (`oauth_…`). No message
@@ -334,7 +334,7 @@ pub fn is_client_metadata_url(url: &str) -> bool {
     };
     let path = path_of(&checked);
     let dot_segment = path.split('/').any(|segment| {
-        let segment = segment.to_ascii_lowercase().replace("%2e", ".");
+        let segment = replace_str(&segment.to_ascii_lowercase(), "%2e", ".");
         segment == "." || segment == ".."
     });
     !url.contains('#') && !path.is_empty() && !dot_segment

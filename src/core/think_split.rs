@@ -8,6 +8,7 @@
 //! what it was. A block still open at the end is closed (its text is reasoning).
 
 use super::model_event::ModelEvent;
+use super::text::find_str;
 
 const OPEN_TAG: &str = "<think>";
 const CLOSE_TAG: &str = "</think>";
@@ -103,12 +104,8 @@ impl ThinkTagSplitter {
             &self.held,
             self.searched_up_to.saturating_sub(CLOSE_TAG.len()),
         );
-        let close = self.held[search_start..]
-            .find(CLOSE_TAG)
-            .map(|offset| offset + search_start);
-        let open = self.held[search_start..]
-            .find(OPEN_TAG)
-            .map(|offset| offset + search_start);
+        let close = find_str(&self.held[search_start..], CLOSE_TAG).map(|at| at + search_start);
+        let open = find_str(&self.held[search_start..], OPEN_TAG).map(|at| at + search_start);
         self.searched_up_to = self.held.len();
         match (open, close) {
             (Some(open), close) if close.is_none_or(|close| open < close) => {
@@ -141,7 +138,7 @@ impl ThinkTagSplitter {
             self.held = trimmed.to_owned();
             self.trim_next_text = false;
         }
-        let (delivered, found_tag) = match self.held.find(awaited_tag) {
+        let (delivered, found_tag) = match find_str(&self.held, awaited_tag) {
             Some(tag_start) => {
                 let rest = self.held.split_off(tag_start + awaited_tag.len());
                 self.held.truncate(tag_start);

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use crate::core::json_text::to_json_text;
-use crate::core::text::rfind_ascii;
+use crate::core::text::{find_str, rfind_ascii};
 use crate::core::tools::{sanitize_schema, SchemaDialect, ToolTable};
 
 const FENCE: &str = "```";
@@ -68,7 +68,7 @@ pub fn parse_prompt_calls(text: &str) -> Vec<PromptCall> {
 
 /// A fenced block that does not parse but names a function was meant as a call.
 fn malformed_call(block: &str, error: &serde_json::Error) -> Option<PromptCall> {
-    let after_key = &block[block.find("\"name\"")? + "\"name\"".len()..];
+    let after_key = &block[find_str(block, "\"name\"")? + "\"name\"".len()..];
     let name = after_key
         .trim_start()
         .strip_prefix(':')
@@ -87,11 +87,11 @@ fn malformed_call(block: &str, error: &serde_json::Error) -> Option<PromptCall> 
 fn fenced_blocks(text: &str) -> impl Iterator<Item = &str> {
     let mut rest = text;
     std::iter::from_fn(move || {
-        let open = rest.find(FENCE)?;
+        let open = find_str(rest, FENCE)?;
         let after_open = &rest[open + FENCE.len()..];
         let body_start = after_open.find('\n').map_or(after_open.len(), |i| i + 1);
         let body = &after_open[body_start..];
-        let close = body.find(FENCE)?;
+        let close = find_str(body, FENCE)?;
         rest = &body[close + FENCE.len()..];
         Some(&body[..close])
     })

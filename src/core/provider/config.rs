@@ -15,6 +15,7 @@ use crate::core::http_header::{headers_problem, refusal, refused_value_character
 use crate::core::json_read::{
     float, header_list, known_member, object, optional, string, unsigned,
 };
+use crate::core::text::replace_str;
 use crate::core::url_policy::{check_server_url, Host, UrlPolicyError};
 
 /// What a caller passes per model call (`{ id, apiKey?, model?, baseUrl?, … }` from JS, in
@@ -289,7 +290,7 @@ impl ResolvedProvider {
         let mut redacted = text.to_owned();
         for secret in [&self.api_key, &self.access_token].into_iter().flatten() {
             if !secret.is_empty() {
-                redacted = redacted.replace(secret.as_str(), "[redacted]");
+                redacted = replace_str(&redacted, secret, "[redacted]");
             }
         }
         redacted

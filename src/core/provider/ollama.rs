@@ -14,6 +14,7 @@ use crate::core::model_event::{
     ArgumentsDelta, FinishReason, ModelEvent, ProviderStreamError, ToolCallDelta,
 };
 use crate::core::stream::usage::ollama_usage;
+use crate::core::text::find_str;
 
 pub(super) fn headers(provider: &ResolvedProvider) -> Vec<(String, String)> {
     match &provider.api_key {
@@ -109,8 +110,10 @@ fn wire_message(
 
 /// Splits `<think>…</think>` off the front of a whole reply (the opening tag may be missing).
 fn split_think_tags(content: &str) -> (Option<&str>, &str) {
-    match content.split_once("</think>") {
-        Some((thinking, answer)) => {
+    const CLOSE_TAG: &str = "</think>";
+    match find_str(content, CLOSE_TAG) {
+        Some(close) => {
+            let (thinking, answer) = (&content[..close], &content[close + CLOSE_TAG.len()..]);
             let thinking = thinking.trim_start();
             let thinking = thinking.strip_prefix("<think>").unwrap_or(thinking);
             (Some(thinking.trim()), answer.trim_start())

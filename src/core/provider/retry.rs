@@ -7,6 +7,7 @@ use super::config::ResolvedProvider;
 use super::error::ProviderError;
 use crate::core::json_read::member_at;
 use crate::core::json_text::to_json_text;
+use crate::core::text::find_str;
 
 /// How hard to retry. 429, 5xx and network failures before the first byte are retried; nothing
 /// is retried once a stream has started.
@@ -112,7 +113,7 @@ fn decimal_ceil(text: &str, scale: u64) -> Option<u64> {
 
 /// Parses an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) to Unix epoch milliseconds.
 pub fn parse_http_date(value: &str) -> Option<u64> {
-    let (_weekday, rest) = value.split_once(", ")?;
+    let rest = &value[find_str(value, ", ")? + 2..];
     let fields: Vec<&str> = rest.split(' ').collect();
     let [day, month, year, time, "GMT"] = fields.as_slice() else {
         return None;

@@ -4,6 +4,8 @@
 
 use serde::Serialize;
 
+use crate::core::text::find_str;
+
 pub use crate::core::stream::WireFormat;
 
 /// The wire format's name as JS sees it.
@@ -153,9 +155,9 @@ impl ProviderSpec {
     pub fn accepts_images(&self, model: &str) -> bool {
         match self.images {
             ImageSupport::Accepted => true,
-            ImageSupport::ModelsContaining(fragments) => {
-                fragments.iter().any(|fragment| model.contains(fragment))
-            }
+            ImageSupport::ModelsContaining(fragments) => fragments
+                .iter()
+                .any(|fragment| find_str(model, fragment).is_some()),
         }
     }
 

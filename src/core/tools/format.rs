@@ -1,7 +1,7 @@
 //! Checks for the JSON Schema `format` values tools use: `date-time`, `date`, `time`, `uuid`,
 //! `email`, `uri`. Other formats are annotations only and are not checked.
 
-use crate::core::text::rfind_ascii;
+use crate::core::text::{find_str, rfind_ascii};
 
 /// `Some(hint)` when `value` is not valid for `format` (the hint shows the expected shape),
 /// `None` when it is valid or the format is not checked.
@@ -130,10 +130,10 @@ fn is_email(text: &str) -> bool {
         && local.len() <= 64
         && !local.starts_with('.')
         && !local.ends_with('.')
-        && !local.contains("..")
+        && find_str(local, "..").is_none()
         && local
             .chars()
-            .all(|c| is_letter_or_digit(c) || "!#$%&'*+/=?^_`{|}~.-".contains(c));
+            .all(|c| is_letter_or_digit(c) || matches!(c, '!' | '#'..='\'' | '*' | '+' | '/' | '=' | '?' | '^'..='`' | '{'..='~' | '.' | '-'));
     let domain_ok = if let Some(literal) = domain
         .strip_prefix('[')
         .and_then(|rest| rest.strip_suffix(']'))
@@ -141,7 +141,7 @@ fn is_email(text: &str) -> bool {
         !literal.is_empty()
             && literal
                 .chars()
-                .all(|c| c.is_ascii_hexdigit() || ".:".contains(c))
+                .all(|c| c.is_ascii_hexdigit() || matches!(c, '.' | ':'))
     } else {
         !domain.is_empty()
             && domain.split('.').all(|label| {
@@ -171,7 +171,7 @@ fn is_uri(text: &str) -> bool {
     let scheme_ok = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
         && scheme
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
     if !scheme_ok {
         return false;
     }
