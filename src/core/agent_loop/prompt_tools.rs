@@ -102,18 +102,52 @@ fn bare_calls(text: &str) -> Vec<PromptCall> {
     let mut position = 0;
     while let Some(offset) = text[position..].find(['{', '[']) {
         let start = position + offset;
-        let mut values = serde_json::Deserializer::from_str(&text[start..]).into_iter::<Value>();
-        match values.next() {
-            Some(Ok(value)) => {
+        let rest = &text[start..];
+        let value = value_end(rest)
+            .and_then(|end| Some((end, serde_json::from_str::<Value>(&rest[..end]).ok()?)));
+        match value {
+            Some((end, value)) => {
                 // Skip the whole value either way: a call nested in other JSON is an example,
                 // not a call.
                 push_calls_in_value(value, &mut calls);
-                position = start + values.byte_offset();
+                position = start + end;
             }
-            _ => position = start + 1,
+            None => position = start + 1,
         }
     }
     calls
+}
+
+/// Where the object or array `text` begins with (`{` or `[`) ends, just past its closing bracket,
+/// its strings skipped: the value is then read alone, where serde_json's stream reader, which finds
+/// the end as it reads, brought a second copy of the value reader into the wasm.
+fn value_end(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (index, byte) in text.bytes().enumerate() {
+        if in_string {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(index + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Adds to `calls` the call of a call object, or the calls of an array made only of call
@@ -237,6 +271,41 @@ pub enum Streamable {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// A bare value is found where serde_json's stream reader found it (`value_end`, then the
+    /// value read alone): the same value and the same end, or none, for every text an object or
+    /// array begins, complete or cut, nested, with strings holding brackets and escapes.
+    #[test]
+    fn a_bare_value_ends_where_serde_jsons_stream_reader_ends_it() {
+        let pieces = [
+            "{", "}", "[", "]", "\"", "\\", "\\\"", "a", ":", ",", "1", " ", "\"k\"", "null", "{}",
+            "[]", "\"}\"", "\"]\"", "\n", "x", "\u{e9}",
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut found = 0;
+        for round in 0..100_000 {
+            let mut text = String::from(if round % 2 == 0 { "{" } else { "[" });
+            for _ in 0..next() % 14 {
+                text.push_str(pieces[(next() % pieces.len() as u64) as usize]);
+            }
+            let mut stream = serde_json::Deserializer::from_str(&text).into_iter::<Value>();
+            let expected = match stream.next() {
+                Some(Ok(value)) => Some((stream.byte_offset(), value)),
+                _ => None,
+            };
+            let ours = value_end(&text)
+                .and_then(|end| Some((end, serde_json::from_str::<Value>(&text[..end]).ok()?)));
+            assert_eq!(ours, expected, "{text:?}");
+            found += usize::from(ours.is_some());
+        }
+        assert!(found > 1_000, "only {found} values found");
+    }
 
     #[test]
     fn parses_calls_from_fenced_and_bare_json() {
