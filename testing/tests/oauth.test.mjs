@@ -130,6 +130,25 @@ test("a refused stored token is refreshed, without a popup", bounded, async () =
 
 /** Makes the stored token of `store` expired, and refreshes fail with `answer` (until a
  * request without it); the stored grant (JSON text) before. */
+/**
+ * The page's `browserOAuth` hook asked directly, as the MCP client asks it after a 401, with
+ * `context` beside `url` and `reason`: its token, or its error's code and message.
+ */
+function askForToken(url, clientName, context = {}) {
+  const redirectUri = new URL("/oauth-callback.html", env.demoUrl).href;
+  return page.evaluate(
+    async ({ url, clientName, redirectUri, context }) => {
+      const getAccessToken = window.agentWasm.browserOAuth({ redirectUri, clientName, allowInsecureLocalUrls: true });
+      try {
+        return { token: await getAccessToken({ url, reason: "unauthorized", ...context }) };
+      } catch (error) {
+        return { code: error.code, message: error.message };
+      }
+    },
+    { url, clientName, redirectUri, context },
+  );
+}
+
 async function expireWithFailingRefresh(store, answer) {
   await fetch(`${env.mcpTestUrl}/oauth/__refresh-fails?answer=${answer}`, { method: "POST" });
   return page.evaluate((store) => {
@@ -311,21 +330,9 @@ test("a redirect whose state is not the one sent is refused", bounded, async () 
 // metadata says `authorization_response_iss_parameter_supported`; else no code is exchanged.
 test("a redirect from another issuer, or without the iss its server sends, is refused before the code exchange", bounded, async () => {
   const url = `${env.mcpTestUrl}${mcpTestPath("auth")}`;
-  const redirectUri = new URL("/oauth-callback.html", env.demoUrl).href;
   for (const clientName of ["mix-up", "no-iss"]) {
     const before = (await mcpLog("/oauth/token")).length;
-    // The hook asked directly, as the MCP client asks it after a 401.
-    const outcome = await page.evaluate(
-      async ({ url, clientName, redirectUri }) => {
-        const getAccessToken = window.agentWasm.browserOAuth({ redirectUri, clientName, allowInsecureLocalUrls: true });
-        try {
-          return { token: await getAccessToken({ url, reason: "unauthorized" }) };
-        } catch (error) {
-          return { code: error.code, message: error.message };
-        }
-      },
-      { url, clientName, redirectUri },
-    );
+    const outcome = await askForToken(url, clientName);
     assert.equal(outcome.code, "oauth_issuer_mismatch", `${clientName}: ${JSON.stringify(outcome)}`);
     assert.match(outcome.message, clientName === "mix-up" ? /iss `http:\/\/127\.0\.0\.1:1` is not the authorization server's issuer/ : /has no iss/);
     assert.equal((await mcpLog("/oauth/token")).length, before, `${clientName}: no code exchanged`);
@@ -340,22 +347,11 @@ test("authorization server metadata whose issuer is not the one asked for is not
   const path = mcpTestPath("auth");
   const url = `${env.mcpTestUrl}${path}`;
   const resourceMetadataUrl = `${env.mcpTestUrl}/.well-known/oauth-protected-resource${path}?as=impostor`;
-  const redirectUri = new URL("/oauth-callback.html", env.demoUrl).href;
   const before = (await mcpLog("/oauth/")).length;
   let popups = 0;
   const onPopup = () => (popups += 1);
   page.on("popup", onPopup);
-  const outcome = await page.evaluate(
-    async ({ url, resourceMetadataUrl, redirectUri }) => {
-      const getAccessToken = window.agentWasm.browserOAuth({ redirectUri, clientName: "impostor", allowInsecureLocalUrls: true });
-      try {
-        return { token: await getAccessToken({ url, reason: "unauthorized", resourceMetadataUrl }) };
-      } catch (error) {
-        return { code: error.code, message: error.message };
-      }
-    },
-    { url, resourceMetadataUrl, redirectUri },
-  );
+  const outcome = await askForToken(url, "impostor", { resourceMetadataUrl });
   page.off("popup", onPopup);
   assert.equal(outcome.code, "oauth_discovery_failed", JSON.stringify(outcome));
   assert.match(outcome.message, /issuer `http:\/\/127\.0\.0\.1:\d+` is not `http:\/\/127\.0\.0\.1:\d+\/impostor`/);
@@ -369,21 +365,10 @@ test("authorization server metadata whose issuer is not the one asked for is not
 // server from it, takes the MCP server for its own (MCP 2025-03-26): so does the hook, which then
 // finds the metadata at the server's origin and runs the flow there.
 test("protected resource metadata answered 2xx but unusable is taken as none: the flow goes on at the server's origin", bounded, async () => {
-  const redirectUri = new URL("/oauth-callback.html", env.demoUrl).href;
   for (const mode of ["prm-html", "prm-no-issuer"]) {
     const url = `${env.mcpTestUrl}${mcpTestPath(mode)}`;
     const before = (await mcpLog("/oauth/token")).length;
-    const outcome = await page.evaluate(
-      async ({ url, redirectUri }) => {
-        const getAccessToken = window.agentWasm.browserOAuth({ redirectUri, clientName: "unusable metadata", allowInsecureLocalUrls: true });
-        try {
-          return { token: await getAccessToken({ url, reason: "unauthorized" }) };
-        } catch (error) {
-          return { code: error.code, message: error.message };
-        }
-      },
-      { url, redirectUri },
-    );
+    const outcome = await askForToken(url, "unusable metadata");
     assert.deepEqual(outcome, { token: "good" }, mode);
     const [exchange] = (await mcpLog("/oauth/token")).slice(before);
     assert.equal(new URLSearchParams(exchange.body).get("resource"), url, mode);
@@ -397,21 +382,10 @@ test("protected resource metadata answered 2xx but unusable is taken as none: th
 test("a server with no OAuth metadata and no default endpoints fails discovery, naming every URL tried", bounded, async () => {
   const { url: origin } = await (await fetch(`${env.mcpTestUrl}/__bare`)).json();
   const url = `${origin}/mcp`;
-  const redirectUri = new URL("/oauth-callback.html", env.demoUrl).href;
   let popups = 0;
   const onPopup = () => (popups += 1);
   page.on("popup", onPopup);
-  const outcome = await page.evaluate(
-    async ({ url, redirectUri }) => {
-      const getAccessToken = window.agentWasm.browserOAuth({ redirectUri, clientName: "nothing there", allowInsecureLocalUrls: true });
-      try {
-        return { token: await getAccessToken({ url, reason: "unauthorized" }) };
-      } catch (error) {
-        return { code: error.code, message: error.message };
-      }
-    },
-    { url, redirectUri },
-  );
+  const outcome = await askForToken(url, "nothing there");
   page.off("popup", onPopup);
   assert.deepEqual(outcome, {
     code: "oauth_discovery_failed",
