@@ -632,10 +632,9 @@ impl Run<'_> {
         }
         let inputs = self.inputs.clone();
         spawn(async move {
-            let messages = &request.messages;
             let call = model_call(
                 &shared,
-                messages,
+                &request.messages,
                 &tools,
                 request.stream,
                 request.round,
