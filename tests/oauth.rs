@@ -79,6 +79,14 @@ const METADATA: &str = r#"{
     "code_challenge_methods_supported": ["plain", "S256"]
 }"#;
 
+/// [`METADATA`] with `token_endpoint_auth_methods_supported` as `methods` (absent for `None`).
+fn metadata_with_methods(methods: Option<&[&str]>) -> AuthorizationServer {
+    let mut metadata = AuthorizationServer::read(METADATA, ISSUER, false).unwrap();
+    metadata.token_auth_methods =
+        methods.map(|methods| methods.iter().map(|m| m.to_string()).collect());
+    metadata
+}
+
 #[test]
 fn authorization_server_metadata_gives_the_endpoints() {
     assert_eq!(
@@ -141,14 +149,8 @@ fn a_2025_03_26_server_is_its_own_authorization_server() {
 /// `auth/token-endpoint-auth-*` and `auth/pre-registration` scenarios).
 #[test]
 fn the_token_endpoint_auth_method_follows_the_metadata() {
-    let with_methods = |methods: Option<&[&str]>| {
-        let mut metadata = AuthorizationServer::read(METADATA, ISSUER, false).unwrap();
-        metadata.token_auth_methods =
-            methods.map(|methods| methods.iter().map(|m| m.to_string()).collect());
-        metadata
-    };
     let registered = |response: &str, methods| {
-        Client::registered(response, &with_methods(methods))
+        Client::registered(response, &metadata_with_methods(methods))
             .unwrap()
             .auth
     };
@@ -186,15 +188,15 @@ fn the_token_endpoint_auth_method_follows_the_metadata() {
     let given = Client::given(
         "pre",
         Some("shh"),
-        &with_methods(Some(&["client_secret_basic"])),
+        &metadata_with_methods(Some(&["client_secret_basic"])),
     );
     assert_eq!(given.auth, TokenAuth::Basic);
     assert_eq!(
-        Client::given("pre", None, &with_methods(None)).auth,
+        Client::given("pre", None, &metadata_with_methods(None)).auth,
         TokenAuth::None
     );
     // Kept with its method.
-    let basic_only = with_methods(Some(&["client_secret_basic"]));
+    let basic_only = metadata_with_methods(Some(&["client_secret_basic"]));
     assert_eq!(Client::read(&given.to_json(), &basic_only).unwrap(), given);
 }
 
@@ -205,14 +207,12 @@ fn the_token_endpoint_auth_method_follows_the_metadata() {
 /// server takes. Where post is taken, or nothing is listed, it goes on as before.
 #[test]
 fn a_client_stored_without_its_method_follows_the_server() {
-    let with_methods = |methods: Option<&[&str]>| {
-        let mut metadata = AuthorizationServer::read(METADATA, ISSUER, false).unwrap();
-        metadata.token_auth_methods =
-            methods.map(|methods| methods.iter().map(|m| m.to_string()).collect());
-        metadata
-    };
     let stored = r#"{"client_id":"c","client_secret":"s"}"#;
-    let read = |methods| Client::read(stored, &with_methods(methods)).unwrap().auth;
+    let read = |methods| {
+        Client::read(stored, &metadata_with_methods(methods))
+            .unwrap()
+            .auth
+    };
     assert_eq!(read(Some(&["client_secret_basic"])), TokenAuth::Basic);
     assert_eq!(
         read(Some(&["client_secret_basic", "client_secret_post"])),
@@ -221,7 +221,7 @@ fn a_client_stored_without_its_method_follows_the_server() {
     assert_eq!(read(None), TokenAuth::Post);
     // A stored method the server no longer takes gives way too.
     let kept = r#"{"client_id":"c","client_secret":"s","token_endpoint_auth_method":"client_secret_post"}"#;
-    let basic_only = with_methods(Some(&["client_secret_basic"]));
+    let basic_only = metadata_with_methods(Some(&["client_secret_basic"]));
     assert_eq!(
         Client::read(kept, &basic_only).unwrap().auth,
         TokenAuth::Basic
@@ -236,13 +236,8 @@ fn a_client_stored_without_its_method_follows_the_server() {
 /// MCP TypeScript SDK's `selectClientAuthMethod`, client/auth.ts, chooses alike).
 #[test]
 fn a_server_taking_neither_secret_method_gets_none_or_post() {
-    let with_methods = |methods: &[&str]| {
-        let mut metadata = AuthorizationServer::read(METADATA, ISSUER, false).unwrap();
-        metadata.token_auth_methods = Some(methods.iter().map(|m| m.to_string()).collect());
-        metadata
-    };
     let secret = r#"{"client_id":"c","client_secret":"s"}"#;
-    let public_only = with_methods(&["none"]);
+    let public_only = metadata_with_methods(Some(&["none"]));
     let client = Client::registered(secret, &public_only).unwrap();
     assert_eq!(client.auth, TokenAuth::None);
     let exchange = code_exchange(&client, "k", "https://app.example/cb", "v", "x");
@@ -251,18 +246,18 @@ fn a_server_taking_neither_secret_method_gets_none_or_post() {
         exchange.body,
         "grant_type=authorization_code&code=k&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&client_id=c&code_verifier=v&resource=x"
     );
-    let jwt_only = with_methods(&["private_key_jwt"]);
+    let jwt_only = metadata_with_methods(Some(&["private_key_jwt"]));
     assert_eq!(
         Client::given("pre", Some("shh"), &jwt_only).auth,
         TokenAuth::Post
     );
-    let both = with_methods(&["private_key_jwt", "none"]);
+    let both = metadata_with_methods(Some(&["private_key_jwt", "none"]));
     assert_eq!(
         Client::given("pre", Some("shh"), &both).auth,
         TokenAuth::None
     );
     // An empty list is no list: RFC 8414 §2's default.
-    let empty = with_methods(&[]);
+    let empty = metadata_with_methods(Some(&[]));
     assert_eq!(
         Client::given("pre", Some("shh"), &empty).auth,
         TokenAuth::Basic
