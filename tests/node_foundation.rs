@@ -27,6 +27,20 @@ async fn global_fetch_streams_in_node() {
     );
 }
 
+/// The crate's own texts become JS strings once, told apart by address and length: a text that
+/// begins another (the same address) is a string of its own.
+#[wasm_bindgen_test]
+fn static_texts_become_their_own_js_strings() {
+    use mcp_agent_wasm::web::static_js_str;
+    static KEYS: &str = "toolInputDelta";
+    let (short, long) = (&KEYS[..4], KEYS);
+    for _ in 0..2 {
+        assert_eq!(static_js_str(short).as_string().as_deref(), Some("tool"));
+        assert_eq!(static_js_str(long).as_string().as_deref(), Some(KEYS));
+        assert_eq!(static_js_str("").as_string().as_deref(), Some(""));
+    }
+}
+
 /// The conversation handed to JS (a run's `final` event and failure, a page tool's `messages`)
 /// is built member by member: it must be what `JSON.parse` made of `ChatMessage`'s `Serialize`
 /// text before, every optional member and every kind of block included.

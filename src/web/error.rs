@@ -2,6 +2,8 @@
 
 use wasm_bindgen::{JsCast, JsValue};
 
+use super::static_js_str;
+
 /// Builds a JS `Error` with `message`, a stable `code`, and optional extra properties.
 pub fn js_error(code: &str, message: &str) -> js_sys::Error {
     let error = js_sys::Error::new(message);
@@ -9,10 +11,11 @@ pub fn js_error(code: &str, message: &str) -> js_sys::Error {
     error
 }
 
-/// Sets `key` on a JS object; used to attach `code`, `status`, `messages` to errors.
-pub fn set_property(target: &JsValue, key: &str, value: &JsValue) {
+/// Sets `key` on a JS object (errors' `code`, `status`, `messages`, and every object the crate
+/// builds member by member); the key's JS string is made once.
+pub fn set_property(target: &JsValue, key: &'static str, value: &JsValue) {
     // Reflect.set only fails on frozen objects, which these never are.
-    let _ = js_sys::Reflect::set(target, &JsValue::from_str(key), value);
+    let _ = js_sys::Reflect::set(target, &static_js_str(key), value);
 }
 
 /// The `name` of a thrown JS value (`"AbortError"`, `"TypeError"`, …), if it is an object.

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::error::{js_error_message, set_property};
+use super::static_js_str;
 use crate::core::json_text::replace_lone_surrogate_escapes;
 use crate::core::message::{ChatMessage, ContentPart, MessageContent, ThinkingBlock};
 
@@ -64,7 +65,8 @@ pub fn messages_to_js(messages: &[ChatMessage]) -> JsValue {
 }
 
 fn message_to_js(message: &ChatMessage) -> Object {
-    let object = texts_object(&[("role", message.role.name())]);
+    let object = Object::new();
+    set_property(&object, "role", &static_js_str(message.role.name()));
     match &message.content {
         None => {}
         Some(MessageContent::Text(text)) => {
@@ -156,7 +158,7 @@ fn thinking_block_to_js(block: &ThinkingBlock) -> Object {
 }
 
 /// A plain object with string `members` in their order.
-fn texts_object(members: &[(&str, &str)]) -> Object {
+fn texts_object(members: &[(&'static str, &str)]) -> Object {
     let object = Object::new();
     for (key, text) in members {
         set_property(&object, key, &JsValue::from_str(text));
@@ -165,7 +167,7 @@ fn texts_object(members: &[(&str, &str)]) -> Object {
 }
 
 /// `key: text` on `target` when there is a text, as `Serialize` skips a `None`.
-pub fn set_optional_text(target: &Object, key: &str, text: Option<&str>) {
+pub fn set_optional_text(target: &Object, key: &'static str, text: Option<&str>) {
     if let Some(text) = text {
         set_property(target, key, &JsValue::from_str(text));
     }
@@ -195,7 +197,7 @@ pub fn value_to_js(value: &Value) -> JsValue {
 
 /// A plain object with `members` in their order: results are built in JS member by member, as
 /// the run's events are, where serializing each type to JSON text compiled a serializer of its own.
-pub fn object_of(members: &[(&str, JsValue)]) -> JsValue {
+pub fn object_of(members: &[(&'static str, JsValue)]) -> JsValue {
     let object = Object::new();
     for (key, value) in members {
         set_property(&object, key, value);
@@ -215,7 +217,7 @@ pub fn strings_to_js<Text: AsRef<str>>(strings: &[Text]) -> JsValue {
 /// members a tool result has in JS, set on `target`; the content through [`value_to_js`].
 pub fn set_tool_result_members(
     target: &Object,
-    content_key: &str,
+    content_key: &'static str,
     content: &[Value],
     structured_content: Option<&Value>,
     is_error: bool,

@@ -13,6 +13,7 @@ pub mod timer;
 pub mod tools_api;
 mod types;
 
+use std::cell::RefCell;
 use std::future::Future;
 use std::pin::Pin;
 
@@ -22,6 +23,30 @@ use wasm_bindgen::prelude::*;
 /// An options argument that may be read: an object, or left out (`undefined` or `null`).
 pub(crate) fn is_options_object(options: &JsValue) -> bool {
     options.is_undefined() || options.is_null() || options.is_object()
+}
+
+thread_local! {
+    /// The JS strings made by [`static_js_str`], by the address and length of their text.
+    static STATIC_JS_STRINGS: RefCell<Vec<(u64, JsValue)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// `text` as a JS string, made once: the crate's own texts (property keys, event types, roles)
+/// recur in every event and message, and each new JS string is a crossing that decodes its
+/// bytes (a run over a small body set about 75 of them, 7 % of its CPU). A `'static` text never
+/// changes, so its address and length identify it; a run meets a few dozen, so a list is enough.
+pub fn static_js_str(text: &'static str) -> JsValue {
+    let key = (text.as_ptr() as u64) << 32 | text.len() as u64;
+    STATIC_JS_STRINGS.with(|made| {
+        let mut made = made.borrow_mut();
+        for (made_key, string) in made.iter() {
+            if *made_key == key {
+                return string.clone();
+            }
+        }
+        let string = JsValue::from_str(text);
+        made.push((key, string.clone()));
+        string
+    })
 }
 
 /// The one closure type handed to JS (timers, listeners, the run stream's callbacks, the OAuth

@@ -31,8 +31,8 @@ use crate::web::join::join_every;
 use crate::web::json::{messages_to_js, set_optional_text, set_tool_result_members, value_to_js};
 use crate::web::mcp::set_challenge_properties;
 use crate::web::provider::{stream_model_call, whole_model_call, IdleLimit};
-use crate::web::spawn;
 use crate::web::JsCallback;
+use crate::web::{spawn, static_js_str};
 
 /// What the background tasks of a run tell the driver.
 pub enum Input {
@@ -196,44 +196,22 @@ enum TextKind {
     Reasoning,
 }
 
-/// The JS strings of a text event, made once: `type`, `text`, and the two event types.
-struct TextEventStrings {
-    type_key: JsValue,
-    text_key: JsValue,
-    text_type: JsValue,
-    reasoning_type: JsValue,
-}
-
-thread_local! {
-    static TEXT_EVENT_STRINGS: TextEventStrings = TextEventStrings {
-        type_key: JsValue::from_str("type"),
-        text_key: JsValue::from_str("text"),
-        text_type: JsValue::from_str("text"),
-        reasoning_type: JsValue::from_str("reasoning"),
-    };
-}
-
 /// `{ type, text }` for a piece of answer or reasoning text, the same object the general
-/// serializer makes, built directly: these are most of a run's events, and this takes half the
-/// crossings into JS.
+/// serializer makes, built directly: these are most of a run's events.
 fn text_event(kind: TextKind, text: &str) -> JsValue {
-    TEXT_EVENT_STRINGS.with(|strings| {
-        let event = js_sys::Object::new();
-        let event_type = match kind {
-            TextKind::Text => &strings.text_type,
-            TextKind::Reasoning => &strings.reasoning_type,
-        };
-        // Reflect.set only fails on frozen objects, and this one is new.
-        let _ = js_sys::Reflect::set(&event, &strings.type_key, event_type);
-        let _ = js_sys::Reflect::set(&event, &strings.text_key, &JsValue::from_str(text));
-        event.into()
-    })
+    let event_type = match kind {
+        TextKind::Text => "text",
+        TextKind::Reasoning => "reasoning",
+    };
+    let event = event_of(event_type, None);
+    set_property(&event, "text", &JsValue::from_str(text));
+    event.into()
 }
 
 /// `{ type }`, or `{ type, id }` for a call's event: the start of an event.
-fn event_of(event_type: &str, id: Option<&str>) -> js_sys::Object {
+fn event_of(event_type: &'static str, id: Option<&str>) -> js_sys::Object {
     let event = js_sys::Object::new();
-    set_property(&event, "type", &JsValue::from_str(event_type));
+    set_property(&event, "type", &static_js_str(event_type));
     set_optional_text(&event, "id", id);
     event
 }
@@ -463,7 +441,7 @@ pub async fn drive(
     }
     for (server, error) in failures {
         let event = js_sys::Object::new();
-        set_property(&event, "type", &JsValue::from_str("serverError"));
+        set_property(&event, "type", &static_js_str("serverError"));
         set_property(&event, "server", &JsValue::from_str(&server));
         for key in ["code", "message", "resourceMetadataUrl", "scope"] {
             let value = js_sys::Reflect::get(&error, &JsValue::from_str(key)).unwrap_or_default();
