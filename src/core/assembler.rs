@@ -205,8 +205,11 @@ pub enum ToolInput {
 /// Follows a streamed answer's tool calls as they come, for the page, routing deltas as the
 /// assembler does but keeping no arguments. A call starts with the first delta that names it,
 /// under its provider id or, without one, the id the loop will give it
-/// ([`synthesized_call_id`]); arguments text received before its name follows the start. Whole
-/// arguments (Gemini, Ollama) are not text the model writes: they are shown by the `toolCall`.
+/// ([`synthesized_call_id`]); arguments text received before its name follows the start.
+/// Arguments a provider sends whole (Gemini, Ollama) are shown as their JSON text in one piece,
+/// as the AI SDK does, so that a call's pieces joined are its arguments for every provider; an
+/// empty object or `null` shows nothing, since Anthropic opens each call with `input: {}` before
+/// the text that replaces it.
 #[derive(Debug)]
 pub struct ToolInputTracker {
     round: u32,
@@ -238,8 +241,13 @@ impl ToolInputTracker {
             self.calls.push(ShownCall::default());
         }
         let call = &mut self.calls[position];
+        let whole_text;
         let text = match &delta.arguments {
             Some(ArgumentsDelta::Fragment(fragment)) => fragment.as_str(),
+            Some(ArgumentsDelta::Whole(value)) if !is_placeholder(value) => {
+                whole_text = to_json_text(value);
+                whole_text.as_str()
+            }
             _ => "",
         };
         if let Some(id) = &call.id {
@@ -274,6 +282,15 @@ impl ToolInputTracker {
                 },
             ],
         }
+    }
+}
+
+/// Whole arguments that say nothing yet: `{}` or `null`.
+fn is_placeholder(value: &Value) -> bool {
+    match value {
+        Value::Null => true,
+        Value::Object(members) => members.is_empty(),
+        _ => false,
     }
 }
 

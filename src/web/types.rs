@@ -289,8 +289,8 @@ export type AgentEvent =
    * that follows when the model's answer is complete (the AI SDK's `tool-input-start`). An
    * answer asked for again after its stream was cut starts its calls again (the same `id`
    * when the provider gives calls none of their own); a run that fails or is aborted mid-answer
-   * leaves them without a `toolCall`. Calls a provider sends whole (Gemini, Ollama) come as
-   * `toolInputStart` and their `toolCall` only.
+   * leaves them without a `toolCall`. Arguments a provider sends whole (Gemini, Ollama) come
+   * as one `toolInputDelta` with their JSON text, as the AI SDK shows them.
    */
   | { type: "toolInputStart"; id: string; name: string }
   /** Arguments text of a call being written, in order: joined, the text the model wrote (the pieces one network read brings come as one). */

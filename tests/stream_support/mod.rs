@@ -4,7 +4,9 @@
 
 use std::collections::VecDeque;
 
-use mcp_agent_wasm::core::assembler::{AssembledToolCall, ToolCallAssembler};
+use mcp_agent_wasm::core::assembler::{
+    AssembledToolCall, ToolCallAssembler, ToolInput, ToolInputTracker,
+};
 use mcp_agent_wasm::core::model_event::{
     queue_merging_pieces, FinishReason, ModelEvent, ProviderStreamError, Usage,
 };
@@ -117,6 +119,9 @@ pub struct Outcome {
     pub text_signatures: Vec<String>,
     pub reasoning_details: Vec<Value>,
     pub calls: Vec<AssembledToolCall>,
+    /// What a page is shown of the calls while they are written (round 0): each call's id, in
+    /// the order they started, with its pieces joined.
+    pub shown_calls: Vec<(String, String)>,
     pub finish: Option<FinishReason>,
     pub usage: Option<Usage>,
     pub errors: Vec<ProviderStreamError>,
@@ -125,6 +130,7 @@ pub struct Outcome {
 pub fn summarise(events: &[ModelEvent]) -> Outcome {
     let mut outcome = Outcome::default();
     let mut assembler = ToolCallAssembler::new();
+    let mut tracker = ToolInputTracker::new(0);
     for event in events {
         match event {
             ModelEvent::TextDelta(text) => outcome.text.push_str(text),
@@ -138,7 +144,22 @@ pub fn summarise(events: &[ModelEvent]) -> Outcome {
             ModelEvent::ReasoningDetails(details) => {
                 outcome.reasoning_details.extend(details.iter().cloned())
             }
-            ModelEvent::ToolCallDelta(delta) => assembler.push(delta),
+            ModelEvent::ToolCallDelta(delta) => {
+                assembler.push(delta);
+                for shown in tracker.push(delta) {
+                    match shown {
+                        ToolInput::Start { id, .. } => {
+                            outcome.shown_calls.push((id, String::new()))
+                        }
+                        ToolInput::Delta { id, text } => {
+                            let call = outcome.shown_calls.iter_mut().find(|call| call.0 == id);
+                            call.expect("a piece after its call's start")
+                                .1
+                                .push_str(&text);
+                        }
+                    }
+                }
+            }
             ModelEvent::Finish(reason) => outcome.finish = Some(reason.clone()),
             ModelEvent::Usage(usage) => outcome.usage = Some(*usage),
             ModelEvent::Error(error) => outcome.errors.push(error.clone()),
