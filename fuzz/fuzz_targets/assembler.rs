@@ -1,7 +1,8 @@
 //! The tool-call assembler on arbitrary delta sequences: no panic, deterministic, and the calls
 //! it hands out keep its promises (unique ids, given ids kept, arguments an object or an error);
 //! the page's view of the same deltas (`ToolInputTracker`) starts each named call once, under
-//! the id the loop gives it (in the order they are named, which need not be the calls' order).
+//! the id the loop gives it (in the order they are named, which need not be the calls' order),
+//! and where the arguments came as text only, a call's pieces joined are that text.
 #![no_main]
 
 use std::collections::HashSet;
@@ -63,10 +64,20 @@ fuzz_target!(|round: Round| {
     }
     let mut tracker = ToolInputTracker::new(2);
     let mut started = Vec::new();
+    let mut shown_texts: Vec<(String, String)> = Vec::new();
     for delta in &deltas {
         for shown in tracker.push(delta) {
-            if let ToolInput::Start { id, .. } = shown {
-                started.push(id);
+            match shown {
+                ToolInput::Start { id, .. } => {
+                    started.push(id.clone());
+                    shown_texts.push((id, String::new()));
+                }
+                ToolInput::Delta { id, text } => {
+                    let call = shown_texts.iter_mut().find(|call| call.0 == id);
+                    call.expect("a piece before its call's start")
+                        .1
+                        .push_str(&text);
+                }
             }
         }
     }
@@ -79,6 +90,25 @@ fuzz_target!(|round: Round| {
             true => synthesized_call_id(2, position),
             false => call.id.clone(),
         });
+    }
+    let only_text = deltas
+        .iter()
+        .all(|delta| !matches!(delta.arguments, Some(ArgumentsDelta::Whole(_))));
+    if only_text {
+        for (id, call) in loop_ids
+            .iter()
+            .zip(calls.iter().filter(|call| !call.name.is_empty()))
+        {
+            let shown = shown_texts.iter().find(|shown| shown.0 == *id);
+            let shown = shown.map_or("", |shown| shown.1.as_str());
+            let as_received = shown == call.raw_arguments
+                || (call.raw_arguments == "{}" && matches!(shown.trim(), "" | "null"));
+            assert!(
+                as_received,
+                "{id} shown as {shown:?}, received {:?}",
+                call.raw_arguments
+            );
+        }
     }
     started.sort_unstable();
     loop_ids.sort_unstable();
