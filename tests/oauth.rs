@@ -116,7 +116,8 @@ fn a_2025_03_26_server_is_its_own_authorization_server() {
     );
     let resource = ProtectedResource::legacy(&legacy);
     assert_eq!(resource.authorization_server, "https://mcp.example.com");
-    assert_eq!(resource.resource, "https://mcp.example.com/v1/mcp");
+    // MCP 2025-03-26 predates resource indicators: the requests name no resource.
+    assert_eq!(resource.resource, None);
     let defaults = AuthorizationServer::legacy_defaults("https://mcp.example.com");
     assert_eq!(
         defaults.authorization_endpoint,
@@ -240,7 +241,7 @@ fn a_server_taking_neither_secret_method_gets_none_or_post() {
     let public_only = metadata_with_methods(Some(&["none"]));
     let client = Client::registered(secret, &public_only).unwrap();
     assert_eq!(client.auth, TokenAuth::None);
-    let exchange = code_exchange(&client, "k", "https://app.example/cb", "v", "x");
+    let exchange = code_exchange(&client, "k", "https://app.example/cb", "v", Some("x"));
     assert_eq!(exchange.authorization, None);
     assert_eq!(
         exchange.body,
@@ -304,7 +305,7 @@ fn a_basic_client_authenticates_in_the_header() {
     };
     // base64("my%20app:s%3Ae%2Fcret")
     assert_eq!(
-        refresh_request(&client, "r", "https://mcp.example.com/mcp"),
+        refresh_request(&client, "r", Some("https://mcp.example.com/mcp")),
         TokenRequest {
             body: "grant_type=refresh_token&refresh_token=r&resource=https%3A%2F%2Fmcp.example.com%2Fmcp".to_owned(),
             authorization: Some("Basic bXklMjBhcHA6cyUzQWUlMkZjcmV0".to_owned()),
@@ -319,13 +320,15 @@ fn a_basic_client_authenticates_in_the_header() {
         client_secret: Some("b".to_owned()),
         auth: TokenAuth::Basic,
     };
-    let header = code_exchange(&padded, "c", "https://app.example/cb", "v", "x").authorization;
+    let header =
+        code_exchange(&padded, "c", "https://app.example/cb", "v", Some("x")).authorization;
     assert_eq!(header.as_deref(), Some("Basic YTpi"));
     let one_pad = Client {
         client_secret: Some("bc".to_owned()),
         ..padded.clone()
     };
-    let header = code_exchange(&one_pad, "c", "https://app.example/cb", "v", "x").authorization;
+    let header =
+        code_exchange(&one_pad, "c", "https://app.example/cb", "v", Some("x")).authorization;
     assert_eq!(header.as_deref(), Some("Basic YTpiYw=="));
 }
 
@@ -432,7 +435,7 @@ fn protected_resource_metadata_names_the_issuer_and_the_resource() {
         read,
         ProtectedResource {
             authorization_server: "https://auth.example.com".to_owned(),
-            resource: "https://mcp.example.com/v1".to_owned(),
+            resource: Some("https://mcp.example.com/v1".to_owned()),
             scopes_supported: Some("a b".to_owned()),
         }
     );
@@ -441,7 +444,10 @@ fn protected_resource_metadata_names_the_issuer_and_the_resource() {
     let without = ProtectedResource::read(r#"{"authorization_servers":["https://a"]}"#, &mcp)
         .unwrap()
         .unwrap();
-    assert_eq!(without.resource, "https://mcp.example.com/v1/mcp");
+    assert_eq!(
+        without.resource.as_deref(),
+        Some("https://mcp.example.com/v1/mcp")
+    );
     assert_eq!(chosen_scope(None, &without), None);
     for other in [
         "https://evil.example.com/v1/mcp",
@@ -531,7 +537,7 @@ fn the_authorization_url_exactly() {
         code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
         state: "s-1",
         scope: Some("mcp:tools mcp:admin"),
-        resource: "https://mcp.example.com/mcp",
+        resource: Some("https://mcp.example.com/mcp"),
     };
     assert_eq!(
         authorization_url("https://auth.example.com/authorize", &request),
@@ -544,6 +550,14 @@ fn the_authorization_url_exactly() {
     assert_eq!(
         authorization_url("https://a.example/auth?tenant=x", &no_scope),
         "https://a.example/auth?tenant=x&response_type=code&client_id=client%201&redirect_uri=https%3A%2F%2Fapp.example%2Foauth-callback.html&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256&state=s-1&resource=https%3A%2F%2Fmcp.example.com%2Fmcp"
+    );
+    let no_resource = AuthorizationRequest {
+        resource: None,
+        ..no_scope
+    };
+    assert_eq!(
+        authorization_url("https://a.example/auth", &no_resource),
+        "https://a.example/auth?response_type=code&client_id=client%201&redirect_uri=https%3A%2F%2Fapp.example%2Foauth-callback.html&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256&state=s-1"
     );
 }
 
@@ -560,7 +574,7 @@ fn the_token_request_bodies_exactly() {
         "a/b",
         "https://app.example/cb",
         "v~1",
-        "https://mcp.example.com/mcp",
+        Some("https://mcp.example.com/mcp"),
     );
     assert_eq!(
         exchange.body,
@@ -568,7 +582,7 @@ fn the_token_request_bodies_exactly() {
     );
     assert_eq!(exchange.authorization, None);
     assert_eq!(
-        refresh_request(&public, "r+1", "https://mcp.example.com/mcp").body,
+        refresh_request(&public, "r+1", Some("https://mcp.example.com/mcp")).body,
         "grant_type=refresh_token&refresh_token=r%2B1&client_id=c1&resource=https%3A%2F%2Fmcp.example.com%2Fmcp"
     );
     let confidential = Client {
@@ -577,8 +591,17 @@ fn the_token_request_bodies_exactly() {
         ..public
     };
     assert_eq!(
-        refresh_request(&confidential, "r", "x").body,
+        refresh_request(&confidential, "r", Some("x")).body,
         "grant_type=refresh_token&refresh_token=r&client_id=c1&client_secret=s&resource=x"
+    );
+    // A server of MCP 2025-03-26 names no resource: neither request carries one.
+    assert_eq!(
+        code_exchange(&confidential, "a", "https://app.example/cb", "v", None).body,
+        "grant_type=authorization_code&code=a&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&client_id=c1&client_secret=s&code_verifier=v"
+    );
+    assert_eq!(
+        refresh_request(&confidential, "r", None).body,
+        "grant_type=refresh_token&refresh_token=r&client_id=c1&client_secret=s"
     );
 }
 
@@ -715,7 +738,7 @@ fn token_responses_and_expiry() {
     let grant = Grant {
         tokens: tokens.clone(),
         token_endpoint: "https://a.example/token".to_owned(),
-        resource: "https://mcp.example.com/mcp".to_owned(),
+        resource: Some("https://mcp.example.com/mcp".to_owned()),
         client: Client {
             client_id: "c1".to_owned(),
             client_secret: None,
@@ -727,6 +750,15 @@ fn token_responses_and_expiry() {
         r#"{"access_token":"at","refresh_token":"rt","expires_at":4600000,"token_endpoint":"https://a.example/token","resource":"https://mcp.example.com/mcp","client_id":"c1","token_endpoint_auth_method":"none"}"#
     );
     assert_eq!(Grant::from_json(&grant.to_json()), Some(grant.clone()));
+    let for_no_resource = Grant {
+        resource: None,
+        ..grant.clone()
+    };
+    assert!(!for_no_resource.to_json().contains("resource"));
+    assert_eq!(
+        Grant::from_json(&for_no_resource.to_json()),
+        Some(for_no_resource)
+    );
     assert_eq!(Grant::from_json(r#"{"access_token":"at"}"#), None);
     assert!(
         !format!("{tokens:?}{grant:?}").contains("at"),

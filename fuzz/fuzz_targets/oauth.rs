@@ -23,13 +23,12 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(rest);
     let server = check_server_url(SERVER, false).expect("a valid server URL");
 
-    if let Ok(Some(resource)) = ProtectedResource::read(&text, &server) {
+    if let Ok(Some(read)) = ProtectedResource::read(&text, &server) {
         let canonical = canonical_resource(&server);
+        let resource = read.resource.expect("metadata always names the resource");
         assert!(
-            canonical == resource.resource
-                || canonical.starts_with(&format!("{}/", resource.resource)),
-            "{} is not {canonical} or a prefix of it",
-            resource.resource
+            canonical == resource || canonical.starts_with(&format!("{resource}/")),
+            "{resource} is not {canonical} or a prefix of it"
         );
     }
     if let Ok(metadata) = AuthorizationServer::read(&text, ISSUER, selector & 1 == 1) {

@@ -112,8 +112,11 @@ fn checked(url: &str, what: &str, allow_insecure_local_urls: bool) -> Result<Che
 pub struct ProtectedResource {
     /// `authorization_servers[0]`: the issuer to use.
     pub authorization_server: String,
-    /// The `resource` parameter for the authorization and token requests (RFC 8707).
-    pub resource: String,
+    /// The `resource` parameter for the authorization and token requests (RFC 8707); none for a
+    /// server of MCP 2025-03-26, which predates it: its authorization server need not know the
+    /// server's URL as a resource (one that checks would refuse it, `invalid_target`), and the
+    /// TypeScript SDK sends the parameter only where the metadata was found.
+    pub resource: Option<String>,
     /// `scopes_supported`, space-separated: the scope to ask for when the challenge names none.
     pub scopes_supported: Option<String>,
 }
@@ -124,7 +127,7 @@ impl ProtectedResource {
     pub fn legacy(server: &CheckedUrl) -> ProtectedResource {
         ProtectedResource {
             authorization_server: legacy_authorization_base(server),
-            resource: canonical_resource(server),
+            resource: None,
             scopes_supported: None,
         }
     }
@@ -163,7 +166,7 @@ impl ProtectedResource {
         };
         Ok(Some(ProtectedResource {
             authorization_server: authorization_server.clone(),
-            resource,
+            resource: Some(resource),
             scopes_supported: scopes_of(&members),
         }))
     }
@@ -521,7 +524,7 @@ pub struct AuthorizationRequest<'a> {
     pub code_challenge: &'a str,
     pub state: &'a str,
     pub scope: Option<&'a str>,
-    pub resource: &'a str,
+    pub resource: Option<&'a str>,
 }
 
 /// The authorization URL (RFC 6749 §4.1.1, RFC 7636 §4.3, RFC 8707 §2): the endpoint's own query
@@ -538,7 +541,9 @@ pub fn authorization_url(endpoint: &str, request: &AuthorizationRequest<'_>) -> 
     if let Some(scope) = request.scope {
         parameters.push(("scope", scope));
     }
-    parameters.push(("resource", request.resource));
+    if let Some(resource) = request.resource {
+        parameters.push(("resource", resource));
+    }
     let separator = match endpoint.find('?') {
         None => "?",
         Some(at) if at + 1 == endpoint.len() || endpoint.ends_with('&') => "",
@@ -561,25 +566,34 @@ pub fn code_exchange(
     code: &str,
     redirect_uri: &str,
     code_verifier: &str,
-    resource: &str,
+    resource: Option<&str>,
 ) -> TokenRequest {
     let grant = [
         ("grant_type", "authorization_code"),
         ("code", code),
         ("redirect_uri", redirect_uri),
     ];
-    let proof = [("code_verifier", code_verifier), ("resource", resource)];
+    let mut proof = vec![("code_verifier", code_verifier)];
+    proof.extend(resource.map(|resource| ("resource", resource)));
     token_request(client, &grant, &proof)
 }
 
 /// The refresh request (RFC 6749 §6, OAuth 2.1 §4.3.1 for a public client's `client_id`,
 /// RFC 8707 §2.2).
-pub fn refresh_request(client: &Client, refresh_token: &str, resource: &str) -> TokenRequest {
+pub fn refresh_request(
+    client: &Client,
+    refresh_token: &str,
+    resource: Option<&str>,
+) -> TokenRequest {
     let grant = [
         ("grant_type", "refresh_token"),
         ("refresh_token", refresh_token),
     ];
-    token_request(client, &grant, &[("resource", resource)])
+    let resource: Vec<_> = resource
+        .map(|resource| ("resource", resource))
+        .into_iter()
+        .collect();
+    token_request(client, &grant, &resource)
 }
 
 /// `grant`, the client's credentials as its method puts them (RFC 6749 §2.3.1: a
@@ -812,14 +826,15 @@ impl Tokens {
 pub struct Grant {
     pub tokens: Tokens,
     pub token_endpoint: String,
-    /// The RFC 8707 resource the tokens are for.
-    pub resource: String,
+    /// The RFC 8707 resource the tokens are for, if one was named ([`ProtectedResource`]).
+    pub resource: Option<String>,
     pub client: Client,
 }
 
 impl Grant {
     /// The form kept in storage: `{access_token, refresh_token, expires_at, token_endpoint,
-    /// resource, client_id, client_secret, token_endpoint_auth_method}`.
+    /// resource, client_id, client_secret, token_endpoint_auth_method}` (no `resource` when none
+    /// was named).
     pub fn to_json(&self) -> String {
         let tokens = &self.tokens;
         let mut members = Map::new();
@@ -831,7 +846,9 @@ impl Grant {
             members.set("expires_at", expires_at.into());
         }
         members.set("token_endpoint", self.token_endpoint.as_str().into());
-        members.set("resource", self.resource.as_str().into());
+        if let Some(resource) = &self.resource {
+            members.set("resource", resource.as_str().into());
+        }
         self.client.write_into(&mut members);
         to_json_text(&Value::Object(members))
     }
@@ -847,7 +864,7 @@ impl Grant {
                 expires_at: members.get("expires_at").and_then(Value::as_u64),
             },
             token_endpoint: owned("token_endpoint")?,
-            resource: owned("resource")?,
+            resource: owned("resource"),
             client: Client::with_stored_auth(owned("client_id")?, owned("client_secret"), &members),
         })
     }

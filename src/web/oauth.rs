@@ -326,7 +326,7 @@ async fn refresh(
         .refresh_token
         .as_deref()
         .ok_or(RefreshFailed::GrantDead)?;
-    let request = refresh_request(&grant.client, refresh_token, &grant.resource);
+    let request = refresh_request(&grant.client, refresh_token, grant.resource.as_deref());
     let transient = |error: OAuthError| {
         RefreshFailed::Transient(OAuthError::Token(format!(
             "the tokens could not be refreshed ({error}); they are kept for the next attempt"
@@ -445,7 +445,7 @@ async fn authorize_anew(
             code_challenge: &challenge,
             state: &state,
             scope: chosen_scope(challenge_scope.as_deref(), &resource),
-            resource: &resource.resource,
+            resource: resource.resource.as_deref(),
         },
     );
     let redirect = match &flow.authorize {
@@ -459,7 +459,7 @@ async fn authorize_anew(
         &code,
         &flow.redirect_uri,
         &verifier,
-        &resource.resource,
+        resource.resource.as_deref(),
     );
     let (status, text) = post_form(&metadata.token_endpoint, &request, signal).await?;
     let tokens = Tokens::from_response(status, &text, now(), None)?;

@@ -363,7 +363,9 @@ test("authorization server metadata whose issuer is not the one asked for is not
 // JSON naming no authorization server. The TypeScript SDK (src/client/auth.ts, `authInternal`)
 // ignores whatever `discoverOAuthProtectedResourceMetadata` throws and, without an authorization
 // server from it, takes the MCP server for its own (MCP 2025-03-26): so does the hook, which then
-// finds the metadata at the server's origin and runs the flow there.
+// finds the metadata at the server's origin and runs the flow there, naming no RFC 8707
+// resource, which MCP 2025-03-26 predates (the SDK's `selectResourceURL` names one only from
+// protected resource metadata).
 test("protected resource metadata answered 2xx but unusable is taken as none: the flow goes on at the server's origin", bounded, async () => {
   for (const mode of ["prm-html", "prm-no-issuer"]) {
     const url = `${env.mcpTestUrl}${mcpTestPath(mode)}`;
@@ -371,7 +373,7 @@ test("protected resource metadata answered 2xx but unusable is taken as none: th
     const outcome = await askForToken(url, "unusable metadata");
     assert.deepEqual(outcome, { token: "good" }, mode);
     const [exchange] = (await mcpLog("/oauth/token")).slice(before);
-    assert.equal(new URLSearchParams(exchange.body).get("resource"), url, mode);
+    assert.equal(new URLSearchParams(exchange.body).get("resource"), null, mode);
   }
 });
 
