@@ -692,7 +692,8 @@ function answerOAuth(request, response, url, body) {
       oauthCounter += 1;
       const refreshToken = `refresh-${oauthCounter}`;
       oauthRefreshTokens.set(refreshToken, { client_id, resource });
-      const accessToken = authTokens.get(new URL(resource).pathname) ?? "good";
+      // A flow of MCP 2025-03-26 names no resource: the default token.
+      const accessToken = (resource && authTokens.get(new URL(resource).pathname)) ?? "good";
       json(200, { access_token: accessToken, token_type: "Bearer", expires_in: 3600, refresh_token: refreshToken });
     };
     if (form.grant_type === "authorization_code") {
