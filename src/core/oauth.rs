@@ -589,11 +589,8 @@ pub fn refresh_request(
         ("grant_type", "refresh_token"),
         ("refresh_token", refresh_token),
     ];
-    let resource: Vec<_> = resource
-        .map(|resource| ("resource", resource))
-        .into_iter()
-        .collect();
-    token_request(client, &grant, &resource)
+    let resource = resource.map(|resource| ("resource", resource));
+    token_request(client, &grant, resource.as_slice())
 }
 
 /// `grant`, the client's credentials as its method puts them (RFC 6749 §2.3.1: a

@@ -33,7 +33,8 @@ thread_local! {
 /// `text` as a JS string, made once: the crate's own texts (property keys, event types, roles)
 /// recur in every event and message, and each new JS string is a crossing that decodes its
 /// bytes (a run over a small body set about 75 of them, 7 % of its CPU). A `'static` text never
-/// changes, so its address and length identify it; a run meets a few dozen, so a list is enough.
+/// changes, so its address and length (one `u64` on wasm32) identify it; a run meets a few
+/// dozen, so a list is enough.
 pub fn static_js_str(text: &'static str) -> JsValue {
     let key = (text.as_ptr() as u64) << 32 | text.len() as u64;
     STATIC_JS_STRINGS.with(|made| {
