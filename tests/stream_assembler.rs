@@ -1,5 +1,7 @@
 //! The tool-call assembler against the habits of real providers, one row per quirk.
 
+use std::collections::HashSet;
+
 use mcp_agent_wasm::core::assembler::{
     synthesized_call_id, ToolCallAssembler, ToolInput, ToolInputTracker,
 };
@@ -239,6 +241,17 @@ fn cases() -> Vec<Case> {
             ],
         },
         Case {
+            quirk: "a provider id of the form the loop makes up for another call (found by fuzzing)",
+            deltas: vec![
+                delta(Some(0), None, Some("a"), Some("{}")),
+                delta(Some(1), Some("call_3_0"), Some("b"), Some("{}")),
+            ],
+            want: vec![
+                ("call_0", true, "a", Ok(json!({}))),
+                ("call_3_0", false, "b", Ok(json!({}))),
+            ],
+        },
+        Case {
             quirk: "invalid JSON at the end is a call carrying the parse error",
             deltas: vec![delta(
                 Some(0),
@@ -322,9 +335,9 @@ fn every_provider_quirk_assembles_into_the_expected_calls() {
 }
 
 /// The page's view of each quirk's stream (`ToolInputTracker`) names the calls the assembler
-/// makes, in their order, under the ids the loop gives them (the provider's, or
-/// `synthesized_call_id` for calls without one), and its deltas, joined, are each call's
-/// arguments text as received; a call is started before any of its text is shown.
+/// makes, in their order, under the ids the loop gives them (`call_ids`: unique in the round),
+/// and its deltas, joined, are each call's arguments text as received; a call is started
+/// before any of its text is shown.
 #[test]
 fn the_streamed_tool_input_shows_every_quirk_s_calls_under_their_loop_ids() {
     const ROUND: u32 = 3;
@@ -354,12 +367,12 @@ fn the_streamed_tool_input_shows_every_quirk_s_calls_under_their_loop_ids() {
         }
         // Text that is empty or `null` is assembled as `{}`, and so is a whole `{}` or `null`.
         let mut want_started = Vec::new();
-        for (position, call) in assembler.finish().into_iter().enumerate() {
-            let id = if call.id_synthesized {
-                synthesized_call_id(ROUND, position)
-            } else {
-                call.id
-            };
+        let loop_ids = assembler.call_ids(ROUND);
+        let unique: HashSet<&String> = loop_ids.iter().collect();
+        if unique.len() != loop_ids.len() {
+            failures.push(format!("{}: ids shared in {loop_ids:?}", case.quirk));
+        }
+        for (call, id) in assembler.finish().into_iter().zip(loop_ids) {
             let shown = texts
                 .iter()
                 .find(|(shown_id, _)| *shown_id == id)
@@ -382,6 +395,54 @@ fn the_streamed_tool_input_shows_every_quirk_s_calls_under_their_loop_ids() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Two calls of a round never share an id, whichever came first: a call without an id is
+/// `call_<round>_<position>` unless a call named before it took that id, and a provider's id
+/// that a call named before it took (made up or given) gets a suffix, on the page as in the loop.
+#[test]
+fn a_provider_id_of_the_made_up_form_leaves_every_call_its_own_id() {
+    const ROUND: u32 = 3;
+    let made_up_first = vec![
+        delta(Some(0), None, Some("a"), Some("{}")),
+        delta(Some(1), Some("call_3_0"), Some("b"), Some("{}")),
+        delta(Some(2), Some("call_3_0"), None, Some("")),
+    ];
+    let given_first = vec![
+        delta(Some(0), Some("call_3_1"), Some("a"), Some("{}")),
+        delta(Some(1), None, Some("b"), Some("{}")),
+    ];
+    let named_late = vec![
+        delta(Some(0), None, None, Some("{")),
+        delta(Some(1), Some("call_3_0"), Some("b"), Some("{}")),
+        delta(Some(0), None, Some("a"), Some("}")),
+    ];
+    let cases = [
+        (made_up_first, vec!["call_3_0", "call_3_0_1"]),
+        (given_first, vec!["call_3_1", "call_3_1_1"]),
+        (named_late, vec!["call_3_0_1", "call_3_0"]),
+    ];
+    for (deltas, want) in cases {
+        let mut assembler = ToolCallAssembler::new();
+        let mut tracker = ToolInputTracker::new(ROUND);
+        let mut started = Vec::new();
+        for delta in &deltas {
+            assembler.push(delta);
+            for shown in tracker.push(delta) {
+                if let ToolInput::Start { id, .. } = shown {
+                    started.push(id);
+                }
+            }
+        }
+        assert_eq!(assembler.call_ids(ROUND), want, "the loop's ids");
+        let mut in_start_order = want.clone();
+        in_start_order.sort_by_key(|id| started.iter().position(|shown| shown == id));
+        assert_eq!(
+            started, in_start_order,
+            "the page's ids, as the calls were named"
+        );
+    }
+    assert_eq!(synthesized_call_id(ROUND, 0), "call_3_0");
 }
 
 #[test]

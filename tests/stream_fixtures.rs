@@ -8,7 +8,6 @@ mod stream_support;
 
 use std::path::{Path, PathBuf};
 
-use mcp_agent_wasm::core::assembler::synthesized_call_id;
 use mcp_agent_wasm::core::model_event::{ArgumentsDelta, FinishReason, ModelEvent, Usage};
 use mcp_agent_wasm::core::stream::{DecoderOptions, WireFormat};
 use serde_json::{json, Value};
@@ -156,11 +155,8 @@ fn check(case: &FixtureCase, outcome: &Outcome) -> Vec<String> {
         differ("call id", got.id.clone(), want.id.to_owned());
         // The page is shown the call under the id the loop gives it, and its pieces joined are
         // the arguments text ("{}" also when the provider sent nothing, `null` or an empty object).
-        let shown_id = match got.id_synthesized {
-            true => synthesized_call_id(0, position),
-            false => got.id.clone(),
-        };
-        let shown = outcome.shown_calls.iter().find(|call| call.0 == shown_id);
+        let shown_id = &outcome.loop_ids[position];
+        let shown = outcome.shown_calls.iter().find(|call| call.0 == *shown_id);
         let shown_text = shown.map(|call| match call.1.as_str() {
             "" | "null" => "{}",
             text => text,

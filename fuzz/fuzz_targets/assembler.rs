@@ -1,5 +1,6 @@
 //! The tool-call assembler on arbitrary delta sequences: no panic, deterministic, and the calls
-//! it hands out keep its promises (unique ids, given ids kept, arguments an object or an error);
+//! it hands out keep its promises (unique ids, also the loop's, given ids kept, arguments an
+//! object or an error);
 //! the page's view of the same deltas (`ToolInputTracker`) starts each named call once, under
 //! the id the loop gives it (in the order they are named, which need not be the calls' order),
 //! and where the arguments came as text only, a call's pieces joined are that text.
@@ -10,18 +11,20 @@ use std::collections::HashSet;
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use mcp_agent_wasm::core::assembler::{
-    synthesized_call_id, AssembledToolCall, ToolCallAssembler, ToolInput, ToolInputTracker,
+    AssembledToolCall, ToolCallAssembler, ToolInput, ToolInputTracker,
 };
 use mcp_agent_wasm::core::model_event::{ArgumentsDelta, ToolCallDelta};
 use mcp_agent_wasm_fuzz::arbitrary_input::DeltaInput;
 
-fn assemble(deltas: &[ToolCallDelta]) -> Vec<AssembledToolCall> {
+/// The round's calls, and the ids the loop gives them in round 2.
+fn assemble(deltas: &[ToolCallDelta]) -> (Vec<AssembledToolCall>, Vec<String>) {
     let mut assembler = ToolCallAssembler::new();
     for delta in deltas {
         assembler.push(delta);
     }
     assert_eq!(assembler.has_calls(), !deltas.is_empty());
-    assembler.finish()
+    let ids = assembler.call_ids(2);
+    (assembler.finish(), ids)
 }
 
 #[derive(Debug, Arbitrary)]
@@ -31,8 +34,19 @@ struct Round {
 
 fuzz_target!(|round: Round| {
     let deltas: Vec<ToolCallDelta> = round.deltas.iter().map(DeltaInput::to_delta).collect();
-    let calls = assemble(&deltas);
-    assert_eq!(calls, assemble(&deltas), "the same deltas gave other calls");
+    let assembled = assemble(&deltas);
+    assert_eq!(
+        assembled,
+        assemble(&deltas),
+        "the same deltas gave other calls"
+    );
+    let (calls, ids) = assembled;
+    let unique_ids: HashSet<&String> = ids.iter().collect();
+    assert_eq!(
+        unique_ids.len(),
+        ids.len(),
+        "the loop's ids {ids:?} are not unique"
+    );
     assert!(calls.len() <= deltas.len());
     assert_eq!(calls.is_empty(), deltas.is_empty());
 
@@ -82,14 +96,10 @@ fuzz_target!(|round: Round| {
         }
     }
     let mut loop_ids = Vec::new();
-    for (position, call) in calls.iter().enumerate() {
-        if call.name.is_empty() {
-            continue;
+    for (call, id) in calls.iter().zip(&ids) {
+        if !call.name.is_empty() {
+            loop_ids.push(id.clone());
         }
-        loop_ids.push(match call.id_synthesized {
-            true => synthesized_call_id(2, position),
-            false => call.id.clone(),
-        });
     }
     let only_text = deltas
         .iter()

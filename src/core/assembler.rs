@@ -6,7 +6,8 @@
 //! arguments that already parse may still be incomplete, so nothing is decided mid-stream.
 //! A whole value followed by fragments was a placeholder (like Anthropic's `input: {}`): the
 //! fragments win. A call's id is the one given by the delta that names it or before: the page
-//! is shown calls from their name on ([`ToolInputTracker`]), under the id the loop will use.
+//! is shown calls from their name on ([`ToolInputTracker`]), under the id the loop will use
+//! ([`ToolCallAssembler::call_ids`]).
 
 use std::mem;
 
@@ -48,12 +49,13 @@ struct OpenCall {
     thought_signature: Option<String>,
 }
 
-/// A call's `index` and `id`, as far as its deltas have given them, and whether one named it.
+/// A call's `index` and `id`, as far as its deltas have given them, and when one named it.
 #[derive(Debug, Default)]
 struct CallKey {
     index: Option<u32>,
     id: Option<String>,
-    named: bool,
+    /// How many calls were named before this one, once a delta has named it.
+    named_as: Option<usize>,
 }
 
 /// Which call of a round each delta belongs to (the rule of the module's doc), for the
@@ -61,6 +63,7 @@ struct CallKey {
 #[derive(Debug, Default)]
 struct CallRouter {
     keys: Vec<CallKey>,
+    named_count: usize,
 }
 
 impl CallRouter {
@@ -78,14 +81,44 @@ impl CallRouter {
             }
         };
         let key = &mut self.keys[position];
-        if key.id.is_none() && !key.named {
+        if key.id.is_none() && key.named_as.is_none() {
             key.id = given_id.map(str::to_owned);
         }
         if key.index.is_none() {
             key.index = delta.index;
         }
-        key.named |= delta.name.as_deref().is_some_and(|name| !name.is_empty());
+        let names = delta.name.as_deref().is_some_and(|name| !name.is_empty());
+        if names && key.named_as.is_none() {
+            key.named_as = Some(self.named_count);
+            self.named_count += 1;
+        }
         position
+    }
+
+    /// The id the call at `position` would have, before it is made unique: the one given by
+    /// the time it was named, else `call_<round>_<position>`.
+    fn candidate_id(&self, round: u32, position: usize) -> String {
+        match &self.keys[position].id {
+            Some(id) => id.clone(),
+            None => synthesized_call_id(round, position),
+        }
+    }
+
+    /// Every call's id for the loop, by position: the calls take theirs in the order they were
+    /// named, then the calls never named in theirs, each its candidate made unique among those
+    /// taken before it ([`unique_id`]). The page takes the same ids in the same order while the
+    /// calls are written.
+    fn call_ids(&self, round: u32) -> Vec<String> {
+        let mut order: Vec<usize> = (0..self.keys.len()).collect();
+        order.sort_by_key(|&position| self.keys[position].named_as.unwrap_or(usize::MAX));
+        let mut ids = vec![String::new(); self.keys.len()];
+        let mut taken = Vec::with_capacity(self.keys.len());
+        for position in order {
+            let id = unique_id(self.candidate_id(round, position), &taken);
+            taken.push(id.clone());
+            ids[position] = id;
+        }
+        ids
     }
 
     fn find(&self, given_id: Option<&str>, index: Option<u32>) -> Option<usize> {
@@ -112,6 +145,19 @@ impl CallRouter {
     }
 }
 
+/// `candidate`, or with the first `_<n>` suffix no id in `taken` has: a provider may send ids of
+/// the form the loop makes up (`call_2_4`), and two calls of a round must not share one. The
+/// lists are a round's calls, a few to a few hundred: plain lists are smaller in wasm than sets.
+fn unique_id(candidate: String, taken: &[String]) -> String {
+    if !taken.contains(&candidate) {
+        return candidate;
+    }
+    (1..)
+        .map(|suffix| format!("{candidate}_{suffix}"))
+        .find(|id| !taken.contains(id))
+        .unwrap_or(candidate)
+}
+
 /// Collects deltas for one model round. Calls are finalised only by [`ToolCallAssembler::finish`].
 #[derive(Debug, Default)]
 pub struct ToolCallAssembler {
@@ -128,6 +174,12 @@ impl ToolCallAssembler {
     /// True once any delta has been pushed this round.
     pub fn has_calls(&self) -> bool {
         !self.calls.is_empty()
+    }
+
+    /// The ids the loop gives this round's calls (round `round`), by position, unique within
+    /// the round: the ones the page was shown ([`ToolInputTracker`]) for the calls it was shown.
+    pub fn call_ids(&self, round: u32) -> Vec<String> {
+        self.router.call_ids(round)
     }
 
     pub fn push(&mut self, delta: &ToolCallDelta) {
@@ -158,21 +210,20 @@ impl ToolCallAssembler {
     /// The round's calls, in the order they started.
     pub fn finish(self) -> Vec<AssembledToolCall> {
         // Plain loops: iterator adapters over the calls compiled to functions of their own.
-        let mut given_ids = Vec::new();
+        let mut taken_ids = Vec::new();
         for key in &self.router.keys {
             if let Some(id) = &key.id {
-                given_ids.push(id.clone());
+                taken_ids.push(id.clone());
             }
         }
-        let mut synthesized_ids = Vec::new();
         let mut assembled = Vec::with_capacity(self.calls.len());
         let keys = self.router.keys.into_iter();
         for (position, (call, key)) in self.calls.into_iter().zip(keys).enumerate() {
             let (arguments, raw_arguments) = finish_arguments(call.arguments, call.truncated);
             let id_synthesized = key.id.is_none();
             let id = key.id.unwrap_or_else(|| {
-                let id = unused_id(position, &given_ids, &synthesized_ids);
-                synthesized_ids.push(id.clone());
+                let id = unique_id(format!("call_{position}"), &taken_ids);
+                taken_ids.push(id.clone());
                 id
             });
             assembled.push(AssembledToolCall {
@@ -263,14 +314,20 @@ impl ToolInputTracker {
             call.early_text.push_str(text);
             return Vec::new();
         };
-        let key = &self.router.keys[position];
-        let id = (key.id.clone()).unwrap_or_else(|| synthesized_call_id(self.round, position));
+        let name = name.to_owned();
+        let taken: Vec<String> = self
+            .calls
+            .iter()
+            .filter_map(|shown| shown.id.clone())
+            .collect();
+        let id = unique_id(self.router.candidate_id(self.round, position), &taken);
+        let call = &mut self.calls[position];
         call.id = Some(id.clone());
         let mut text_so_far = mem::take(&mut call.early_text);
         text_so_far.push_str(text);
         let start = ToolInput::Start {
             id: id.clone(),
-            name: name.to_owned(),
+            name,
         };
         match text_so_far.as_str() {
             "" => vec![start],
@@ -292,21 +349,6 @@ fn is_placeholder(value: &Value) -> bool {
         Value::Object(members) => members.is_empty(),
         _ => false,
     }
-}
-
-/// `call_<position>`, or with a suffix if the provider itself used that id for another call.
-/// The id lists are a round's calls, a few to a few hundred: plain lists are smaller in wasm than
-/// hash sets.
-fn unused_id(position: usize, given: &[String], synthesized: &[String]) -> String {
-    let taken = |id: &String| given.contains(id) || synthesized.contains(id);
-    let plain = format!("call_{position}");
-    if !taken(&plain) {
-        return plain;
-    }
-    (1..)
-        .map(|suffix| format!("call_{position}_{suffix}"))
-        .find(|id| !taken(id))
-        .unwrap_or(plain)
 }
 
 fn finish_arguments(

@@ -119,6 +119,8 @@ pub struct Outcome {
     pub text_signatures: Vec<String>,
     pub reasoning_details: Vec<Value>,
     pub calls: Vec<AssembledToolCall>,
+    /// The ids the loop gives `calls` in round 0, by position.
+    pub loop_ids: Vec<String>,
     /// What a page is shown of the calls while they are written (round 0): each call's id, in
     /// the order they started, with its pieces joined.
     pub shown_calls: Vec<(String, String)>,
@@ -165,6 +167,7 @@ pub fn summarise(events: &[ModelEvent]) -> Outcome {
             ModelEvent::Error(error) => outcome.errors.push(error.clone()),
         }
     }
+    outcome.loop_ids = assembler.call_ids(0);
     outcome.calls = assembler.finish();
     outcome
 }

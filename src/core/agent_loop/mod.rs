@@ -609,6 +609,7 @@ impl AgentLoop {
             finish,
             ..
         } = response;
+        let ids = assembler.call_ids(self.round);
         let assembled = assembler.finish();
         let truncated = finish == Some(FinishReason::Length)
             && assembled.iter().any(|call| call.arguments.is_err());
@@ -624,17 +625,12 @@ impl AgentLoop {
             return self.request_model(CallKind::NonStreaming, instruction);
         }
         self.truncation_retries = 0;
-        let round = self.round;
         // Plain loops: iterator adapters over the calls compiled to functions of their own.
         let mut calls = Vec::with_capacity(assembled.len());
         let mut message_calls = Vec::with_capacity(assembled.len());
-        for (position, call) in assembled.into_iter().enumerate() {
+        for (call, id) in assembled.into_iter().zip(ids) {
             let call = RoundCall {
-                id: if call.id_synthesized {
-                    synthesized_call_id(round, position)
-                } else {
-                    call.id
-                },
+                id,
                 name: call.name,
                 arguments: call.arguments,
                 raw_arguments: call.raw_arguments,
