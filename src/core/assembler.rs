@@ -109,8 +109,18 @@ impl CallRouter {
     /// taken before it ([`unique_id`]). The page takes the same ids in the same order while the
     /// calls are written.
     fn call_ids(&self, round: u32) -> Vec<String> {
-        let mut order: Vec<usize> = (0..self.keys.len()).collect();
-        order.sort_by_key(|&position| self.keys[position].named_as.unwrap_or(usize::MAX));
+        // Plain loops rather than a sort: the sort's code is large in wasm, and a round has a few
+        // to a few hundred calls.
+        let mut order = Vec::with_capacity(self.keys.len());
+        for rank in 0..self.named_count {
+            let named = self.keys.iter().position(|key| key.named_as == Some(rank));
+            order.extend(named);
+        }
+        for (position, key) in self.keys.iter().enumerate() {
+            if key.named_as.is_none() {
+                order.push(position);
+            }
+        }
         let mut ids = vec![String::new(); self.keys.len()];
         let mut taken = Vec::with_capacity(self.keys.len());
         for position in order {
