@@ -96,7 +96,7 @@ fn check_decodes_cleanly(body: &Body) {
         .push(&body.bytes, &mut events)
         .expect("under the cap");
     decoder.finish(&mut events).expect("under the cap");
-    let mut assembler = ToolCallAssembler::new();
+    let mut assembler = ToolCallAssembler::new(0);
     for event in &events {
         match event {
             ModelEvent::Error(error) => panic!("{}: error event {error:?}", body.label),
@@ -129,7 +129,7 @@ fn sse_decode(body: &[u8]) -> usize {
 
 fn decode_and_assemble(body: &Body) -> usize {
     let mut decoder = ModelStreamDecoder::new(body.format, DecoderOptions::default());
-    let mut assembler = ToolCallAssembler::new();
+    let mut assembler = ToolCallAssembler::new(0);
     let mut events = Vec::new();
     let mut text_bytes = 0;
     let mut consume = |events: &mut Vec<ModelEvent>| {

@@ -489,7 +489,7 @@ fn invalid_arguments_then_a_repaired_call() {
     let missing_query = r#"{"q":"rust"}"#;
     // The texts the model is told come from the assembler and the tool table (both contracts
     // of their own), so this test holds whatever wording and validation depth they use.
-    let mut assembler = ToolCallAssembler::new();
+    let mut assembler = ToolCallAssembler::new(0);
     for event in streamed_call(0, "call_1", "web_search", not_json) {
         if let ModelEvent::ToolCallDelta(delta) = event {
             assembler.push(&delta);

@@ -87,7 +87,7 @@ fn held_argument_pieces_take_at_most_three_times_their_text() {
         }
         held
     });
-    let mut assembler = ToolCallAssembler::new();
+    let mut assembler = ToolCallAssembler::new(0);
     for event in &held {
         if let ModelEvent::ToolCallDelta(delta) = event {
             assembler.push(delta);

@@ -295,7 +295,7 @@ fn cases() -> Vec<Case> {
 fn every_provider_quirk_assembles_into_the_expected_calls() {
     let mut failures = Vec::new();
     for case in cases() {
-        let mut assembler = ToolCallAssembler::new();
+        let mut assembler = ToolCallAssembler::new(0);
         for delta in &case.deltas {
             assembler.push(delta);
         }
@@ -343,7 +343,7 @@ fn the_streamed_tool_input_shows_every_quirk_s_calls_under_their_loop_ids() {
     const ROUND: u32 = 3;
     let mut failures = Vec::new();
     for case in cases() {
-        let mut assembler = ToolCallAssembler::new();
+        let mut assembler = ToolCallAssembler::new(ROUND);
         let mut tracker = ToolInputTracker::new(ROUND);
         let mut started: Vec<(String, String)> = Vec::new();
         let mut texts: Vec<(String, String)> = Vec::new();
@@ -367,7 +367,7 @@ fn the_streamed_tool_input_shows_every_quirk_s_calls_under_their_loop_ids() {
         }
         // Text that is empty or `null` is assembled as `{}`, and so is a whole `{}` or `null`.
         let mut want_started = Vec::new();
-        let loop_ids = assembler.call_ids(ROUND);
+        let loop_ids = assembler.call_ids();
         let unique: HashSet<&String> = loop_ids.iter().collect();
         if unique.len() != loop_ids.len() {
             failures.push(format!("{}: ids shared in {loop_ids:?}", case.quirk));
@@ -436,7 +436,7 @@ fn a_provider_id_of_the_made_up_form_leaves_every_call_its_own_id() {
         ),
     ];
     for (deltas, want_ids, want_started) in cases {
-        let mut assembler = ToolCallAssembler::new();
+        let mut assembler = ToolCallAssembler::new(ROUND);
         let mut tracker = ToolInputTracker::new(ROUND);
         let mut started = Vec::new();
         for delta in &deltas {
@@ -447,7 +447,7 @@ fn a_provider_id_of_the_made_up_form_leaves_every_call_its_own_id() {
                 }
             }
         }
-        assert_eq!(assembler.call_ids(ROUND), want_ids, "the loop's ids");
+        assert_eq!(assembler.call_ids(), want_ids, "the loop's ids");
         assert_eq!(
             started, want_started,
             "the page's ids, as the calls were named"
@@ -477,7 +477,7 @@ fn raw_arguments_keep_what_was_received() {
         ),
     ];
     for (deltas, want_raw) in cases {
-        let mut assembler = ToolCallAssembler::new();
+        let mut assembler = ToolCallAssembler::new(0);
         deltas.iter().for_each(|delta| assembler.push(delta));
         let calls = assembler.finish();
         assert_eq!(calls[0].raw_arguments, want_raw);
@@ -486,7 +486,7 @@ fn raw_arguments_keep_what_was_received() {
 
 #[test]
 fn the_latest_thought_signature_of_a_call_is_kept() {
-    let mut assembler = ToolCallAssembler::new();
+    let mut assembler = ToolCallAssembler::new(0);
     assembler.push(&ToolCallDelta {
         thought_signature: Some("sig-1".to_owned()),
         ..whole(Some(0), None, Some("weather"), json!({"city": "Oslo"}))
@@ -507,7 +507,7 @@ fn the_latest_thought_signature_of_a_call_is_kept() {
 
 #[test]
 fn has_calls_turns_true_with_the_first_delta() {
-    let mut assembler = ToolCallAssembler::new();
+    let mut assembler = ToolCallAssembler::new(0);
     let before = assembler.has_calls();
     assembler.push(&delta(Some(0), Some("a"), Some("f"), None));
     assert_eq!((before, assembler.has_calls()), (false, true));

@@ -797,7 +797,7 @@ async fn each_wire_format_streams_through_fetch_into_the_expected_events() {
         .unwrap();
         assert!(warnings.is_empty(), "{}: {warnings:?}", case.provider);
         let mut text = String::new();
-        let mut assembler = ToolCallAssembler::new();
+        let mut assembler = ToolCallAssembler::new(0);
         let mut finish = None;
         let mut usage = None;
         while let Some(event) = stream.next_event().await.unwrap() {

@@ -18,12 +18,12 @@ use mcp_agent_wasm_fuzz::arbitrary_input::DeltaInput;
 
 /// The round's calls, and the ids the loop gives them in round 2.
 fn assemble(deltas: &[ToolCallDelta]) -> (Vec<AssembledToolCall>, Vec<String>) {
-    let mut assembler = ToolCallAssembler::new();
+    let mut assembler = ToolCallAssembler::new(2);
     for delta in deltas {
         assembler.push(delta);
     }
     assert_eq!(assembler.has_calls(), !deltas.is_empty());
-    let ids = assembler.call_ids(2);
+    let ids = assembler.call_ids();
     (assembler.finish(), ids)
 }
 

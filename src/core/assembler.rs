@@ -49,24 +49,32 @@ struct OpenCall {
     thought_signature: Option<String>,
 }
 
-/// A call's `index` and `id`, as far as its deltas have given them, and when one named it.
+/// A call's `index` and `id`, as far as its deltas have given them, and once a delta has named
+/// it, the id the loop and the page give it.
 #[derive(Debug, Default)]
 struct CallKey {
     index: Option<u32>,
     id: Option<String>,
-    /// How many calls were named before this one, once a delta has named it.
-    named_as: Option<usize>,
+    loop_id: Option<String>,
 }
 
 /// Which call of a round each delta belongs to (the rule of the module's doc), for the
 /// assembler and for [`ToolInputTracker`] alike, so that both see the same calls.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct CallRouter {
+    /// The loop's round, in the ids it makes up.
+    round: u32,
     keys: Vec<CallKey>,
-    named_count: usize,
 }
 
 impl CallRouter {
+    fn new(round: u32) -> Self {
+        CallRouter {
+            round,
+            keys: Vec::new(),
+        }
+    }
+
     /// The position of the call `delta` belongs to, `keys.len()` before the push when it opens
     /// one; the call takes the index it did not have yet, and the id it did not have until the
     /// delta that names it: the page is shown a call from then on, under that id or the one
@@ -81,52 +89,48 @@ impl CallRouter {
             }
         };
         let key = &mut self.keys[position];
-        if key.id.is_none() && key.named_as.is_none() {
+        if key.id.is_none() && key.loop_id.is_none() {
             key.id = given_id.map(str::to_owned);
         }
         if key.index.is_none() {
             key.index = delta.index;
         }
         let names = delta.name.as_deref().is_some_and(|name| !name.is_empty());
-        if names && key.named_as.is_none() {
-            key.named_as = Some(self.named_count);
-            self.named_count += 1;
+        if names && key.loop_id.is_none() {
+            let id = unique_id(self.candidate_id(position), &|id| self.is_loop_id(id));
+            self.keys[position].loop_id = Some(id);
         }
         position
     }
 
     /// The id the call at `position` would have, before it is made unique: the one given by
     /// the time it was named, else `call_<round>_<position>`.
-    fn candidate_id(&self, round: u32, position: usize) -> String {
+    fn candidate_id(&self, position: usize) -> String {
         match &self.keys[position].id {
             Some(id) => id.clone(),
-            None => synthesized_call_id(round, position),
+            None => synthesized_call_id(self.round, position),
         }
     }
 
-    /// Every call's id for the loop, by position: the calls take theirs in the order they were
-    /// named, then the calls never named in theirs, each its candidate made unique among those
-    /// taken before it ([`unique_id`]). The page takes the same ids in the same order while the
-    /// calls are written.
-    fn call_ids(&self, round: u32) -> Vec<String> {
-        // Plain loops rather than a sort: the sort's code is large in wasm, and a round has a few
-        // to a few hundred calls.
-        let mut order = Vec::with_capacity(self.keys.len());
-        for rank in 0..self.named_count {
-            let named = self.keys.iter().position(|key| key.named_as == Some(rank));
-            order.extend(named);
-        }
+    fn is_loop_id(&self, id: &str) -> bool {
+        self.keys
+            .iter()
+            .any(|key| key.loop_id.as_deref() == Some(id))
+    }
+
+    /// Every call's id for the loop, by position: a named call's is decided when it is named
+    /// (the page shows it under that id), a call never named takes its candidate, made unique
+    /// among all the others and those before it ([`unique_id`]).
+    fn call_ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = Vec::with_capacity(self.keys.len());
         for (position, key) in self.keys.iter().enumerate() {
-            if key.named_as.is_none() {
-                order.push(position);
-            }
-        }
-        let mut ids = vec![String::new(); self.keys.len()];
-        let mut taken = Vec::with_capacity(self.keys.len());
-        for position in order {
-            let id = unique_id(self.candidate_id(round, position), &taken);
-            taken.push(id.clone());
-            ids[position] = id;
+            let id = match &key.loop_id {
+                Some(id) => id.clone(),
+                None => unique_id(self.candidate_id(position), &|id| {
+                    self.is_loop_id(id) || ids.iter().any(|taken| taken == id)
+                }),
+            };
+            ids.push(id);
         }
         ids
     }
@@ -155,21 +159,21 @@ impl CallRouter {
     }
 }
 
-/// `candidate`, or with the first `_<n>` suffix no id in `taken` has: a provider may send ids of
+/// `candidate`, or with the first `_<n>` suffix that is not `taken`: a provider may send ids of
 /// the form the loop makes up (`call_2_4`), and two calls of a round must not share one. The
-/// lists are a round's calls, a few to a few hundred: plain lists are smaller in wasm than sets.
-fn unique_id(candidate: String, taken: &[String]) -> String {
-    if !taken.contains(&candidate) {
+/// ids are a round's calls, a few to a few hundred: plain lists are smaller in wasm than sets.
+fn unique_id(candidate: String, taken: &dyn Fn(&str) -> bool) -> String {
+    if !taken(&candidate) {
         return candidate;
     }
     (1..)
         .map(|suffix| format!("{candidate}_{suffix}"))
-        .find(|id| !taken.contains(id))
+        .find(|id| !taken(id))
         .unwrap_or(candidate)
 }
 
 /// Collects deltas for one model round. Calls are finalised only by [`ToolCallAssembler::finish`].
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct ToolCallAssembler {
     router: CallRouter,
     /// The calls, at the router's positions.
@@ -177,8 +181,12 @@ pub struct ToolCallAssembler {
 }
 
 impl ToolCallAssembler {
-    pub fn new() -> Self {
-        Self::default()
+    /// An assembler for the loop's round `round` (in the ids it makes up, [`Self::call_ids`]).
+    pub fn new(round: u32) -> Self {
+        ToolCallAssembler {
+            router: CallRouter::new(round),
+            calls: Vec::new(),
+        }
     }
 
     /// True once any delta has been pushed this round.
@@ -186,10 +194,10 @@ impl ToolCallAssembler {
         !self.calls.is_empty()
     }
 
-    /// The ids the loop gives this round's calls (round `round`), by position, unique within
-    /// the round: the ones the page was shown ([`ToolInputTracker`]) for the calls it was shown.
-    pub fn call_ids(&self, round: u32) -> Vec<String> {
-        self.router.call_ids(round)
+    /// The ids the loop gives this round's calls, by position, unique within the round: the
+    /// ones the page was shown ([`ToolInputTracker`]) for the calls it was shown.
+    pub fn call_ids(&self) -> Vec<String> {
+        self.router.call_ids()
     }
 
     pub fn push(&mut self, delta: &ToolCallDelta) {
@@ -232,7 +240,8 @@ impl ToolCallAssembler {
             let (arguments, raw_arguments) = finish_arguments(call.arguments, call.truncated);
             let id_synthesized = key.id.is_none();
             let id = key.id.unwrap_or_else(|| {
-                let id = unique_id(format!("call_{position}"), &taken_ids);
+                let taken = |id: &str| taken_ids.iter().any(|taken| taken == id);
+                let id = unique_id(format!("call_{position}"), &taken);
                 taken_ids.push(id.clone());
                 id
             });
@@ -265,15 +274,14 @@ pub enum ToolInput {
 
 /// Follows a streamed answer's tool calls as they come, for the page, routing deltas as the
 /// assembler does but keeping no arguments. A call starts with the first delta that names it,
-/// under its provider id or, without one, the id the loop will give it
-/// ([`synthesized_call_id`]); arguments text received before its name follows the start.
+/// under the id the loop will give it ([`ToolCallAssembler::call_ids`]: its provider's id or one
+/// made up, unique in the round); arguments text received before its name follows the start.
 /// Arguments a provider sends whole (Gemini, Ollama) are shown as their JSON text in one piece,
 /// as the AI SDK does, so that a call's pieces joined are its arguments for every provider; an
 /// empty object or `null` shows nothing, since Anthropic opens each call with `input: {}` before
 /// the text that replaces it.
 #[derive(Debug)]
 pub struct ToolInputTracker {
-    round: u32,
     router: CallRouter,
     calls: Vec<ShownCall>,
 }
@@ -289,8 +297,7 @@ struct ShownCall {
 impl ToolInputTracker {
     pub fn new(round: u32) -> Self {
         ToolInputTracker {
-            round,
-            router: CallRouter::default(),
+            router: CallRouter::new(round),
             calls: Vec::new(),
         }
     }
@@ -320,24 +327,19 @@ impl ToolInputTracker {
                 }],
             };
         }
-        let Some(name) = delta.name.as_deref().filter(|name| !name.is_empty()) else {
+        // Not shown yet: a delta that names the call gave it its id in the router.
+        let named = delta.name.as_deref().filter(|name| !name.is_empty());
+        let (Some(name), Some(id)) = (named, &self.router.keys[position].loop_id) else {
             call.early_text.push_str(text);
             return Vec::new();
         };
-        let name = name.to_owned();
-        let taken: Vec<String> = self
-            .calls
-            .iter()
-            .filter_map(|shown| shown.id.clone())
-            .collect();
-        let id = unique_id(self.router.candidate_id(self.round, position), &taken);
-        let call = &mut self.calls[position];
+        let id = id.clone();
         call.id = Some(id.clone());
         let mut text_so_far = mem::take(&mut call.early_text);
         text_so_far.push_str(text);
         let start = ToolInput::Start {
             id: id.clone(),
-            name,
+            name: name.to_owned(),
         };
         match text_so_far.as_str() {
             "" => vec![start],

@@ -131,7 +131,7 @@ pub struct Outcome {
 
 pub fn summarise(events: &[ModelEvent]) -> Outcome {
     let mut outcome = Outcome::default();
-    let mut assembler = ToolCallAssembler::new();
+    let mut assembler = ToolCallAssembler::new(0);
     let mut tracker = ToolInputTracker::new(0);
     for event in events {
         match event {
@@ -167,7 +167,7 @@ pub fn summarise(events: &[ModelEvent]) -> Outcome {
             ModelEvent::Error(error) => outcome.errors.push(error.clone()),
         }
     }
-    outcome.loop_ids = assembler.call_ids(0);
+    outcome.loop_ids = assembler.call_ids();
     outcome.calls = assembler.finish();
     outcome
 }

@@ -124,7 +124,7 @@ struct ModelCall {
 }
 
 /// What one model call said so far.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Response {
     text: String,
     /// Bytes of `text` already emitted.
@@ -143,6 +143,22 @@ struct Response {
 }
 
 impl Response {
+    /// Nothing yet, for a model call of round `round`.
+    fn new(round: u32) -> Self {
+        Response {
+            text: String::new(),
+            shown_len: 0,
+            shown_line_start: 0,
+            text_stopped: false,
+            reasoning: String::new(),
+            open_thinking: String::new(),
+            thinking_blocks: Vec::new(),
+            assembler: ToolCallAssembler::new(round),
+            finish: None,
+            usage: None,
+        }
+    }
+
     /// Whether an assistant message for this response would hold anything.
     fn has_content(&self) -> bool {
         !self.text.is_empty() || !self.reasoning.is_empty() || !self.thinking_blocks.is_empty()
@@ -519,7 +535,7 @@ impl AgentLoop {
             instruction,
             source,
             handed_out: false,
-            response: Response::default(),
+            response: Response::new(self.round),
         });
     }
 
@@ -609,7 +625,7 @@ impl AgentLoop {
             finish,
             ..
         } = response;
-        let ids = assembler.call_ids(self.round);
+        let ids = assembler.call_ids();
         let assembled = assembler.finish();
         let truncated = finish == Some(FinishReason::Length)
             && assembled.iter().any(|call| call.arguments.is_err());

@@ -336,7 +336,8 @@ pub fn sampling_result(
 ) -> Result<Value, String> {
     let mut text = String::new();
     let mut stop_reason = None;
-    let mut assembler = ToolCallAssembler::new();
+    // Outside the loop: no round, and the calls keep the ids `finish` gives them.
+    let mut assembler = ToolCallAssembler::new(0);
     for event in events {
         match event {
             ModelEvent::TextDelta(piece) => text.push_str(piece),
