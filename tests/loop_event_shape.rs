@@ -50,6 +50,12 @@ fn events_serialize_to_the_js_shape() {
             json!({"type": "toolInputDelta", "id": "c1", "delta": "{\"q\":"}),
         ),
         (
+            AgentEvent::ToolInputDiscarded {
+                id: "c1".to_owned(),
+            },
+            json!({"type": "toolInputDiscarded", "id": "c1"}),
+        ),
+        (
             AgentEvent::ToolEta {
                 id: "c1".to_owned(),
                 eta_ms: 1500,

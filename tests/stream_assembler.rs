@@ -456,6 +456,38 @@ fn a_provider_id_of_the_made_up_form_leaves_every_call_its_own_id() {
     assert_eq!(synthesized_call_id(ROUND, 0), "call_3_0");
 }
 
+/// A cut answer's calls that the page was shown, for it to discard: those named, in the
+/// answer's order, under the ids they were shown with; a call whose name had not come is not one.
+#[test]
+fn the_calls_shown_of_a_cut_answer_are_those_started() {
+    let deltas = [
+        delta(Some(1), None, None, Some(r#"{"q""#)),
+        delta(Some(0), Some("call_b"), Some("search"), Some("{")),
+        delta(Some(1), None, Some("fetch"), None),
+        delta(Some(2), Some("call_c"), None, Some("{")),
+    ];
+    let mut tracker = ToolInputTracker::new(3);
+    let mut started = Vec::new();
+    for delta in &deltas {
+        for shown in tracker.push(delta) {
+            if let ToolInput::Start { id, .. } = shown {
+                started.push(id);
+            }
+        }
+    }
+    let shown: Vec<String> = tracker.into_shown_ids().collect();
+    assert_eq!(
+        shown,
+        ["call_3_0", "call_b"],
+        "the named calls, in the answer's order"
+    );
+    started.sort();
+    assert_eq!(
+        shown, started,
+        "each under the id its toolInputStart carried"
+    );
+}
+
 #[test]
 fn raw_arguments_keep_what_was_received() {
     let cases: Vec<(Vec<ToolCallDelta>, &str)> = vec![

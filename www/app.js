@@ -645,6 +645,10 @@ function handleEvent(view, event) {
       if (writing) writing.text.textContent += event.delta;
       break;
     }
+    case "toolInputDiscarded":
+      view.writing.get(event.id)?.node.remove();
+      view.writing.delete(event.id);
+      break;
     case "toolCall":
       view.writing.get(event.id)?.node.remove();
       view.writing.delete(event.id);

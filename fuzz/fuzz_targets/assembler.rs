@@ -121,6 +121,12 @@ fuzz_target!(|round: Round| {
         }
     }
     started.sort_unstable();
+    let mut discarded: Vec<String> = tracker.into_shown_ids().collect();
+    discarded.sort_unstable();
+    assert_eq!(
+        discarded, started,
+        "a cut answer would discard other calls than it showed"
+    );
     loop_ids.sort_unstable();
     assert_eq!(started, loop_ids, "the page's calls are not the loop's");
 

@@ -352,6 +352,13 @@ impl ToolInputTracker {
             ],
         }
     }
+
+    /// The ids of the calls shown so far, in the answer's order: those of an answer whose
+    /// stream was cut and that is asked for again are discarded on the page (a provider names
+    /// the calls of the new answer afresh).
+    pub fn into_shown_ids(self) -> impl Iterator<Item = String> {
+        self.calls.into_iter().filter_map(|call| call.id)
+    }
 }
 
 /// Whole arguments that say nothing yet: `{}` or `null`.

@@ -287,14 +287,17 @@ export type AgentEvent =
   /**
    * A tool call the model is writing, once it has named it, under the `id` of the `toolCall`
    * that follows when the model's answer is complete (the AI SDK's `tool-input-start`). An
-   * answer asked for again after its stream was cut starts its calls again (the same `id`
-   * when the provider gives calls none of their own); a run that fails or is aborted mid-answer
-   * leaves them without a `toolCall`. Arguments a provider sends whole (Gemini, Ollama) come
-   * as one `toolInputDelta` with their JSON text, as the AI SDK shows them.
+   * answer asked for again after its stream was cut ends each call it had shown with a
+   * `toolInputDiscarded`, then starts its calls again (the same `id` when the provider gives
+   * calls none of their own); a run that fails or is aborted mid-answer leaves them without a
+   * `toolCall`. Arguments a provider sends whole (Gemini, Ollama) come as one `toolInputDelta`
+   * with their JSON text, as the AI SDK shows them.
    */
   | { type: "toolInputStart"; id: string; name: string }
   /** Arguments text of a call being written, in order: joined, the text the model wrote (the pieces one network read brings come as one). */
   | { type: "toolInputDelta"; id: string; delta: string }
+  /** A call shown by `toolInputStart` whose answer's stream was cut: it will not be made as shown, and the answer is asked for again. */
+  | { type: "toolInputDiscarded"; id: string }
   | { type: "toolCall"; id: string; name: string; server: string; tool: string; arguments: JsonValue }
   | { type: "toolEta"; id: string; etaMs: number }
   | { type: "toolProgress"; id: string; progress: number; total?: number; message?: string }

@@ -112,6 +112,29 @@ test("provider: a stream cut early is asked for again while maxRetries lasts", b
   assert.equal((await providerRequests()).length, 4, "two cuts, each asked for again, then the answer");
 });
 
+test("provider: the calls shown of a cut answer are discarded on the page before the answer asked for again", bounded, async () => {
+  // Each try names its call afresh, as a real provider does; slow writes so that each cut try's
+  // toolInputStart surely reaches the page before the drop.
+  const tryWith = (id) => ({ id, name: "echo", arguments: { message: "x".repeat(200) } });
+  await scriptProvider([
+    { toolCalls: [tryWith("call_cut1")], delay: 50, disconnectAfter: 1200 },
+    { toolCalls: [tryWith("call_cut2")], delay: 50, disconnectAfter: 1200 },
+    { toolCalls: [tryWith("call_whole")] },
+    { text: "echoed" },
+  ]);
+  const run = await runInPage(page, config({ servers: [testServer("json", "test")] }), question);
+  assert.equal(assertCompleted(run).text, "echoed");
+  const shown = run.events.filter((event) => event.type.startsWith("toolInput") && event.type !== "toolInputDelta");
+  assert.deepEqual(shown.map((event) => `${event.type} ${event.id}`), [
+    "toolInputStart call_cut1",
+    "toolInputDiscarded call_cut1",
+    "toolInputStart call_cut2",
+    "toolInputDiscarded call_cut2",
+    "toolInputStart call_whole",
+  ]);
+  assert.deepEqual(eventsOf(run, "toolCall").map((event) => event.id), ["call_whole"], "only the whole answer's call is made");
+});
+
 test("provider: a failed answer and a cut stream draw on one maxRetries budget", bounded, async () => {
   const call = { id: "call_echo", name: "echo", arguments: { message: "x".repeat(200) } };
   await scriptProvider([{ status: 503 }, { toolCalls: [call], disconnectAfter: 1200 }, { toolCalls: [call] }, { text: "never asked for" }]);

@@ -16,6 +16,8 @@ function describe(event: AgentEvent): string {
       return `${event.id}: writing a call of ${event.name}`;
     case "toolInputDelta":
       return `${event.id}: ${event.delta}`;
+    case "toolInputDiscarded":
+      return `${event.id}: cut off, asked for again`;
     case "toolCall":
       return `${event.name} on ${event.server}/${event.tool} with ${JSON.stringify(event.arguments)}`;
     case "toolEta":

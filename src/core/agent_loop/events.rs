@@ -195,6 +195,9 @@ pub enum AgentEvent {
     ToolInputStart { id: String, name: String },
     /// Arguments text a streamed call received (the AI SDK's `tool-input-delta`).
     ToolInputDelta { id: String, delta: String },
+    /// A call shown by `ToolInputStart` whose stream was cut: the answer is asked for again,
+    /// and no `ToolCall` follows under this id unless the new answer starts it again.
+    ToolInputDiscarded { id: String },
     /// Expected duration of a call. The loop knows no durations: only the driver emits this.
     ToolEta { id: String, eta_ms: u64 },
     ToolProgress {

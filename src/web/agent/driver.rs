@@ -39,6 +39,10 @@ pub enum Input {
     Model(ModelEvent),
     /// What the page is shown of a tool call the model is writing.
     ToolInput(ToolInput),
+    /// A call the page was shown of an answer whose stream was cut, asked for again.
+    ToolInputDiscarded {
+        id: String,
+    },
     ModelDone,
     /// `error` is the failure as JS sees it, with the HTTP `status` and `body` when an answer
     /// caused it: the run's error is that one.
@@ -275,6 +279,7 @@ fn event_to_js(event: &AgentEvent) -> JsValue {
             set_property(&event, "delta", &JsValue::from_str(delta));
             event
         }
+        AgentEvent::ToolInputDiscarded { id } => event_of("toolInputDiscarded", Some(id)),
         AgentEvent::ToolEta { id, eta_ms } => {
             let event = event_of("toolEta", Some(id));
             set_property(&event, "etaMs", &JsValue::from_f64(*eta_ms as f64));
@@ -547,6 +552,7 @@ impl Run<'_> {
                 let piece = Emitted::ToolInput { id, delta: text };
                 self.events.send_merging(piece, join_tool_input);
             }
+            Input::ToolInputDiscarded { id } => self.emit(&AgentEvent::ToolInputDiscarded { id }),
             Input::ToolEta { call_id, eta_ms } => self.emit(&AgentEvent::ToolEta {
                 id: call_id,
                 eta_ms,
@@ -741,7 +747,8 @@ async fn model_call(
     if stream {
         // A connection lost before anything reached the loop (tool calls are held back until the
         // stream ends) costs the user nothing: the round is asked for again while the call's
-        // retries last, one `maxRetries` budget for failed answers and cut streams alike.
+        // retries last, one `maxRetries` budget for failed answers and cut streams alike; the
+        // calls the page was shown of the cut answer are discarded there.
         let mut policy = shared.retry_policy;
         loop {
             match streamed_call(shared, &policy, messages, tools, round, inputs).await {
@@ -749,7 +756,13 @@ async fn model_call(
                     error: ProviderError::Network { .. },
                     forwarded_any: false,
                     retries_left,
-                }) if retries_left > 0 => policy.max_retries = retries_left - 1,
+                    tool_input,
+                }) if retries_left > 0 => {
+                    policy.max_retries = retries_left - 1;
+                    for id in tool_input.into_shown_ids() {
+                        inputs.send(Input::ToolInputDiscarded { id });
+                    }
+                }
                 other => return other.map_err(|failure| failure.error),
             }
         }
@@ -771,19 +784,21 @@ async fn model_call(
 }
 
 /// A streamed call that failed, whether any of its events but token counts had already reached
-/// the loop, and how many retries the call had left when its stream broke (none when it never
-/// started: its retries were spent or did not apply).
+/// the loop, how many retries the call had left when its stream broke (none when it never
+/// started: its retries were spent or did not apply), and the calls the page was shown.
 struct StreamFailure {
     error: ProviderError,
     forwarded_any: bool,
     retries_left: u32,
+    tool_input: ToolInputTracker,
 }
 
 /// One streamed model call. Events reach the loop as they come until the first tool-call delta;
 /// from there on they are held until the stream ends, so that a failure mid tool-call leaves the
 /// loop untouched (a call's argument pieces held as one string, however many pieces came). The
-/// page is shown the calls as they come all the same (`toolInputStart`, `toolInputDelta`): a
-/// call asked for again after a cut starts again there.
+/// page is shown the calls as they come all the same (`toolInputStart`, `toolInputDelta`): an
+/// answer asked for again after a cut discards them there (`toolInputDiscarded`), and its calls
+/// start again.
 async fn streamed_call(
     shared: &AgentShared,
     policy: &RetryPolicy,
@@ -795,7 +810,7 @@ async fn streamed_call(
     let mut forwarded_any = false;
     let mut held = VecDeque::new();
     let mut tool_input = ToolInputTracker::new(round);
-    let (mut events, _warnings) = stream_model_call(
+    let started = stream_model_call(
         &shared.provider,
         messages,
         tools,
@@ -803,12 +818,18 @@ async fn streamed_call(
         None,
         IdleLimit(Some(shared.idle_timeout_ms)),
     )
-    .await
-    .map_err(|error| StreamFailure {
-        error,
-        forwarded_any: false,
-        retries_left: 0,
-    })?;
+    .await;
+    let (mut events, _warnings) = match started {
+        Ok(started) => started,
+        Err(error) => {
+            return Err(StreamFailure {
+                error,
+                forwarded_any: false,
+                retries_left: 0,
+                tool_input,
+            })
+        }
+    };
     let retries_left = policy.max_retries.saturating_sub(events.retries_done());
     loop {
         match events.next_event().await {
@@ -833,6 +854,7 @@ async fn streamed_call(
                     error,
                     forwarded_any,
                     retries_left,
+                    tool_input,
                 })
             }
         }
