@@ -211,6 +211,69 @@ fn one_tool_round() {
     assert!(matches!(run.actions.last(), Some(Action::Finish(_))));
 }
 
+/// A server's sampling request during a call is answered by the run's model, on the run's key:
+/// its tokens join the run's totals when they are reported, as the run's own calls' do.
+#[test]
+fn tokens_spent_sampling_for_a_tool_count_in_the_run() {
+    let agent = AgentLoop::new(config(), vec![user("Summarize it")], tool_table());
+    let mut first_round = streamed_call(0, "call_a", "weather_forecast", r#"{"city":"Oslo"}"#);
+    first_round.push(usage(20, 10));
+    let sampled = Usage {
+        input_tokens: 7,
+        output_tokens: 3,
+        cached_input_tokens: Some(2),
+        reasoning_tokens: None,
+    };
+    let run = Simulation::new(
+        agent,
+        vec![
+            ModelTurn::Respond(first_round),
+            ModelTurn::Respond(vec![text("Done."), usage(40, 5)]),
+        ],
+        vec![vec![
+            ToolStep::Sampled(sampled),
+            ToolStep::Complete {
+                id: "call_a",
+                outcome: success("cold"),
+            },
+        ]],
+    )
+    .drive();
+    let totals: Vec<Usage> = run
+        .events
+        .iter()
+        .filter_map(|event| match event {
+            AgentEvent::Usage(usage) => Some(*usage),
+            _ => None,
+        })
+        .collect();
+    let with_cache = |input_tokens, output_tokens| Usage {
+        input_tokens,
+        output_tokens,
+        cached_input_tokens: Some(2),
+        reasoning_tokens: None,
+    };
+    let first = Usage {
+        input_tokens: 20,
+        output_tokens: 10,
+        ..Default::default()
+    };
+    assert_eq!(totals, [first, with_cache(27, 13), with_cache(67, 18)]);
+    assert_eq!(run.outcome.usage, with_cache(67, 18));
+    let sampled_at = run
+        .events
+        .iter()
+        .position(|event| event == &AgentEvent::Usage(with_cache(27, 13)));
+    let result_at = run
+        .events
+        .iter()
+        .position(|event| matches!(event, AgentEvent::ToolResult { .. }));
+    assert!(
+        sampled_at < result_at,
+        "the sampled tokens show when they are reported"
+    );
+}
+
 fn tool_round(calls: &[(u32, &str, &str, &str)]) -> Vec<ModelEvent> {
     let mut events = Vec::new();
     for (index, id, name, arguments) in calls {

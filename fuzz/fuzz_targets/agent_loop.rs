@@ -12,6 +12,7 @@ use mcp_agent_wasm::core::agent_loop::{
     Action, AgentEvent, AgentLoop, LoopConfig, MissingIdStrategy, ModelFailure, Outcome, ToolResult,
 };
 use mcp_agent_wasm::core::message::{ChatMessage, Role};
+use mcp_agent_wasm::core::model_event::Usage;
 use mcp_agent_wasm::core::tools::{ToolEntry, ToolTable};
 use mcp_agent_wasm_fuzz::arbitrary_input::ModelEventInput;
 use serde_json::json;
@@ -47,6 +48,11 @@ enum Input {
         message: Option<String>,
     },
     UnknownOutcome(String),
+    /// Tokens the run's model spent on a server's sampling request during a call.
+    SamplingUsage {
+        input_tokens: u64,
+        output_tokens: u64,
+    },
     Abort,
 }
 
@@ -147,6 +153,14 @@ impl Driver {
             Input::UnknownOutcome(id) => self
                 .agent
                 .handle_tool_outcome(id, Err("late".to_owned().into())),
+            Input::SamplingUsage {
+                input_tokens,
+                output_tokens,
+            } => self.agent.handle_sampling_usage(Usage {
+                input_tokens: *input_tokens,
+                output_tokens: *output_tokens,
+                ..Usage::default()
+            }),
             Input::Abort => self.agent.handle_abort(),
         }
     }
@@ -223,5 +237,15 @@ fuzz_target!(|run: Run| {
         driver.agent.poll(),
         None,
         "an abort after Finish did something"
+    );
+    driver.agent.handle_sampling_usage(Usage {
+        input_tokens: 1,
+        output_tokens: 1,
+        ..Usage::default()
+    });
+    assert_eq!(
+        driver.agent.poll(),
+        None,
+        "tokens reported after Finish did something"
     );
 });

@@ -315,7 +315,7 @@ export type AgentEvent =
    * tool's `outputSchema` (no `structuredContent`, or content that does not match).
    */
   | { type: "toolError"; id: string; message: string; code?: AgentErrorCode }
-  /** Tokens so far in this run: running totals over its model calls, not one call's. */
+  /** Tokens so far in this run: running totals over its model calls (with its model's answers to a server's sampling requests during its tool calls), not one call's. */
   | {
       type: "usage";
       /** Summed over the run's model calls, cached prompt tokens included. */

@@ -386,7 +386,7 @@ async function runWithSampling(answer) {
 test("approveSampling: server-everything's sampling tool gets the Agent's model's answer, without tools", async () => {
   await scriptProvider([
     { toolCalls: [{ id: "call_sample", name: "trigger-sampling-request", arguments: { prompt: "Say hi", maxTokens: 20 } }] },
-    { text: "Hi from the Agent's model." },
+    { text: "Hi from the Agent's model.", usage: { prompt_tokens: 7, completion_tokens: 3 } },
     { text: "The server's tool got its answer." },
   ]);
   const run = await runWithSampling(true);
@@ -413,6 +413,13 @@ test("approveSampling: server-everything's sampling tool gets the Agent's model'
   ]);
   assert.ok(requests[0].json.tools.some((tool) => tool.function.name === "trigger-sampling-request"), "offered once the client declares sampling");
   assert.equal(run.events.at(-1).reason, "completed");
+  // The sampling answer was the run's model on the run's key: its tokens (7 in, 3 out) count in
+  // the run's totals once the call's reply came. The run's own streamed rounds report none here
+  // (this provider's requests do not ask for `include_usage`), so that count is the only one.
+  const totals = eventsOf(run, "usage").map((event) => [event.inputTokens, event.outputTokens]);
+  assert.deepEqual(totals, [[7, 3]]);
+  const sampledAt = run.events.findIndex((event) => event.type === "usage");
+  assert.ok(sampledAt < run.events.indexOf(result), "counted before the call's result is shown");
 });
 
 test("approveSampling: a refusal reaches the server as the spec's user-rejected error, and the model is not called", async () => {

@@ -37,6 +37,8 @@ pub enum ToolStep {
         id: &'static str,
         outcome: ToolOutcome,
     },
+    /// The run's model answered a sampling request the server sent during a call.
+    Sampled(Usage),
 }
 
 /// Where the user aborts. Counters are 0-based: `after` inputs of that call or batch were fed.
@@ -196,6 +198,7 @@ impl Simulation {
                         .handle_tool_progress(id, progress, total, message.map(str::to_owned))
                 }
                 ToolStep::Complete { id, outcome } => self.agent.handle_tool_outcome(id, outcome),
+                ToolStep::Sampled(usage) => self.agent.handle_sampling_usage(usage),
             }
         }
         if self.abort_at

@@ -436,6 +436,14 @@ impl AgentLoop {
         }
     }
 
+    /// Tokens the run's model spent answering the sampling requests a server sent while it ran
+    /// one of the run's tool calls: the run's totals include them, as they do its own calls'.
+    pub fn handle_sampling_usage(&mut self, usage: Usage) {
+        if !matches!(self.phase, Phase::Finished) {
+            self.add_usage(Some(usage));
+        }
+    }
+
     /// The user stopped the run: cancel what is in flight and finish with what is complete.
     pub fn handle_abort(&mut self) {
         match mem::replace(&mut self.phase, Phase::Finished) {

@@ -22,14 +22,14 @@ use crate::core::mcp::cache::ToolsCache;
 use crate::core::mcp::tools::{check_structured_content, ToolCallResult};
 use crate::core::mcp::McpError;
 use crate::core::message::ChatMessage;
-use crate::core::model_event::{queue_merging_pieces, ModelEvent};
+use crate::core::model_event::{queue_merging_pieces, ModelEvent, Usage};
 use crate::core::provider::{ProviderError, ProviderTools, RetryPolicy};
 use crate::core::tools::{tool_prompt, McpTool, ToolTable};
 use crate::web::channel::{channel, Receiver, Sender};
 use crate::web::error::{js_error, set_property};
 use crate::web::join::join_every;
 use crate::web::json::{messages_to_js, set_optional_text, set_tool_result_members, value_to_js};
-use crate::web::mcp::set_challenge_properties;
+use crate::web::mcp::{set_challenge_properties, CallWatch, UsageTally};
 use crate::web::provider::{stream_model_call, whole_model_call, IdleLimit};
 use crate::web::JsCallback;
 use crate::web::{spawn, static_js_str};
@@ -60,6 +60,8 @@ pub enum Input {
         call_id: String,
         outcome: ToolOutcome,
     },
+    /// Tokens the run's model spent answering a server's sampling requests during a call.
+    SamplingUsage(Usage),
     /// A call the page approved has started: its expected duration.
     ToolEta {
         call_id: String,
@@ -553,6 +555,7 @@ impl Run<'_> {
                 self.events.send_merging(piece, join_tool_input);
             }
             Input::ToolInputDiscarded { id } => self.emit(&AgentEvent::ToolInputDiscarded { id }),
+            Input::SamplingUsage(usage) => self.agent.handle_sampling_usage(usage),
             Input::ToolEta { call_id, eta_ms } => self.emit(&AgentEvent::ToolEta {
                 id: call_id,
                 eta_ms,
@@ -900,11 +903,16 @@ async fn tool_call(
     let arguments: Value = invocation.arguments.clone();
     let output_schema =
         tools.and_then(|tools| tools.output_schema(&invocation.server, &invocation.tool));
-    client
-        .call_tool(
+    let sampled = UsageTally::default();
+    let watch = CallWatch {
+        on_progress: Some(&on_progress),
+        sampled: Some(&sampled),
+    };
+    let outcome = client
+        .call_tool_watched(
             &invocation.tool,
             arguments,
-            Some(&on_progress),
+            watch,
             Some(signal),
             Some(shared.tool_timeout_ms),
         )
@@ -916,7 +924,12 @@ async fn tool_call(
         .map_err(|error| ToolFailure {
             code: Some(error.code()),
             message: error.to_string(),
-        })
+        });
+    // A sampling answer the server asked for during the call was the run's model, on its key.
+    if let Some(usage) = sampled.take() {
+        inputs.send(Input::SamplingUsage(usage));
+    }
+    outcome
 }
 
 /// What `approveToolCall` is asked about: the call as the `toolCall` event showed it, with the

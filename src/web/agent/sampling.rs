@@ -15,10 +15,11 @@ use web_sys::AbortSignal;
 use super::{approved, Refusals};
 use crate::core::mcp::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS};
 use crate::core::mcp::sampling::{sampling_request, sampling_result, USER_REJECTED};
+use crate::core::model_event::ModelEvent;
 use crate::core::provider::{ProviderError, ResolvedProvider, RetryPolicy};
 use crate::web::error::set_property;
 use crate::web::json::value_to_js;
-use crate::web::mcp::{Answer, Sampler};
+use crate::web::mcp::{Answer, Sampler, UsageTally};
 use crate::web::provider::{whole_model_call, IdleLimit};
 
 /// A sampler for the server `server` that asks `approve`, then calls `provider`; with
@@ -33,33 +34,45 @@ pub fn model_sampler(
 ) -> Sampler {
     Sampler {
         takes_tools,
-        answer: Rc::new(move |params: Value, signal: AbortSignal| {
-            let (provider, approve, server) = (provider.clone(), approve.clone(), server.clone());
-            Box::pin(async move {
-                let request = sampling_request(&params, takes_tools)
-                    .map_err(|problem| (INVALID_PARAMS, problem))?;
-                approval(&approve, &params, &server, &signal).await?;
-                let failed =
-                    |error: ProviderError| (INTERNAL_ERROR, format!("the model failed: {error}"));
-                let mut provider = (*provider).clone();
-                provider.max_tokens = Some(request.max_tokens);
-                provider.temperature = request.temperature.or(provider.temperature);
-                let tools = request.provider_tools(&provider).map_err(failed)?;
-                let (events, _warnings) = whole_model_call(
-                    &provider,
-                    &request.messages,
-                    &tools,
-                    &retry_policy,
-                    Some(&signal),
-                    IdleLimit(Some(idle_timeout_ms)),
-                )
-                .await
-                .map_err(failed)?;
-                let keys = tools.argument_keys();
-                sampling_result(&events, &provider.model, &request.tools, keys)
-                    .map_err(|problem| (INTERNAL_ERROR, problem))
-            })
-        }),
+        answer: Rc::new(
+            move |params: Value, signal: AbortSignal, tally: Option<UsageTally>| {
+                let (provider, approve, server) =
+                    (provider.clone(), approve.clone(), server.clone());
+                Box::pin(async move {
+                    let request = sampling_request(&params, takes_tools)
+                        .map_err(|problem| (INVALID_PARAMS, problem))?;
+                    approval(&approve, &params, &server, &signal).await?;
+                    let failed = |error: ProviderError| {
+                        (INTERNAL_ERROR, format!("the model failed: {error}"))
+                    };
+                    let mut provider = (*provider).clone();
+                    provider.max_tokens = Some(request.max_tokens);
+                    provider.temperature = request.temperature.or(provider.temperature);
+                    let tools = request.provider_tools(&provider).map_err(failed)?;
+                    let (events, _warnings) = whole_model_call(
+                        &provider,
+                        &request.messages,
+                        &tools,
+                        &retry_policy,
+                        Some(&signal),
+                        IdleLimit(Some(idle_timeout_ms)),
+                    )
+                    .await
+                    .map_err(failed)?;
+                    // A call's last count is its whole count, as in the loop.
+                    let spent = events.iter().rev().find_map(|event| match event {
+                        ModelEvent::Usage(usage) => Some(*usage),
+                        _ => None,
+                    });
+                    if let (Some(tally), Some(spent)) = (tally, spent) {
+                        tally.set(Some(tally.get().unwrap_or_default().plus(spent)));
+                    }
+                    let keys = tools.argument_keys();
+                    sampling_result(&events, &provider.model, &request.tools, keys)
+                        .map_err(|problem| (INTERNAL_ERROR, problem))
+                })
+            },
+        ),
     }
 }
 

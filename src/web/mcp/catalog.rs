@@ -13,7 +13,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
 
 use super::js::{request_options, JsMcpClient, RequestOptions};
-use super::{McpClient, OnExpiredSession};
+use super::{CallWatch, McpClient, OnExpiredSession};
 use crate::core::mcp::catalog::{
     require_capability, Catalog, EntryRequest, FeatureExchange, FeatureRequest,
 };
@@ -296,7 +296,9 @@ impl McpClient {
             let timeout_ms = timeout_ms.unwrap_or(self.state.borrow().timeout_ms);
             let cursor_session = page_session.get();
             let page = OnExpiredSession::Page(&page_session);
-            let result = self.request(request, timeout_ms, None, signal, page).await;
+            let result = self
+                .request(request, timeout_ms, CallWatch::default(), signal, page)
+                .await;
             if result.is_err() && self.restart_listing(cursor_session, &mut restarts) {
                 exchange = FeatureExchange::new(feature.clone());
                 page_session.set(None);

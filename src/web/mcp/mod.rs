@@ -10,7 +10,7 @@ mod shared;
 
 pub use js::JsMcpClient;
 use server_requests::tell_page;
-pub use server_requests::{elicitation_hook_of, notification_hook_of, Answer, Sampler};
+pub use server_requests::{elicitation_hook_of, notification_hook_of, Answer, Sampler, UsageTally};
 
 use std::cell::{Cell, RefCell};
 use std::future::Future;
@@ -173,20 +173,32 @@ pub struct McpClient {
     state: Rc<RefCell<ClientState>>,
 }
 
+/// What the caller of a request follows while it runs.
+#[derive(Clone, Copy, Default)]
+pub struct CallWatch<'a> {
+    /// The server's progress notifications for the request.
+    pub on_progress: Option<&'a dyn Fn(&Progress)>,
+    /// Where the sampling requests the request's reply stream carries add the tokens their
+    /// answers spent (the Agent's model, on the key of the run that made the call).
+    pub sampled: Option<&'a UsageTally>,
+}
+
 /// What a running request reports to, and the deadline its progress pushes back.
 struct CallContext<'a> {
     deadline: Rc<Cell<CallDeadline>>,
     on_progress: Option<&'a dyn Fn(&Progress)>,
+    sampled: Option<UsageTally>,
     /// One per server request (elicitation, sampling) the request's reply stream carried, to be
     /// answered later; dropped with the request, which tells the answerer it is not awaited.
     answers_awaited: RefCell<Vec<Sender<()>>>,
 }
 
 impl<'a> CallContext<'a> {
-    fn new(timeout_ms: u64, on_progress: Option<&'a dyn Fn(&Progress)>) -> Self {
+    fn new(timeout_ms: u64, watch: CallWatch<'a>) -> Self {
         CallContext {
             deadline: Rc::new(Cell::new(CallDeadline::new(timeout_ms, now_ms()))),
-            on_progress,
+            on_progress: watch.on_progress,
+            sampled: watch.sampled.cloned(),
             answers_awaited: RefCell::default(),
         }
     }
@@ -381,7 +393,8 @@ impl McpClient {
             .session
             .next_request("ping", Value::Null);
         let timeout_ms = self.state.borrow().timeout_ms;
-        self.request(request, timeout_ms, None, None, OnExpiredSession::Fail)
+        let watch = CallWatch::default();
+        self.request(request, timeout_ms, watch, None, OnExpiredSession::Fail)
             .await
             .map(drop)
     }
@@ -433,7 +446,7 @@ impl McpClient {
                     .request(
                         request,
                         timeout_ms,
-                        None,
+                        CallWatch::default(),
                         None,
                         OnExpiredSession::Page(&page_session),
                     )
@@ -488,11 +501,28 @@ impl McpClient {
 
     /// Calls a tool. Progress notifications go to `on_progress` and restart the timeout
     /// (default 120 s); on abort or timeout the server gets `notifications/cancelled`.
-    pub async fn call_tool(
+    pub fn call_tool<'a>(
+        &'a self,
+        name: &'a str,
+        arguments: Value,
+        on_progress: Option<&'a dyn Fn(&Progress)>,
+        signal: Option<&'a AbortSignal>,
+        timeout_ms: Option<u64>,
+    ) -> impl Future<Output = Result<ToolCallResult, McpError>> + 'a {
+        let watch = CallWatch {
+            on_progress,
+            sampled: None,
+        };
+        self.call_tool_watched(name, arguments, watch, signal, timeout_ms)
+    }
+
+    /// [`McpClient::call_tool`] for a run of an Agent, which also follows the tokens its model
+    /// spends on the server's sampling requests during the call.
+    pub async fn call_tool_watched(
         &self,
         name: &str,
         arguments: Value,
-        on_progress: Option<&dyn Fn(&Progress)>,
+        watch: CallWatch<'_>,
         signal: Option<&AbortSignal>,
         timeout_ms: Option<u64>,
     ) -> Result<ToolCallResult, McpError> {
@@ -504,13 +534,7 @@ impl McpClient {
             .tool_call_request(name, arguments);
         let timeout_ms = timeout_ms.unwrap_or(self.state.borrow().timeout_ms);
         let result = self
-            .request(
-                request,
-                timeout_ms,
-                on_progress,
-                signal,
-                OnExpiredSession::Renew,
-            )
+            .request(request, timeout_ms, watch, signal, OnExpiredSession::Renew)
             .await?;
         ToolCallResult::from_result(result)
     }
@@ -598,14 +622,14 @@ impl McpClient {
         &self,
         request: OutgoingRequest,
         timeout_ms: u64,
-        on_progress: Option<&dyn Fn(&Progress)>,
+        watch: CallWatch<'_>,
         signal: Option<&AbortSignal>,
         on_expired_session: OnExpiredSession<'_>,
     ) -> Result<Value, McpError> {
         if signal.is_some_and(AbortSignal::aborted) {
             return Err(McpError::Aborted);
         }
-        let context = CallContext::new(timeout_ms, on_progress);
+        let context = CallContext::new(timeout_ms, watch);
         let deadline = Rc::clone(&context.deadline);
         // Progress a server sends on the standalone stream instead of the call's own (as one that
         // relates its notification to no request does) still reaches the call, as in the
@@ -727,7 +751,7 @@ impl McpClient {
 
     async fn initialize_streamable(&self) -> Result<InitializeOutcome, McpError> {
         let timeout_ms = self.state.borrow().timeout_ms;
-        let context = CallContext::new(timeout_ms, None);
+        let context = CallContext::new(timeout_ms, CallWatch::default());
         let result = loop {
             let (request, url, headers) = {
                 let mut state = self.state.borrow_mut();
@@ -1101,7 +1125,7 @@ impl McpClient {
         });
         let request = self.state.borrow_mut().session.begin_initialize();
         let timeout_ms = self.state.borrow().timeout_ms;
-        let context = CallContext::new(timeout_ms, None);
+        let context = CallContext::new(timeout_ms, CallWatch::default());
         let result = self.legacy_exchange(&request, &context).await?;
         // On failure `connect` closes the stream, which is the session, as `close` does.
         let initialized = self

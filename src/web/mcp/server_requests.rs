@@ -8,6 +8,7 @@
 //! answer is given aborts when that request ends (answered, aborted, timed out) or the client
 //! closes, so that a page can close its form and a model call stops.
 
+use std::cell::Cell;
 use std::pin::pin;
 use std::rc::Rc;
 
@@ -21,6 +22,7 @@ use web_sys::AbortSignal;
 use super::{restart, CallContext, McpClient};
 use crate::core::mcp::elicitation::{elicitation_request, elicitation_result};
 use crate::core::mcp::jsonrpc::{reply_to, INTERNAL_ERROR, INVALID_PARAMS};
+use crate::core::model_event::Usage;
 use crate::web::channel::channel;
 use crate::web::error::{js_error_message, set_property};
 use crate::web::json::{from_js, value_to_js};
@@ -33,10 +35,16 @@ pub type Answer = Result<Value, (i64, String)>;
 /// Boxed, so that `answer_later`'s waiting is compiled once for elicitation and sampling alike.
 type Answerer = Box<dyn FnOnce(AbortSignal) -> LocalBoxFuture<'static, Answer>>;
 
-/// Answers `sampling/createMessage` params within the signal: an Agent's model.
+/// Token counts sampling answers add to: those of the run whose tool call brought the requests
+/// (none until an answer reported some).
+pub type UsageTally = Rc<Cell<Option<Usage>>>;
+
+/// Answers `sampling/createMessage` params within the signal: an Agent's model, which adds what
+/// it spent to the tally of the call that carried the request, when one did.
 #[derive(Clone)]
 pub struct Sampler {
-    pub answer: Rc<dyn Fn(Value, AbortSignal) -> LocalBoxFuture<'static, Answer>>,
+    pub answer:
+        Rc<dyn Fn(Value, AbortSignal, Option<UsageTally>) -> LocalBoxFuture<'static, Answer>>,
     /// Whether the model is given a request's tools, and so `sampling.tools` is declared.
     pub takes_tools: bool,
 }
@@ -90,10 +98,11 @@ impl McpClient {
         carrier: Option<&CallContext<'_>>,
     ) {
         let params = params.clone();
+        let tally = carrier.and_then(|carrier| carrier.sampled.clone());
         self.answer_later(
             id,
             carrier,
-            Box::new(move |signal| (sampler.answer)(params, signal)),
+            Box::new(move |signal| (sampler.answer)(params, signal, tally)),
         );
     }
 
