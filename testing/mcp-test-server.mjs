@@ -106,7 +106,7 @@
 //                    /auth/ path accepts (`good` at first) with a refresh token, as does the
 //                    refresh grant; POST /oauth/__rotate?path=<path>&token=<t> makes `t` the
 //                    token that path accepts (the one it held is refused from then on);
-//                    POST /oauth/__refresh-fails?answer=<503|invalid_grant|invalid_client|drop>
+//                    POST /oauth/__refresh-fails?answer=<503|invalid_grant|invalid_client|drop|html200>
 //                    makes refresh grants fail that way until one without `answer`;
 //                    /.well-known/oauth-authorization-server/impostor serves the same metadata,
 //                    whose issuer is not the impostor's, for the protected resource metadata's
@@ -600,8 +600,9 @@ const oauthCodes = new Map();
 const oauthRefreshTokens = new Map();
 let oauthCounter = 0;
 /// How every refresh grant fails until cleared: a status (503), "invalid_grant",
-/// "invalid_client", or "drop" (the connection is closed without an answer, also when Chromium
-/// sends the request again, as it does once on a reused connection); null: it does not.
+/// "invalid_client", "html200" (a 200 web page, no token response), or "drop" (the connection
+/// is closed without an answer, also when Chromium sends the request again, as it does once on a
+/// reused connection); null: it does not.
 let refreshFailure = null;
 
 /// Answers a request to the authorization server's paths; false for any other path.
@@ -713,6 +714,11 @@ function answerOAuth(request, response, url, body) {
       if (answer === "drop") request.socket.destroy();
       else if (answer === "invalid_client") json(401, { error: "invalid_client" });
       else if (answer === "invalid_grant") json(400, { error: "invalid_grant", error_description: "the refresh token was revoked" });
+      else if (answer === "html200") {
+        // What a proxy or a captive portal answers in the token endpoint's place.
+        response.writeHead(200, { ...corsHeaders(true), "Content-Type": "text/html" });
+        response.end("<!doctype html><title>Sign in to the network</title>");
+      }
       else json(Number(answer), { error: "temporarily_unavailable" });
     } else if (form.grant_type === "refresh_token") {
       const granted = oauthRefreshTokens.get(form.refresh_token);

@@ -528,33 +528,49 @@ fn own_cases_decode_to_their_expected_outcome_under_every_split() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// A streamed Anthropic answer cut by the context window (`stop_reason`
-/// `model_context_window_exceeded`) finished at the length limit, as one cut by `max_tokens`
-/// does (the AI SDK's Anthropic provider names both `length`).
+/// A streamed Anthropic answer's `stop_reason` named as the AI SDK's Anthropic provider names it:
+/// cut by the context window (`model_context_window_exceeded`) is `length`, as `max_tokens` is;
+/// a turn a long-running server tool paused (`pause_turn`) is `stop`.
 #[test]
-fn a_streamed_anthropic_answer_cut_by_the_context_window_finished_at_the_length_limit() {
-    let body = concat!(
-        "event: message_start\n",
-        r#"data: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","content":[],"model":"x","usage":{"input_tokens":5,"output_tokens":1}}}"#,
-        "\n\nevent: content_block_start\n",
-        r#"data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
-        "\n\nevent: content_block_delta\n",
-        r#"data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"An answer that"}}"#,
-        "\n\nevent: message_delta\n",
-        r#"data: {"type":"message_delta","delta":{"stop_reason":"model_context_window_exceeded"},"usage":{"output_tokens":3}}"#,
-        "\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
-    );
-    for split in all_splits() {
-        let events = decode(
-            WireFormat::AnthropicMessages,
-            DecoderOptions::default(),
-            body.as_bytes(),
-            split,
-        )
-        .unwrap();
-        let outcome = summarise(&events);
-        assert_eq!(outcome.text, "An answer that", "{split:?}");
-        assert_eq!(outcome.finish, Some(FinishReason::Length), "{split:?}");
+fn a_streamed_anthropic_stop_reason_is_named_as_the_ai_sdk_names_it() {
+    let body_with = |stop_reason: &str| {
+        [
+            "event: message_start\n",
+            r#"data: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","content":[],"model":"x","usage":{"input_tokens":5,"output_tokens":1}}}"#,
+            "\n\nevent: content_block_start\n",
+            r#"data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
+            "\n\nevent: content_block_delta\n",
+            r#"data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"An answer that"}}"#,
+            "\n\nevent: message_delta\n",
+            &format!(
+                r#"data: {{"type":"message_delta","delta":{{"stop_reason":"{stop_reason}"}},"usage":{{"output_tokens":3}}}}"#
+            ),
+            "\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
+        ]
+        .concat()
+    };
+    let cases = [
+        ("model_context_window_exceeded", FinishReason::Length),
+        ("pause_turn", FinishReason::Stop),
+    ];
+    for (stop_reason, want) in cases {
+        let body = body_with(stop_reason);
+        for split in all_splits() {
+            let events = decode(
+                WireFormat::AnthropicMessages,
+                DecoderOptions::default(),
+                body.as_bytes(),
+                split,
+            )
+            .unwrap();
+            let outcome = summarise(&events);
+            assert_eq!(outcome.text, "An answer that", "{stop_reason} {split:?}");
+            assert_eq!(
+                outcome.finish,
+                Some(want.clone()),
+                "{stop_reason} {split:?}"
+            );
+        }
     }
 }
 

@@ -764,13 +764,15 @@ pub struct Tokens {
     pub expires_at: Option<u64>,
 }
 
-/// Whether a refresh the token endpoint answered with `status` (not 2xx) may succeed later with
-/// the same refresh token: a server error (5xx), a timeout (408) or a rate limit (429) is
-/// passing, and signing the user out for it would make them authorize again for nothing. Any
+/// Whether a refresh the token endpoint answered with `status`, and that gave no tokens, may
+/// succeed later with the same refresh token: a server error (5xx), a timeout (408) or a rate
+/// limit (429) is passing, and so is a 2xx that is no token response (a proxy's page): nothing
+/// said the grant is dead, and signing the user out for it would make them authorize again for
+/// nothing (the TypeScript SDK forgets tokens only for `invalid_grant` and client errors). Any
 /// other answer refuses the grant (RFC 6749 §5.2: `invalid_grant` 400, `invalid_client` 401, and
 /// the other errors, which another try would meet again), so the flow runs anew.
 pub fn refresh_failure_is_transient(status: u16) -> bool {
-    matches!(status, 408 | 429 | 500..)
+    matches!(status, 200..=299 | 408 | 429 | 500..)
 }
 
 /// How long before its stated expiry a token counts as expired: it should not lapse on its way.

@@ -168,13 +168,14 @@ function storedGrant(store) {
   }, store);
 }
 
-// A transient failure of the token endpoint (no answer, or a 5xx: RFC 6749 §5.2 errors are 400
-// or 401) must not sign the user out: the tokens stay, that attempt fails, the next refreshes.
-test("a refresh that gets no answer or a server error keeps the tokens and fails that attempt", bounded, async () => {
+// A transient failure of the token endpoint (no answer, a 5xx, or a 200 that is a proxy's page:
+// RFC 6749 §5.2 errors are 400 or 401) must not sign the user out: the tokens stay, that attempt
+// fails, the next refreshes.
+test("a refresh that gets no answer, a server error or no token response keeps the tokens and fails that attempt", bounded, async () => {
   const url = `${env.mcpTestUrl}${mcpTestPath("auth")}`;
   const first = await runWithOAuth(url, { store: "transient" });
   assert.equal(first.error, undefined, JSON.stringify(first.error));
-  for (const answer of ["503", "drop"]) {
+  for (const answer of ["503", "drop", "html200"]) {
     const kept = await expireWithFailingRefresh("transient", answer);
     const run = await runWithOAuth(url, { store: "transient" });
     const failure = serverFailure(run);

@@ -170,7 +170,9 @@ fn block_index(event: &Value) -> Option<u32> {
 /// A `stop_reason` of the Messages API, streamed or in a whole response.
 pub(crate) fn finish_reason(reason: &str) -> FinishReason {
     match reason {
-        "end_turn" | "stop_sequence" => FinishReason::Stop,
+        // `pause_turn`: a long-running server tool paused the turn; the answer so far stands, as
+        // the AI SDK's Anthropic provider names it.
+        "end_turn" | "stop_sequence" | "pause_turn" => FinishReason::Stop,
         "tool_use" => FinishReason::ToolCalls,
         // The answer reached the model's context window: cut as by `max_tokens`.
         "max_tokens" | "model_context_window_exceeded" => FinishReason::Length,
