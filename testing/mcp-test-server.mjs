@@ -18,7 +18,8 @@
 //                    (another session's gets -32602 "invalid cursor"), and the first request on
 //                    each path carrying a cursor gets 404 (the session expired between pages)
 //   /restart/...     JSON replies; tool `restart` forgets every session of its path once answered
-//                    (a server restart: each request then gets 404), initialize takes 300 ms
+//                    (a server restart: each request then gets 404), initialize takes 300 ms;
+//                    declares `resources.subscribe` and `logging`, and accepts their requests
 //   /refuse-initialized/... JSON replies; the first notifications/initialized on each path gets
 //                    503, and a session whose notifications/initialized was not accepted gets
 //                    400 for any request (as the Python SDK's servers do)
@@ -242,7 +243,9 @@ async function answer(message, context, send) {
       }
       return send(result(id, {
         protocolVersion: context.session.mode.endsWith("future-version") ? "2099-01-01" : params.protocolVersion === "2024-11-05" ? "2024-11-05" : "2025-06-18",
-        capabilities: ["catalog", "expire-paging"].includes(context.session.mode) ? { tools: {}, resources: {}, prompts: {} } : { tools: {} },
+        capabilities: ["catalog", "expire-paging"].includes(context.session.mode)
+          ? { tools: {}, resources: {}, prompts: {} }
+          : context.session.mode === "restart" ? { tools: {}, resources: { subscribe: true }, logging: {} } : { tools: {} },
         serverInfo: { name: "mcp-test-server", version: "1.0.0" },
       }));
     case "ping":
@@ -265,6 +268,11 @@ async function answer(message, context, send) {
       return send(result(id, pageOf(CATALOG_RESOURCES, params.cursor, "resources")));
     case "prompts/list":
       return send(result(id, { prompts: [{ name: "again" }], nextCursor: "again" }));
+    case "resources/subscribe":
+    case "resources/unsubscribe":
+    case "logging/setLevel":
+      // Declared by /restart/ only: accepted, and read back from the log by the tests.
+      return send(result(id, {}));
     default:
       return send({ jsonrpc: "2.0", id, error: { code: -32601, message: `unknown method ${method}` } });
   }

@@ -5,7 +5,7 @@
 
 use mcp_agent_wasm::core::mcp::catalog::{
     require_capability, Catalog, CatalogListing, EntryRequest, FeatureExchange, FeatureRequest,
-    Pages, MAX_CATALOG_ENTRIES, MAX_LISTING_PAGES,
+    Pages, SessionRequests, MAX_CATALOG_ENTRIES, MAX_LISTING_PAGES,
 };
 use mcp_agent_wasm::core::mcp::McpError;
 use serde_json::{json, Value};
@@ -371,5 +371,39 @@ fn an_exchange_asks_page_after_page_or_once() {
     assert_eq!(
         malformed.map_err(|error| error.code()),
         Err("mcp_invalid_message")
+    );
+}
+
+/// What a renewed session is asked again: each resource still subscribed once, in the order
+/// subscribed, and the last log level; an unsubscribed resource and other requests are not.
+#[test]
+fn a_renewed_session_gets_the_subscriptions_and_the_last_log_level() {
+    let subscribe = |uri| EntryRequest::resource_subscription(uri, true);
+    let unsubscribe = |uri| EntryRequest::resource_subscription(uri, false);
+    let level = |level| EntryRequest::set_logging_level(level).unwrap();
+    let mut kept = SessionRequests::default();
+    for request in [
+        subscribe("test://a"),
+        level("debug"),
+        subscribe("test://b"),
+        EntryRequest::read_resource("test://c"),
+        subscribe("test://a"),
+        level("warning"),
+        unsubscribe("test://b"),
+        unsubscribe("test://never"),
+    ] {
+        kept.accepted(&request);
+    }
+    let asked: Vec<(&str, &Value)> = kept
+        .to_restore()
+        .iter()
+        .map(|request| (request.method, &request.params))
+        .collect();
+    assert_eq!(
+        asked,
+        [
+            ("resources/subscribe", &json!({"uri": "test://a"})),
+            ("logging/setLevel", &json!({"level": "warning"})),
+        ]
     );
 }

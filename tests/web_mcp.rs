@@ -8,6 +8,7 @@ mod web_mcp_common;
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use mcp_agent_wasm::core::mcp::catalog::{EntryRequest, FeatureRequest};
 use mcp_agent_wasm::core::mcp::jsonrpc::Progress;
 use mcp_agent_wasm::core::mcp::session::{Transport, TransportMode, IDLE_PING_AFTER_MS};
 use mcp_agent_wasm::core::mcp::McpError;
@@ -394,6 +395,60 @@ async fn expired_session_is_reinitialized_once_and_the_request_retried() {
     assert_eq!(
         log[5]["body"]["id"], log[2]["body"]["id"],
         "the same request, sent again"
+    );
+}
+
+/// A session the server ends takes the page's subscriptions and log level with it: the new
+/// session is asked for them again (a subscription ended before is not), so that
+/// `onNotification` keeps getting what the page asked for.
+#[wasm_bindgen_test]
+async fn a_renewed_session_is_asked_again_for_the_subscriptions_and_the_log_level() {
+    let client = test_client("/restart/subscriptions", TransportMode::Auto);
+    for request in [
+        EntryRequest::resource_subscription("test://kept", true),
+        EntryRequest::resource_subscription("test://ended", true),
+        EntryRequest::set_logging_level("warning").expect("a level"),
+        EntryRequest::resource_subscription("test://ended", false),
+    ] {
+        client
+            .server_feature(FeatureRequest::Entry(request), None, None)
+            .await
+            .expect("accepted");
+    }
+    client
+        .call_tool("restart", json!({}), None, None, None)
+        .await
+        .expect("the server forgets the session");
+    let after = client
+        .call_tool("echo", json!({"message": "again"}), None, None, None)
+        .await
+        .expect("sent again on a new session");
+    assert_eq!(after.model_text, "Echo: again");
+    // What the new session, begun by the second initialize, was asked of those.
+    let renewed = |log: &[Value]| -> Vec<Value> {
+        let mut initializes = log
+            .iter()
+            .enumerate()
+            .filter(|(_, entry)| entry["body"]["method"] == "initialize");
+        let Some((begun, _)) = initializes.nth(1) else {
+            return Vec::new();
+        };
+        log[begun..]
+            .iter()
+            .filter(|entry| {
+                let method = &entry["body"]["method"];
+                *method == "resources/subscribe" || *method == "logging/setLevel"
+            })
+            .map(|entry| json!([entry["body"]["method"], entry["body"]["params"]]))
+            .collect()
+    };
+    let log = posts(server_log_when("/restart/subscriptions", |log| renewed(log).len() >= 2).await);
+    assert_eq!(
+        renewed(&log),
+        [
+            json!(["resources/subscribe", {"uri": "test://kept"}]),
+            json!(["logging/setLevel", {"level": "warning"}]),
+        ]
     );
 }
 

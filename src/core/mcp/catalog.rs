@@ -255,6 +255,39 @@ pub struct EntryRequest {
     result_list: Option<&'static str>,
 }
 
+/// What the page asked of a session that ends with it: its resource subscriptions and its log
+/// level. A client that opens a new session when the server ends one asks the new session for
+/// them again, so that the page's `onNotification` keeps getting what it asked for.
+#[derive(Debug, Default)]
+pub struct SessionRequests(Vec<EntryRequest>);
+
+impl SessionRequests {
+    /// Notes `request`, which the server accepted: a subscription is kept until unsubscribed,
+    /// and the last log level replaces the one before.
+    pub fn accepted(&mut self, request: &EntryRequest) {
+        let (replaced_method, kept) = match request.method {
+            "resources/subscribe" => ("resources/subscribe", true),
+            "resources/unsubscribe" => ("resources/subscribe", false),
+            "logging/setLevel" => ("logging/setLevel", true),
+            _ => return,
+        };
+        // A subscription's params are its `uri`; any level replaces the level.
+        let any_params = request.method == "logging/setLevel";
+        self.0.retain(|before| {
+            before.method != replaced_method || !(any_params || before.params == request.params)
+        });
+        if kept {
+            self.0.push(request.clone());
+        }
+    }
+
+    /// The requests that give a new session what the page asked of the one before, in the
+    /// order the page asked.
+    pub fn to_restore(&self) -> &[EntryRequest] {
+        &self.0
+    }
+}
+
 /// The levels of `logging/setLevel`, from the most to the least verbose (RFC 5424's).
 pub const LOGGING_LEVELS: [&str; 8] = [
     "debug",

@@ -305,6 +305,9 @@ impl McpClient {
                 continue;
             }
             if let Some(answer) = exchange.handle_result(result?)? {
+                if let FeatureRequest::Entry(entry) = &feature {
+                    self.state.borrow_mut().session_requests.accepted(entry);
+                }
                 return Ok(answer);
             }
         }

@@ -25,6 +25,7 @@ use web_sys::AbortSignal;
 use crate::core::http_header::headers_problem;
 use crate::core::json_text::to_json_text;
 use crate::core::mcp::cache::{CacheKey, ToolsCache};
+use crate::core::mcp::catalog::{require_capability, SessionRequests};
 use crate::core::mcp::jsonrpc::{
     cancelled_notification, progress_of, request_id_of, IncomingMessage, OutgoingRequest, Progress,
 };
@@ -164,6 +165,8 @@ struct ClientState {
     on_notification: Option<js_sys::Function>,
     /// See [`McpServerConfig::name`].
     name: Option<String>,
+    /// The page's subscriptions and log level, asked again of each new session.
+    session_requests: SessionRequests,
 }
 
 /// One MCP server's client. Cheap to clone (shared state); every method takes `&self`, so
@@ -290,6 +293,7 @@ impl McpClient {
                 sampler: config.sampler,
                 on_notification: config.on_notification,
                 name: config.name,
+                session_requests: SessionRequests::default(),
             })),
         })
     }
@@ -371,17 +375,40 @@ impl McpClient {
         }
         self.token_for_new_session().await?;
         if self.transport() == Transport::LegacySse {
-            return self.connect_legacy().await;
-        }
-        match self.initialize_streamable().await? {
-            InitializeOutcome::Ready => Ok(()),
-            InitializeOutcome::FallBackToLegacySse(streamable_http) => self
-                .connect_legacy()
+            self.connect_legacy().await?;
+        } else if let InitializeOutcome::FallBackToLegacySse(streamable_http) =
+            self.initialize_streamable().await?
+        {
+            self.connect_legacy()
                 .await
                 .map_err(|legacy_sse| McpError::BothTransportsFailed {
                     streamable_http: Box::new(streamable_http),
                     legacy_sse: Box::new(legacy_sse),
-                }),
+                })?;
+        }
+        self.restore_session_requests();
+        Ok(())
+    }
+
+    /// Asks a new session, in the background, for what the page asked of the one the server
+    /// ended (its subscriptions and log level: [`SessionRequests`]); none for the first session.
+    /// A request the new session's capabilities no longer allow is left out; the answers are not
+    /// awaited (a refusal is the server's to tell).
+    fn restore_session_requests(&self) {
+        let mut requests = Vec::new();
+        {
+            let mut state = self.state.borrow_mut();
+            let state = &mut *state;
+            for entry in state.session_requests.to_restore() {
+                let capabilities = state.session.server().map(|server| &server.capabilities);
+                if require_capability(capabilities, entry.capability, entry.method).is_ok() {
+                    let params = entry.params.clone();
+                    requests.push(state.session.next_request(entry.method, params).body);
+                }
+            }
+        }
+        for request in requests {
+            self.post_in_background(request);
         }
     }
 
