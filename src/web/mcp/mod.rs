@@ -189,8 +189,7 @@ pub struct CallWatch<'a> {
 /// What a running request reports to, and the deadline its progress pushes back.
 struct CallContext<'a> {
     deadline: Rc<Cell<CallDeadline>>,
-    on_progress: Option<&'a dyn Fn(&Progress)>,
-    sampled: Option<UsageTally>,
+    watch: CallWatch<'a>,
     /// One per server request (elicitation, sampling) the request's reply stream carried, to be
     /// answered later; dropped with the request, which tells the answerer it is not awaited.
     answers_awaited: RefCell<Vec<Sender<()>>>,
@@ -200,8 +199,7 @@ impl<'a> CallContext<'a> {
     fn new(timeout_ms: u64, watch: CallWatch<'a>) -> Self {
         CallContext {
             deadline: Rc::new(Cell::new(CallDeadline::new(timeout_ms, now_ms()))),
-            on_progress: watch.on_progress,
-            sampled: watch.sampled.cloned(),
+            watch,
             answers_awaited: RefCell::default(),
         }
     }
@@ -1031,7 +1029,7 @@ impl McpClient {
         if let Some(progress) = progress_of(&message) {
             if request_id_of(&progress.progress_token) == Some(request_id) {
                 context.restart_deadline();
-                if let Some(on_progress) = context.on_progress {
+                if let Some(on_progress) = context.watch.on_progress {
                     on_progress(&progress);
                 }
             }

@@ -98,7 +98,7 @@ impl McpClient {
         carrier: Option<&CallContext<'_>>,
     ) {
         let params = params.clone();
-        let tally = carrier.and_then(|carrier| carrier.sampled.clone());
+        let tally = carrier.and_then(|carrier| carrier.watch.sampled.cloned());
         self.answer_later(
             id,
             carrier,
